@@ -1,0 +1,33 @@
+#include "core/errors.hpp"
+
+#include <sstream>
+
+namespace fgdd {
+
+namespace {
+std::string with_position(const std::string& what, std::int64_t row, std::int64_t column) {
+  std::ostringstream out;
+  out << what;
+  if (row >= 0) out << " (row " << row;
+  if (row >= 0 && column >= 0) out << ", column " << column;
+  if (row < 0 && column >= 0) out << " (column " << column;
+  if (row >= 0 || column >= 0) out << ", 0-based)";
+  return out.str();
+}
+}  // namespace
+
+InvalidMatrix::InvalidMatrix(const std::string& what, std::int64_t row, std::int64_t column)
+    : InvalidInput(with_position(what, row, column)), row_(row), column_(column) {}
+
+FileError::FileError(const std::string& path, std::int64_t line, const std::string& what)
+    : Error(path + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": " + what),
+      path_(path),
+      line_(line) {}
+
+ZeroPivot::ZeroPivot(std::int64_t row, double value)
+    : Error("zero pivot " + std::to_string(value) + " at row " + std::to_string(row) +
+            " (0-based)"),
+      row_(row),
+      value_(value) {}
+
+}  // namespace fgdd

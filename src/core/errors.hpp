@@ -1,0 +1,72 @@
+// The typed exception hierarchy (STYLE.md). Every message names the row, column or file line.
+// A Krylov failure is not an exception: it is a SolveResult status.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace fgdd {
+
+// Base of every error fgdd throws.
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Arguments or data that violate a documented precondition.
+class InvalidInput : public Error {
+ public:
+  using Error::Error;
+};
+
+// A matrix that is not a valid square sparse matrix. row/column are 0-based, -1 when not
+// applicable.
+class InvalidMatrix : public InvalidInput {
+ public:
+  InvalidMatrix(const std::string& what, std::int64_t row = -1, std::int64_t column = -1);
+  std::int64_t row() const noexcept { return row_; }
+  std::int64_t column() const noexcept { return column_; }
+
+ private:
+  std::int64_t row_;
+  std::int64_t column_;
+};
+
+// Vector or operand sizes that do not match (b, x against the matrix).
+class DimensionMismatch : public InvalidInput {
+ public:
+  using InvalidInput::InvalidInput;
+};
+
+// A file that cannot be read or parsed. line is 1-based, 0 when the file could not be opened.
+class FileError : public Error {
+ public:
+  FileError(const std::string& path, std::int64_t line, const std::string& what);
+  const std::string& path() const noexcept { return path_; }
+  std::int64_t line() const noexcept { return line_; }
+
+ private:
+  std::string path_;
+  std::int64_t line_;
+};
+
+// A zero or tiny pivot met during factorization, named by its row in the caller's ordering.
+class ZeroPivot : public Error {
+ public:
+  ZeroPivot(std::int64_t row, double value);
+  std::int64_t row() const noexcept { return row_; }
+  double value() const noexcept { return value_; }
+
+ private:
+  std::int64_t row_;
+  double value_;
+};
+
+// A feature that this build of fgdd was configured without (METIS, MPI...).
+class NotCompiled : public Error {
+ public:
+  using Error::Error;
+};
+
+}  // namespace fgdd

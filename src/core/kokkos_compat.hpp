@@ -1,0 +1,39 @@
+// The one place for differences between Kokkos 3.4 (Debian, Serial) and Kokkos 4.x (CUDA, HIP,
+// OpenMP): math functions moved out of Kokkos::Experimental, and the CRS sort moved namespaces.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+#include <KokkosKernels_config.h>
+
+#if KOKKOS_VERSION >= 40000
+#include <KokkosSparse_SortCrs.hpp>
+#else
+#include <KokkosKernels_SparseUtils.hpp>
+#endif
+
+namespace fgdd::detail {
+
+#if KOKKOS_VERSION >= 40000
+namespace kmath = ::Kokkos;
+#else
+namespace kmath = ::Kokkos::Experimental;
+#endif
+
+KOKKOS_INLINE_FUNCTION double sqrt(double x) { return kmath::sqrt(x); }
+KOKKOS_INLINE_FUNCTION double log(double x) { return kmath::log(x); }
+KOKKOS_INLINE_FUNCTION double exp(double x) { return kmath::exp(x); }
+KOKKOS_INLINE_FUNCTION double cos(double x) { return kmath::cos(x); }
+KOKKOS_INLINE_FUNCTION double fabs(double x) { return kmath::fabs(x); }
+KOKKOS_INLINE_FUNCTION bool isfinite(double x) { return kmath::isfinite(x); }
+
+// Sorts the entries of each CRS row by column, permuting values alike.
+template <class ExecSpace, class RowMap, class Entries, class Values>
+void sort_crs_rows(const RowMap& row_map, const Entries& entries, const Values& values) {
+#if KOKKOS_VERSION >= 40000
+  KokkosSparse::sort_crs_matrix<ExecSpace>(row_map, entries, values);
+#else
+  KokkosKernels::Impl::sort_crs_matrix<ExecSpace>(row_map, entries, values);
+#endif
+}
+
+}  // namespace fgdd::detail

@@ -1,0 +1,89 @@
+// Building a validated SparseMatrix from host arrays, device arrays, or a KokkosSparse::CrsMatrix.
+// All checks, the column sort and the duplicate merge run on the device.
+#pragma once
+
+#include "core/errors.hpp"
+#include "core/sparse_matrix.hpp"
+
+#include <KokkosSparse_CrsMatrix.hpp>
+
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace fgdd {
+
+// Block CSR arrays on the host, as a caller or a file provides them. Blocks are row-major;
+// block_size 1 is plain CSR. Columns may be unsorted and may repeat (see make_matrix).
+struct HostMatrixArrays {
+  Ordinal num_block_rows = 0;
+  Ordinal num_block_cols = 0;
+  int block_size = 1;
+  std::vector<Offset> row_map;   // num_block_rows + 1
+  std::vector<Ordinal> col_ind;  // one block column per stored block
+  std::vector<Scalar> values;    // block_size² per stored block
+};
+
+// Validates and copies to the device. Unsorted columns are sorted; duplicate (row, column)
+// entries are summed, as Matrix Market readers and assembly codes expect.
+// Throws InvalidMatrix naming the row/column for: a non-square matrix, block_size < 1, wrong
+// array lengths, row_map not starting at 0, decreasing or not ending at the entry count, a
+// column out of range, a NaN/Inf value, a block row without a diagonal block.
+SparseMatrix make_matrix(const HostMatrixArrays& arrays);
+
+// The same on arrays already on the device. If arrays_may_change is false and the columns need
+// sorting or merging, the arrays are copied first so the caller's data stays untouched.
+SparseMatrix make_matrix(Ordinal num_block_rows, Ordinal num_block_cols, int block_size,
+                         SparseMatrix::RowMap row_map, SparseMatrix::ColumnIndices col_ind,
+                         SparseMatrix::Values values, bool arrays_may_change);
+
+// Wraps a KokkosSparse::CrsMatrix. Its column indices and values are shared (no copy) when they
+// already live in fgdd's memory space with fgdd's types and are sorted and unique; the row map
+// is shared too when its type is Offset. Otherwise the arrays are converted.
+template <class KokkosCrs>
+SparseMatrix from_kokkos_crs(const KokkosCrs& A) {
+  const Ordinal n = static_cast<Ordinal>(A.numRows());
+  const Ordinal m = static_cast<Ordinal>(A.numCols());
+  const auto row_map = Kokkos::create_mirror_view_and_copy(MemSpace(), A.graph.row_map);
+  SparseMatrix::RowMap our_row_map;
+  if constexpr (std::is_same_v<typename std::decay_t<decltype(row_map)>::non_const_value_type, Offset>) {
+    our_row_map = row_map;
+  } else {
+    Kokkos::View<Offset*, DeviceType> converted(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::core::row_map"), n + 1);
+    Kokkos::parallel_for(
+        "fgdd::core::convert_row_map", Kokkos::RangePolicy<ExecSpace>(0, n + 1),
+        KOKKOS_LAMBDA(const Ordinal i) { converted(i) = static_cast<Offset>(row_map(i)); });
+    our_row_map = converted;
+  }
+  SparseMatrix::ColumnIndices col_ind(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::core::col_ind"),
+      A.graph.entries.extent(0));
+  SparseMatrix::Values values(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::core::values"),
+                              A.values.extent(0));
+  bool shared = false;
+  if constexpr (std::is_same_v<typename KokkosCrs::ordinal_type, Ordinal> &&
+                std::is_same_v<typename KokkosCrs::value_type, Scalar> &&
+                std::is_same_v<typename KokkosCrs::memory_space, MemSpace>) {
+    col_ind = A.graph.entries;
+    values = A.values;
+    shared = true;
+  }
+  if (!shared) {
+    const auto entries = Kokkos::create_mirror_view_and_copy(MemSpace(), A.graph.entries);
+    const auto their_values = Kokkos::create_mirror_view_and_copy(MemSpace(), A.values);
+    Kokkos::parallel_for(
+        "fgdd::core::convert_entries", Kokkos::RangePolicy<ExecSpace>(0, entries.extent(0)),
+        KOKKOS_LAMBDA(const Offset k) {
+          col_ind(k) = static_cast<Ordinal>(entries(k));
+          values(k) = static_cast<Scalar>(their_values(k));
+        });
+  }
+  return make_matrix(n, m, 1, our_row_map, col_ind, values, /*arrays_may_change=*/!shared);
+}
+
+// Throws DimensionMismatch unless the vector length equals A.num_rows(); name says which
+// vector ("b", "x") so the message explains itself.
+void check_vector_size(const SparseMatrix& A, Offset length, const std::string& name);
+
+}  // namespace fgdd

@@ -1,0 +1,24 @@
+// The few fixed types fgdd is built on (STYLE.md: double values, int ordinals, no type explosion).
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+
+namespace fgdd {
+
+using Scalar = double;
+using Ordinal = int;
+// size_t matches KokkosSparse::CrsMatrix's default row map, so its matrices can be shared
+// without a copy, and allows more than 2^31 entries on one GPU.
+using Offset = std::size_t;
+
+using ExecSpace = Kokkos::DefaultExecutionSpace;
+using MemSpace = ExecSpace::memory_space;
+using DeviceType = Kokkos::Device<ExecSpace, MemSpace>;
+
+// A vector on the device.
+using Vector = Kokkos::View<Scalar*, DeviceType>;
+using ConstVector = Kokkos::View<const Scalar*, DeviceType>;
+
+}  // namespace fgdd

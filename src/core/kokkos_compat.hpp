@@ -5,6 +5,9 @@
 #include <Kokkos_Core.hpp>
 #include <KokkosKernels_config.h>
 
+#include <KokkosSparse_CrsMatrix.hpp>
+#include <KokkosSparse_spmv.hpp>
+
 #if KOKKOS_VERSION >= 40000
 #include <KokkosSparse_SortCrs.hpp>
 #else
@@ -33,6 +36,18 @@ void sort_crs_rows(const RowMap& row_map, const Entries& entries, const Values& 
   KokkosSparse::sort_crs_matrix<ExecSpace>(row_map, entries, values);
 #else
   KokkosKernels::Impl::sort_crs_matrix<ExecSpace>(row_map, entries, values);
+#endif
+}
+
+// y = alpha*A*x + beta*y with Kokkos-Kernels; only 4.x takes the execution space instance.
+template <class ExecSpace, class CrsMatrix, class XVector, class YVector>
+void kk_spmv(const ExecSpace& space, double alpha, const CrsMatrix& A, const XVector& x,
+             double beta, const YVector& y) {
+#if KOKKOS_VERSION >= 40000
+  KokkosSparse::spmv(space, "N", alpha, A, x, beta, y);
+#else
+  (void)space;
+  KokkosSparse::spmv("N", alpha, A, x, beta, y);
 #endif
 }
 

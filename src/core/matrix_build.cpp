@@ -33,7 +33,8 @@ Ordinal first_row_where(Ordinal n, const char* label, Predicate bad) {
         if (i < found && bad(i)) found = i;
       },
       Kokkos::Min<Ordinal>(first));
-  return first;
+  // The reducer starts from its identity (the largest Ordinal), not from n.
+  return first < n ? first : n;
 }
 
 void check_shape(Ordinal n, Ordinal m, int b, const RowMap& row_map, const ColumnIndices& col_ind,

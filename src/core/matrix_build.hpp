@@ -56,20 +56,20 @@ SparseMatrix from_kokkos_crs(const KokkosCrs& A) {
         KOKKOS_LAMBDA(const Ordinal i) { converted(i) = static_cast<Offset>(row_map(i)); });
     our_row_map = converted;
   }
-  SparseMatrix::ColumnIndices col_ind(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::core::col_ind"),
-      A.graph.entries.extent(0));
-  SparseMatrix::Values values(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::core::values"),
-                              A.values.extent(0));
-  bool shared = false;
-  if constexpr (std::is_same_v<typename KokkosCrs::ordinal_type, Ordinal> &&
-                std::is_same_v<typename KokkosCrs::value_type, Scalar> &&
-                std::is_same_v<typename KokkosCrs::memory_space, MemSpace>) {
+  constexpr bool shared = std::is_same_v<typename KokkosCrs::ordinal_type, Ordinal> &&
+                          std::is_same_v<typename KokkosCrs::value_type, Scalar> &&
+                          std::is_same_v<typename KokkosCrs::memory_space, MemSpace>;
+  SparseMatrix::ColumnIndices col_ind;
+  SparseMatrix::Values values;
+  if constexpr (shared) {
     col_ind = A.graph.entries;
     values = A.values;
-    shared = true;
-  }
-  if (!shared) {
+  } else {
+    col_ind = SparseMatrix::ColumnIndices(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::core::col_ind"),
+        A.graph.entries.extent(0));
+    values = SparseMatrix::Values(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::core::values"), A.values.extent(0));
     const auto entries = Kokkos::create_mirror_view_and_copy(MemSpace(), A.graph.entries);
     const auto their_values = Kokkos::create_mirror_view_and_copy(MemSpace(), A.values);
     Kokkos::parallel_for(

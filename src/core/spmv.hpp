@@ -1,0 +1,12 @@
+// y = A x for a SparseMatrix: Kokkos-Kernels for CSR, a row-per-thread kernel for BSR.
+#pragma once
+
+#include "core/sparse_matrix.hpp"
+
+namespace fgdd {
+
+// Launches on space; x and y must have A.num_rows() entries and must not alias.
+// Throws DimensionMismatch on wrong lengths.
+void spmv(const ExecSpace& space, const SparseMatrix& A, ConstVector x, Vector y);
+
+}  // namespace fgdd

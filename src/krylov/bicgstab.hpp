@@ -1,0 +1,17 @@
+// Right-preconditioned BiCGSTAB (fine-grained-dd-sptrsv-gpu.txt Algorithm 1, as in OPM).
+#pragma once
+
+#include "core/sparse_matrix.hpp"
+#include "krylov/krylov_options.hpp"
+#include "krylov/preconditioner.hpp"
+#include "krylov/solve_result.hpp"
+
+namespace fgdd {
+
+// Solves A x = b starting from the x given. All vector work runs on space. Throws
+// DimensionMismatch / InvalidInput for bad arguments; a solver failure is a status in the
+// result, and x then holds the last finite iterate.
+SolveResult bicgstab(const ExecSpace& space, const SparseMatrix& A, const Preconditioner& M,
+                     ConstVector b, Vector x, const KrylovOptions& options);
+
+}  // namespace fgdd

@@ -1,0 +1,28 @@
+// Plain serial references for tests: a dense matrix on the host, obviously correct, never fast.
+#pragma once
+
+#include "core/sparse_matrix.hpp"
+
+#include <vector>
+
+namespace fgdd::reference {
+
+struct DenseMatrix {
+  std::size_t n = 0;
+  std::vector<double> a;  // row-major n×n
+  double& operator()(std::size_t i, std::size_t j) { return a[i * n + j]; }
+  double operator()(std::size_t i, std::size_t j) const { return a[i * n + j]; }
+};
+
+// Expands A (CSR or BSR, on the device) into a dense host matrix.
+DenseMatrix to_dense(const SparseMatrix& A);
+
+std::vector<double> multiply(const DenseMatrix& A, const std::vector<double>& x);
+
+std::vector<double> to_host(ConstVector x);
+Vector to_device(const std::vector<double>& x);
+
+// Deterministic pseudo-random values in [-1, 1).
+std::vector<double> random_vector(std::size_t n, unsigned seed);
+
+}  // namespace fgdd::reference

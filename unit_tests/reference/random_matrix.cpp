@@ -1,0 +1,41 @@
+#include "reference/random_matrix.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <set>
+
+namespace fgdd::reference {
+
+HostMatrixArrays random_matrix(Ordinal num_block_rows, int block_size, int entries_per_row,
+                               unsigned seed, bool dominant) {
+  std::mt19937 engine(seed);
+  std::uniform_int_distribution<Ordinal> column(0, std::max(num_block_rows - 1, 0));
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  const int b = block_size;
+  HostMatrixArrays m;
+  m.num_block_rows = m.num_block_cols = num_block_rows;
+  m.block_size = b;
+  m.row_map.push_back(0);
+  for (Ordinal i = 0; i < num_block_rows; ++i) {
+    std::set<Ordinal> columns{i};
+    for (int k = 0; k < entries_per_row; ++k) columns.insert(column(engine));
+    std::vector<double> row_abs(b, 0.0);
+    std::size_t diagonal_block = 0;
+    for (const Ordinal c : columns) {
+      if (c == i) diagonal_block = m.col_ind.size();
+      m.col_ind.push_back(c);
+      for (int e = 0; e < b * b; ++e) {
+        m.values.push_back(value(engine));
+        row_abs[e / b] += std::abs(m.values.back());
+      }
+    }
+    if (dominant) {
+      for (int r = 0; r < b; ++r) m.values[diagonal_block * b * b + r * b + r] = row_abs[r] + 1.0;
+    }
+    m.row_map.push_back(m.col_ind.size());
+  }
+  return m;
+}
+
+}  // namespace fgdd::reference

@@ -1,0 +1,15 @@
+// Random test matrices: sparse patterns with a diagonal, CSR or BSR, optionally diagonally
+// dominant so solvers and pivots behave.
+#pragma once
+
+#include "core/matrix_build.hpp"
+
+namespace fgdd::reference {
+
+// num_block_rows × num_block_rows blocks of size block_size, about entries_per_row off-diagonal
+// blocks per block row at random columns, values in [-1, 1). With dominant, each scalar
+// diagonal gets the row's absolute sum + 1, so the matrix is strictly diagonally dominant.
+HostMatrixArrays random_matrix(Ordinal num_block_rows, int block_size, int entries_per_row,
+                               unsigned seed, bool dominant = true);
+
+}  // namespace fgdd::reference

@@ -1,0 +1,501 @@
+// Test-problem generators: one device stencil-assembly routine (count, scan, fill) shared by all
+// problems, each problem a small coefficient policy; plus the host-side spec parser.
+#include "core/generators.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "core/errors.hpp"
+#include "core/kokkos_compat.hpp"
+#include "core/matrix_build.hpp"
+
+namespace fgdd {
+// Internals get their own namespace: external linkage (CUDA extended lambdas dislike anonymous
+// namespaces) without clashing with other files' fgdd::detail names.
+namespace detail::generators {
+
+// Offsets (dx, dy, dz) of a stencil in lexicographic (dz, dy, dx) order. Row (x, y, z) is
+// x + nx * (y + ny * z), so visiting in-grid neighbours in this order yields sorted columns.
+struct Stencil {
+  static constexpr int max_size = 27;
+  int size = 0;
+  int dx[max_size] = {};
+  int dy[max_size] = {};
+  int dz[max_size] = {};
+};
+
+// The 7-point (faces) or 27-point (faces, edges, corners) stencil, diagonal included.
+Stencil make_stencil(bool with_edges_and_corners) {
+  Stencil stencil;
+  for (int dz = -1; dz <= 1; ++dz) {
+    for (int dy = -1; dy <= 1; ++dy) {
+      for (int dx = -1; dx <= 1; ++dx) {
+        const int distance = (dx != 0) + (dy != 0) + (dz != 0);
+        if (!with_edges_and_corners && distance > 1) continue;
+        stencil.dx[stencil.size] = dx;
+        stencil.dy[stencil.size] = dy;
+        stencil.dz[stencil.size] = dz;
+        ++stencil.size;
+      }
+    }
+  }
+  return stencil;
+}
+
+KOKKOS_INLINE_FUNCTION bool inside(Ordinal i, int d, Ordinal n) { return i + d >= 0 && i + d < n; }
+
+// Assembles the (block) matrix of a stencil on a grid, entirely on the device: one kernel counts
+// the in-grid neighbours of every row, a scan turns counts into the row map, one kernel writes
+// sorted columns and asks the coefficient policy for each b×b block (row-major). A policy is
+//   void operator()(Ordinal x, Ordinal y, Ordinal z, int dx, int dy, int dz, Scalar* block) const
+// called only for in-grid neighbours; (dx, dy, dz) = (0, 0, 0) is the diagonal block.
+template <class Coefficients>
+SparseMatrix assemble_stencil(const GridInfo& grid, const Stencil& stencil_in, int block_size,
+                              const Coefficients& coefficients_in) {
+  const Ordinal nx = grid.nx;
+  const Ordinal ny = grid.ny;
+  const Ordinal nz = grid.nz;
+  const Ordinal n = static_cast<Ordinal>(grid.num_points());
+  const Stencil stencil = stencil_in;
+  const Coefficients coefficients = coefficients_in;
+  const Offset block_entries = Offset(block_size) * Offset(block_size);
+
+  Kokkos::View<Offset*, DeviceType> row_map("fgdd::generators::row_map", Offset(n) + 1);
+  Kokkos::parallel_for(
+      "fgdd::generators::count_entries", Kokkos::RangePolicy<ExecSpace>(0, n),
+      KOKKOS_LAMBDA(const Ordinal row) {
+        const Ordinal x = row % nx;
+        const Ordinal y = (row / nx) % ny;
+        const Ordinal z = row / nx / ny;
+        Offset count = 0;
+        for (int s = 0; s < stencil.size; ++s) {
+          count += inside(x, stencil.dx[s], nx) && inside(y, stencil.dy[s], ny) &&
+                   inside(z, stencil.dz[s], nz);
+        }
+        row_map(row) = count;
+      });
+  // row_map(n) is 0 from the allocation, so an exclusive scan over n + 1 entries ends with the
+  // entry count.
+  Offset num_blocks = 0;
+  Kokkos::parallel_scan(
+      "fgdd::generators::row_map_scan", Kokkos::RangePolicy<ExecSpace>(0, std::int64_t(n) + 1),
+      KOKKOS_LAMBDA(const Ordinal i, Offset& partial, const bool final) {
+        const Offset count = row_map(i);
+        if (final) row_map(i) = partial;
+        partial += count;
+      },
+      num_blocks);
+
+  SparseMatrix::ColumnIndices col_ind(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::generators::col_ind"), num_blocks);
+  SparseMatrix::Values values(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::generators::values"),
+      num_blocks * block_entries);
+  Kokkos::parallel_for(
+      "fgdd::generators::fill_entries", Kokkos::RangePolicy<ExecSpace>(0, n),
+      KOKKOS_LAMBDA(const Ordinal row) {
+        const Ordinal x = row % nx;
+        const Ordinal y = (row / nx) % ny;
+        const Ordinal z = row / nx / ny;
+        Offset k = row_map(row);
+        for (int s = 0; s < stencil.size; ++s) {
+          const int dx = stencil.dx[s];
+          const int dy = stencil.dy[s];
+          const int dz = stencil.dz[s];
+          if (!(inside(x, dx, nx) && inside(y, dy, ny) && inside(z, dz, nz))) continue;
+          col_ind(k) = (x + dx) + nx * ((y + dy) + ny * (z + dz));
+          coefficients(x, y, z, dx, dy, dz, values.data() + k * block_entries);
+          ++k;
+        }
+      });
+  return make_matrix(n, n, block_size, row_map, col_ind, values, /*arrays_may_change=*/true);
+}
+
+// lap7 / lap27: the classic SPD model problems; the diagonal stays 6 (26) at the boundary, as
+// with Dirichlet values eliminated, so boundary rows are strictly diagonally dominant.
+struct LaplaceCoefficients {
+  double diagonal;
+  KOKKOS_INLINE_FUNCTION void operator()(Ordinal, Ordinal, Ordinal, int dx, int dy, int dz,
+                                         Scalar* block) const {
+    block[0] = (dx == 0 && dy == 0 && dz == 0) ? diagonal : -1.0;
+  }
+};
+
+// convdiff: h² (-Δu + w·∇u) with w = (p, p, p). Diffusion gives 6 / -1; first-order upwind
+// convection adds |p| h to the diagonal and -|p| h to the upwind neighbour per axis (the -1
+// side for p >= 0), so interior rows sum to 0 and every off-diagonal is negative: an M-matrix.
+struct ConvectionDiffusionCoefficients {
+  double cell_peclet;  // |p| h
+  int upwind;          // the offset of the upwind neighbour along each axis: -1 or +1
+  KOKKOS_INLINE_FUNCTION void operator()(Ordinal, Ordinal, Ordinal, int dx, int dy, int dz,
+                                         Scalar* block) const {
+    if (dx == 0 && dy == 0 && dz == 0) {
+      block[0] = 6.0 + 3.0 * cell_peclet;
+    } else {
+      block[0] = (dx + dy + dz == upwind) ? -1.0 - cell_peclet : -1.0;
+    }
+  }
+};
+
+// Counter-based random numbers, so every cell's value depends only on (seed, stream, index):
+// identical run to run and on every backend (up to libm rounding of log/cos/exp).
+KOKKOS_INLINE_FUNCTION std::uint64_t splitmix64(std::uint64_t z) {
+  z += 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+KOKKOS_INLINE_FUNCTION std::uint64_t counter_hash(std::uint64_t seed, std::uint64_t stream,
+                                                  std::uint64_t counter) {
+  return splitmix64(splitmix64(splitmix64(seed) ^ stream) ^ counter);
+}
+
+// Box-Muller (cosine branch) from two hashed uniforms; u1 in (0, 1] keeps the log finite.
+KOKKOS_INLINE_FUNCTION double standard_normal(std::uint64_t seed, std::uint64_t stream,
+                                              std::uint64_t counter) {
+  constexpr double two_pow_minus_53 = 1.0 / 9007199254740992.0;
+  constexpr double two_pi = 6.283185307179586476925286766559;
+  const double u1 = double((counter_hash(seed, stream, 2 * counter) >> 11) + 1) * two_pow_minus_53;
+  const double u2 = double(counter_hash(seed, stream, 2 * counter + 1) >> 11) * two_pow_minus_53;
+  return detail::sqrt(-2.0 * detail::log(u1)) * detail::cos(two_pi * u2);
+}
+
+// reservoir: two-point flux approximation on unit cells. Transmissibility between neighbours is
+// the harmonic average 2 k_i k_j / (k_i + k_j) of the permeability along the face normal
+// (kz = 0.1 kx, typical vertical anisotropy), written so both rows compute the same bits and
+// A == Aᵀ exactly. Faces on the grid boundary are no-flow (nothing added), and the diagonal adds
+// an accumulation term (compressibility / time step) = 1e-3 × mean transmissibility, which
+// makes the matrix SPD and nonsingular with every row diagonally dominant by that margin.
+struct ReservoirCoefficients {
+  Ordinal nx, ny, nz;
+  Kokkos::View<const double*, DeviceType> permeability;  // kx = ky per cell
+  double accumulation;
+
+  KOKKOS_INLINE_FUNCTION double transmissibility(Ordinal cell, Ordinal neighbour, int dz) const {
+    const double anisotropy = dz != 0 ? 0.1 : 1.0;
+    const double k_i = anisotropy * permeability(cell);
+    const double k_j = anisotropy * permeability(neighbour);
+    return 2.0 * (k_i * k_j) / (k_i + k_j);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(Ordinal x, Ordinal y, Ordinal z, int dx, int dy, int dz,
+                                         Scalar* block) const {
+    const Ordinal cell = x + nx * (y + ny * z);
+    if (dx != 0 || dy != 0 || dz != 0) {
+      block[0] = -transmissibility(cell, (x + dx) + nx * ((y + dy) + ny * (z + dz)), dz);
+      return;
+    }
+    double sum = accumulation;
+    for (int face = 0; face < 6; ++face) {
+      const int axis = face / 2;
+      const int d = (face % 2 == 0) ? -1 : 1;
+      const int fx = axis == 0 ? d : 0;
+      const int fy = axis == 1 ? d : 0;
+      const int fz = axis == 2 ? d : 0;
+      if (!(inside(x, fx, nx) && inside(y, fy, ny) && inside(z, fz, nz))) continue;
+      sum += transmissibility(cell, (x + fx) + nx * ((y + fy) + ny * (z + fz)), fz);
+    }
+    block[0] = sum;
+  }
+};
+
+// bsr3: 3 coupled unknowns per point. Diagonal block 6 I + C, off-diagonal block -(I + E), with
+//   C = [[1.0, 0.2, 0], [0.1, 1.0, 0.3], [0, 0.2, 1.0]]   (nonsymmetric coupling; its diagonal is
+//        1.0 rather than 0.5 so that every scalar row is strictly dominant, also in the interior)
+//   E = 0.1 (upwind, -1 side) or 0.05 (downwind, +1 side) at (0,1) for x, (1,2) for y, (2,0)
+//       for z, so blocks are nonsymmetric and A ≠ Aᵀ also between points.
+// Row sums of |off-diagonals| are at most 0.4 + 6 + 0.15 = 6.55 < 7 = the diagonal entry.
+struct MulticomponentCoefficients {
+  KOKKOS_INLINE_FUNCTION void operator()(Ordinal, Ordinal, Ordinal, int dx, int dy, int dz,
+                                         Scalar* block) const {
+    if (dx == 0 && dy == 0 && dz == 0) {
+      // 6 I + C, row-major.
+      constexpr double diagonal_block[9] = {7.0, 0.2, 0.0,  //
+                                            0.1, 7.0, 0.3,  //
+                                            0.0, 0.2, 7.0};
+      for (int i = 0; i < 9; ++i) block[i] = diagonal_block[i];
+      return;
+    }
+    // -(I + E): E's one entry sits at (0,1), (1,2) or (2,0) for an x, y or z neighbour.
+    const int position = dx != 0 ? 0 * 3 + 1 : (dy != 0 ? 1 * 3 + 2 : 2 * 3 + 0);
+    for (int i = 0; i < 9; ++i) block[i] = (i % 4 == 0) ? -1.0 : 0.0;
+    block[position] = (dx + dy + dz < 0) ? -0.1 : -0.05;
+  }
+};
+
+// Seeds streams of the reservoir's random field.
+constexpr std::uint64_t layer_stream = 1;
+constexpr std::uint64_t cell_stream = 2;
+
+// Throws unless every dimension is >= 1 and nx*ny*nz*block_size fits in Ordinal.
+GridInfo checked_grid(const char* generator, long long nx, long long ny, long long nz,
+                      int block_size) {
+  const std::string name = std::string(generator) + ": grid " + std::to_string(nx) + "x" +
+                           std::to_string(ny) + "x" + std::to_string(nz);
+  if (nx < 1 || ny < 1 || nz < 1) {
+    throw InvalidInput(name + ": every dimension must be at least 1");
+  }
+  const long long max = std::numeric_limits<Ordinal>::max();
+  long long rows = block_size;
+  for (const long long d : {nx, ny, nz}) {
+    if (d > max / rows) {
+      throw InvalidInput(name +
+                         (block_size > 1
+                              ? " with " + std::to_string(block_size) + " unknowns per point"
+                              : std::string()) +
+                         ": the row count overflows int (at most " + std::to_string(max) + ")");
+    }
+    rows *= d;
+  }
+  GridInfo grid;
+  grid.nx = static_cast<Ordinal>(nx);
+  grid.ny = static_cast<Ordinal>(ny);
+  grid.nz = static_cast<Ordinal>(nz);
+  return grid;
+}
+
+std::string grid_text(const GridInfo& grid, const SparseMatrix& A) {
+  return std::to_string(grid.nx) + "x" + std::to_string(grid.ny) + "x" + std::to_string(grid.nz) +
+         " grid, " + std::to_string(A.num_rows()) + " rows, " + std::to_string(A.num_entries()) +
+         " entries";
+}
+
+Kokkos::View<double*, DeviceType> permeability_field(Ordinal nx_in, Ordinal ny_in, Ordinal nz_in,
+                                                     std::uint64_t seed) {
+  const GridInfo grid = checked_grid("reservoir_permeability", nx_in, ny_in, nz_in, 1);
+  // log k = layer mean + N(0, 1): layer means ~ N(0, 1.5²) give SPE10-like layers several
+  // orders of magnitude apart; the within-layer std of 1.0 gives the channel-scale contrast.
+  const Ordinal layer_size = grid.nx * grid.ny;
+  Kokkos::View<double*, DeviceType> permeability(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::generators::permeability"),
+      grid.num_points());
+  Kokkos::parallel_for(
+      "fgdd::generators::reservoir_permeability",
+      Kokkos::RangePolicy<ExecSpace>(0, static_cast<Ordinal>(grid.num_points())),
+      KOKKOS_LAMBDA(const Ordinal cell) {
+        const Ordinal layer = cell / layer_size;
+        const double log_k = 1.5 * standard_normal(seed, layer_stream, std::uint64_t(layer)) +
+                             1.0 * standard_normal(seed, cell_stream, std::uint64_t(cell));
+        permeability(cell) = detail::exp(log_k);
+      });
+  return permeability;
+}
+
+// The accumulation term: 1e-3 × the mean transmissibility over interior faces (or × the mean
+// permeability when the grid has no interior face).
+double reservoir_accumulation(const GridInfo& grid, const ReservoirCoefficients& coefficients_in) {
+  const ReservoirCoefficients coefficients = coefficients_in;
+  const Ordinal nx = grid.nx;
+  const Ordinal ny = grid.ny;
+  const Ordinal nz = grid.nz;
+  const Offset faces =
+      Offset(nx - 1) * ny * nz + Offset(nx) * (ny - 1) * nz + Offset(nx) * ny * (nz - 1);
+  const Ordinal n = static_cast<Ordinal>(grid.num_points());
+  double sum = 0.0;
+  if (faces == 0) {
+    const auto permeability = coefficients.permeability;
+    Kokkos::parallel_reduce(
+        "fgdd::generators::mean_permeability", Kokkos::RangePolicy<ExecSpace>(0, n),
+        KOKKOS_LAMBDA(const Ordinal cell, double& partial) { partial += permeability(cell); }, sum);
+    return 1e-3 * sum / double(n);
+  }
+  Kokkos::parallel_reduce(
+      "fgdd::generators::mean_transmissibility", Kokkos::RangePolicy<ExecSpace>(0, n),
+      KOKKOS_LAMBDA(const Ordinal cell, double& partial) {
+        const Ordinal x = cell % nx;
+        const Ordinal y = (cell / nx) % ny;
+        const Ordinal z = cell / nx / ny;
+        if (x + 1 < nx) partial += coefficients.transmissibility(cell, cell + 1, 0);
+        if (y + 1 < ny) partial += coefficients.transmissibility(cell, cell + nx, 0);
+        if (z + 1 < nz) partial += coefficients.transmissibility(cell, cell + nx * ny, 1);
+      },
+      sum);
+  return 1e-3 * sum / double(faces);
+}
+
+}  // namespace detail::generators
+
+namespace detail {
+Kokkos::View<double*, DeviceType> reservoir_permeability(Ordinal nx, Ordinal ny, Ordinal nz,
+                                                         std::uint64_t seed) {
+  return generators::permeability_field(nx, ny, nz, seed);
+}
+}  // namespace detail
+
+namespace gen = detail::generators;
+
+GeneratedProblem laplace7(Ordinal nx, Ordinal ny, Ordinal nz) {
+  GeneratedProblem problem;
+  problem.grid = gen::checked_grid("laplace7", nx, ny, nz, 1);
+  problem.matrix = gen::assemble_stencil(problem.grid, gen::make_stencil(false), 1,
+                                         gen::LaplaceCoefficients{6.0});
+  problem.description = "7-point Laplacian (SPD), " + gen::grid_text(problem.grid, problem.matrix);
+  return problem;
+}
+
+GeneratedProblem laplace27(Ordinal nx, Ordinal ny, Ordinal nz) {
+  GeneratedProblem problem;
+  problem.grid = gen::checked_grid("laplace27", nx, ny, nz, 1);
+  problem.matrix = gen::assemble_stencil(problem.grid, gen::make_stencil(true), 1,
+                                         gen::LaplaceCoefficients{26.0});
+  problem.description = "27-point Laplacian (SPD), " + gen::grid_text(problem.grid, problem.matrix);
+  return problem;
+}
+
+GeneratedProblem convection_diffusion(Ordinal n, double peclet) {
+  if (!std::isfinite(peclet)) {
+    throw InvalidInput("convection_diffusion: the Peclet number must be finite, got " +
+                       std::to_string(peclet));
+  }
+  GeneratedProblem problem;
+  problem.grid = gen::checked_grid("convection_diffusion", n, n, n, 1);
+  const double h = 1.0 / (double(n) + 1.0);
+  const gen::ConvectionDiffusionCoefficients coefficients{std::fabs(peclet) * h,
+                                                          peclet >= 0 ? -1 : 1};
+  problem.matrix = gen::assemble_stencil(problem.grid, gen::make_stencil(false), 1, coefficients);
+  std::ostringstream text;
+  text << "upwind convection-diffusion (nonsymmetric), Peclet " << peclet << ", "
+       << gen::grid_text(problem.grid, problem.matrix);
+  problem.description = text.str();
+  return problem;
+}
+
+GeneratedProblem reservoir_pressure(Ordinal nx, Ordinal ny, Ordinal nz, std::uint64_t seed) {
+  GeneratedProblem problem;
+  problem.grid = gen::checked_grid("reservoir_pressure", nx, ny, nz, 1);
+  gen::ReservoirCoefficients coefficients{nx, ny, nz,
+                                          detail::reservoir_permeability(nx, ny, nz, seed), 0.0};
+  coefficients.accumulation = gen::reservoir_accumulation(problem.grid, coefficients);
+  problem.matrix = gen::assemble_stencil(problem.grid, gen::make_stencil(false), 1, coefficients);
+  problem.description = "reservoir pressure (TPFA, layered lognormal permeability, seed " +
+                        std::to_string(seed) + ", SPD), " +
+                        gen::grid_text(problem.grid, problem.matrix);
+  return problem;
+}
+
+GeneratedProblem multicomponent_bsr3(Ordinal n) {
+  GeneratedProblem problem;
+  problem.grid = gen::checked_grid("multicomponent_bsr3", n, n, n, 3);
+  problem.matrix = gen::assemble_stencil(problem.grid, gen::make_stencil(false), 3,
+                                         gen::MulticomponentCoefficients{});
+  problem.description = "3-component 7-point system (3x3 nonsymmetric blocks), " +
+                        gen::grid_text(problem.grid, problem.matrix);
+  return problem;
+}
+
+// ---- spec parsing (host) ----
+
+namespace {
+
+const char* const valid_forms =
+    "valid forms: gen:lap7:N, gen:lap7:NX:NY:NZ, gen:lap27:N, gen:lap27:NX:NY:NZ, "
+    "gen:convdiff:N, gen:reservoir (60x220x85), gen:reservoir:NX:NY:NZ, gen:bsr3:N";
+
+[[noreturn]] void bad_spec(const std::string& spec, const std::string& why) {
+  throw InvalidInput("invalid generator spec \"" + spec + "\": " + why + "; " + valid_forms);
+}
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::string::size_type start = 0;
+  while (true) {
+    const auto end = text.find(separator, start);
+    parts.push_back(text.substr(start, end - start));
+    if (end == std::string::npos) return parts;
+    start = end + 1;
+  }
+}
+
+long long parse_size(const std::string& spec, const std::string& token) {
+  if (token.empty()) bad_spec(spec, "empty size \"\"");
+  long long value = 0;
+  const char* begin = token.data();
+  const char* end = token.data() + token.size();
+  const auto [ptr, ec] = std::from_chars(begin, end, value);
+  if (ec == std::errc::result_out_of_range) {
+    bad_spec(spec, "size \"" + token + "\" overflows int");
+  }
+  if (ec != std::errc() || ptr != end) {
+    bad_spec(spec, "size \"" + token + "\" is not a whole number");
+  }
+  if (value < 1) bad_spec(spec, "size \"" + token + "\" must be at least 1");
+  if (value > std::numeric_limits<Ordinal>::max()) {
+    bad_spec(spec, "size \"" + token + "\" overflows int");
+  }
+  return value;
+}
+
+struct GeneratorKind {
+  const char* name;
+  const char* forms;  // for messages
+  bool takes_none;    // gen:KIND alone is valid (uses defaults)
+  bool takes_one;     // gen:KIND:N
+  bool takes_three;   // gen:KIND:NX:NY:NZ
+  int block_size;
+};
+
+const GeneratorKind kinds[] = {
+    {"lap7", "gen:lap7:N or gen:lap7:NX:NY:NZ", false, true, true, 1},
+    {"lap27", "gen:lap27:N or gen:lap27:NX:NY:NZ", false, true, true, 1},
+    {"convdiff", "gen:convdiff:N", false, true, false, 1},
+    {"reservoir", "gen:reservoir or gen:reservoir:NX:NY:NZ", true, false, true, 1},
+    {"bsr3", "gen:bsr3:N", false, true, false, 3},
+};
+
+}  // namespace
+
+bool is_generator_spec(const std::string& spec) { return spec.rfind("gen:", 0) == 0; }
+
+GeneratedProblem generate_problem(const std::string& spec) {
+  const std::vector<std::string> parts = split(spec, ':');
+  if (parts[0] != "gen") bad_spec(spec, "a spec starts with \"gen:\"");
+  if (parts.size() < 2) bad_spec(spec, "missing generator kind after \"gen:\"");
+  const GeneratorKind* kind = nullptr;
+  for (const GeneratorKind& candidate : kinds) {
+    if (parts[1] == candidate.name) kind = &candidate;
+  }
+  if (kind == nullptr) bad_spec(spec, "unknown generator kind \"" + parts[1] + "\"");
+
+  const std::vector<std::string> tokens(parts.begin() + 2, parts.end());
+  const std::size_t max_sizes = kind->takes_three ? 3 : (kind->takes_one ? 1 : 0);
+  if (tokens.size() > max_sizes) {
+    bad_spec(spec, "unexpected extra part \"" + tokens[max_sizes] + "\" (" + kind->forms + ")");
+  }
+  std::vector<long long> sizes;
+  for (const std::string& token : tokens) sizes.push_back(parse_size(spec, token));
+  const bool count_ok = (sizes.empty() && kind->takes_none) ||
+                        (sizes.size() == 1 && kind->takes_one) ||
+                        (sizes.size() == 3 && kind->takes_three);
+  if (!count_ok) {
+    const std::string given =
+        sizes.empty() ? "no size"
+                      : std::to_string(sizes.size()) + (sizes.size() == 1 ? " size" : " sizes");
+    bad_spec(spec, std::string("gen:") + kind->name + " takes " + kind->forms + ", got " + given);
+  }
+  if (sizes.empty()) sizes = {60, 220, 85};  // SPE10 model 2's grid
+  if (sizes.size() == 1) sizes = {sizes[0], sizes[0], sizes[0]};
+  try {
+    gen::checked_grid(kind->name, sizes[0], sizes[1], sizes[2], kind->block_size);
+  } catch (const InvalidInput& error) {
+    bad_spec(spec, error.what());
+  }
+
+  const auto nx = static_cast<Ordinal>(sizes[0]);
+  const auto ny = static_cast<Ordinal>(sizes[1]);
+  const auto nz = static_cast<Ordinal>(sizes[2]);
+  const std::string name = kind->name;
+  if (name == "lap7") return laplace7(nx, ny, nz);
+  if (name == "lap27") return laplace27(nx, ny, nz);
+  if (name == "convdiff") return convection_diffusion(nx);
+  if (name == "reservoir") return reservoir_pressure(nx, ny, nz);
+  return multicomponent_bsr3(nx);
+}
+
+}  // namespace fgdd

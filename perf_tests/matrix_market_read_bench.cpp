@@ -1,0 +1,168 @@
+// Matrix Market read throughput: writes a synthetic `coordinate real general` file of the
+// requested size, times the host parse and the full read (parse + make_matrix), prints one JSON
+// line.
+#include "core/matrix_market.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Options {
+  double mb = 50;
+  std::string path;
+  int repeats = 3;
+};
+
+Options parse_options(int argc, char* argv[]) {
+  Options options;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const bool has_value = i + 1 < argc;
+    if (arg == "--mb" && has_value) {
+      options.mb = std::atof(argv[++i]);
+    } else if (arg == "--path" && has_value) {
+      options.path = argv[++i];
+    } else if (arg == "--repeats" && has_value) {
+      options.repeats = std::atoi(argv[++i]);
+    } else if (arg.rfind("--kokkos", 0) == 0) {
+      continue;  // Kokkos already consumed its own arguments
+    } else {
+      throw std::invalid_argument(
+          "usage: fgdd_matrix_market_read_bench [--mb 50] [--path FILE] "
+          "[--repeats 3]; bad argument '" +
+          arg + "'");
+    }
+  }
+  if (!(options.mb > 0) || options.repeats < 1) {
+    throw std::invalid_argument("--mb must be positive and --repeats at least 1");
+  }
+  return options;
+}
+
+struct Written {
+  std::size_t bytes = 0;
+  long long rows = 0;
+  long long entries = 0;
+};
+
+// Rows of about 9 entries (diagonal plus random columns, so make_matrix accepts it) with values
+// printed at full precision, like a file written by a simulation code. Rows are emitted in a
+// shuffled order so the reader's counting sort does real scattering.
+Written write_synthetic_file(const std::string& path, double mb) {
+  constexpr int per_row = 9;
+  constexpr double bytes_per_entry = 34;  // measured average of the lines below
+  const long long target_bytes = static_cast<long long>(mb * 1e6);
+  const long long rows =
+      std::max<long long>(1, static_cast<long long>(target_bytes / (bytes_per_entry * per_row)));
+  if (rows > std::numeric_limits<int>::max()) throw std::invalid_argument("--mb too large");
+  std::vector<int> order(static_cast<std::size_t>(rows));
+  for (long long i = 0; i < rows; ++i) order[static_cast<std::size_t>(i)] = static_cast<int>(i);
+  std::mt19937_64 random(42);
+  std::shuffle(order.begin(), order.end(), random);
+  std::uniform_int_distribution<long long> column(1, rows);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+
+  std::FILE* file = std::fopen(path.c_str(), "wb");
+  if (file == nullptr) throw std::runtime_error("cannot write " + path);
+  std::vector<char> buffer(1 << 20);
+  std::size_t used = 0;
+  Written written;
+  const auto flush = [&] {
+    std::fwrite(buffer.data(), 1, used, file);
+    written.bytes += used;
+    used = 0;
+  };
+  const auto append = [&](const std::string& s) {
+    std::memcpy(buffer.data() + used, s.data(), s.size());
+    used += s.size();
+  };
+  append("%%MatrixMarket matrix coordinate real general\n% fgdd synthetic benchmark matrix\n");
+  append(std::to_string(rows) + " " + std::to_string(rows) + " " + std::to_string(rows * per_row) +
+         "\n");
+  for (const int row : order) {
+    for (int k = 0; k < per_row; ++k) {
+      if (buffer.size() - used < 128) flush();
+      char* out = buffer.data() + used;
+      const long long i = row + 1;
+      const long long j = k == 0 ? i : column(random);
+      out = std::to_chars(out, out + 24, i).ptr;
+      *out++ = ' ';
+      out = std::to_chars(out, out + 24, j).ptr;
+      *out++ = ' ';
+      // %.17g: what most writers use for full double precision.
+      out += std::snprintf(out, 32, "%.17g", k == 0 ? 10.0 + value(random) : value(random));
+      *out++ = '\n';
+      used = static_cast<std::size_t>(out - buffer.data());
+    }
+  }
+  flush();
+  if (std::fclose(file) != 0) throw std::runtime_error("cannot write " + path);
+  written.rows = rows;
+  written.entries = rows * per_row;
+  return written;
+}
+
+template <class Work>
+double min_seconds(int repeats, Work work) {
+  double best = std::numeric_limits<double>::infinity();
+  for (int r = 0; r < repeats; ++r) {
+    Kokkos::Timer timer;
+    work();
+    Kokkos::fence();
+    best = std::min(best, timer.seconds());
+  }
+  return best;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  try {
+    Options options = parse_options(argc, argv);
+    const bool own_file = options.path.empty();
+    if (own_file) {
+      options.path = (std::filesystem::temp_directory_path() /
+                      ("fgdd_mm_bench_" + std::to_string(std::random_device{}()) + ".mtx"))
+                         .string();
+    }
+    const Written file = write_synthetic_file(options.path, options.mb);
+    std::size_t parsed = 0;
+    const double parse_seconds = min_seconds(options.repeats, [&] {
+      parsed = fgdd::read_matrix_market_arrays(options.path).col_ind.size();
+    });
+    // Random columns may repeat within a row; make_matrix sums those, so only count the parse.
+    const double full_seconds =
+        min_seconds(options.repeats, [&] { fgdd::read_matrix_market(options.path); });
+    if (own_file) std::filesystem::remove(options.path);
+    if (parsed != static_cast<std::size_t>(file.entries)) {
+      throw std::runtime_error("parsed " + std::to_string(parsed) + " entries, wrote " +
+                               std::to_string(file.entries));
+    }
+    const double file_mb = file.bytes / 1e6;
+    const double parse_rate = file_mb / parse_seconds;
+    const double target = 100;
+    std::printf(
+        "{\"benchmark\":\"matrix_market_read\",\"file_mb\":%.3f,\"rows\":%lld,\"nnz\":%lld,"
+        "\"parse_seconds_min\":%.6f,\"parse_mb_per_s\":%.2f,\"full_seconds_min\":%.6f,"
+        "\"full_mb_per_s\":%.2f,\"target_mb_per_s\":%.0f,\"meets_target\":%s}\n",
+        file_mb, file.rows, file.entries, parse_seconds, parse_rate, full_seconds,
+        file_mb / full_seconds, target, parse_rate >= target ? "true" : "false");
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "fgdd_matrix_market_read_bench: %s\n", error.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs fgdd's Debian 12 dependencies when any is missing (Kokkos and Kokkos-Kernels 3.4
+# Serial, METIS, OpenMPI, Catch2, CMake, g++). Runs apt-get as root, or through sudo.
+set -euo pipefail
+packages=(cmake g++ make libtrilinos-kokkos-dev libtrilinos-kokkos-kernels-dev libmetis-dev
+          libopenmpi-dev openmpi-bin catch2)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$package")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "fgdd: all Debian dependencies are installed"
+  exit 0
+fi
+echo "fgdd: installing ${missing[*]}"
+sudo_cmd=()
+[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+"${sudo_cmd[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends \
+  "${missing[@]}"

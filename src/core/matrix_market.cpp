@@ -1,0 +1,660 @@
+// Matrix Market reader and writer. The reader loads the whole file with one fread and parses it
+// in place with std::from_chars (no iostreams), then turns COO into CSR with one counting sort.
+#include "core/matrix_market.hpp"
+
+#include "core/errors.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <memory>
+#include <string_view>
+#include <system_error>
+#include <utility>
+
+namespace fgdd {
+
+namespace {
+
+enum class Format { Coordinate, Array };
+enum class Field { Real, Integer, Pattern };
+enum class Symmetry { General, Symmetric, SkewSymmetric };
+
+struct Header {
+  Format format = Format::Coordinate;
+  Field field = Field::Real;
+  Symmetry symmetry = Symmetry::General;
+};
+
+// What the caller accepts, so each reader rejects the rest with a message listing its choices.
+enum class Target { SparseMatrix, Vector };
+
+struct Sizes {
+  std::int64_t rows = 0;
+  std::int64_t columns = 0;
+  std::int64_t entries = 0;  // announced entries (coordinate) or rows × columns (array)
+  std::int64_t line = 0;     // where the size line was
+};
+
+// The whole file plus a NUL one past its end, so whitespace skipping needs no bounds check.
+struct FileBuffer {
+  std::unique_ptr<char[]> data;
+  std::size_t size = 0;
+};
+
+struct FileCloser {
+  void operator()(std::FILE* file) const { std::fclose(file); }
+};
+using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
+
+FileBuffer read_whole_file(const std::string& path) {
+  const FilePtr file(std::fopen(path.c_str(), "rb"));
+  if (!file) throw FileError(path, 0, std::string("cannot open: ") + std::strerror(errno));
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw FileError(path, 0, "cannot read: is a directory");
+  }
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec) throw FileError(path, 0, "cannot read: " + ec.message());
+  FileBuffer buffer;
+  // new char[] (not make_unique) skips zero-filling a buffer fread overwrites anyway.
+  buffer.data.reset(new char[size + 1]);
+  buffer.size = static_cast<std::size_t>(size);
+  const std::size_t got = std::fread(buffer.data.get(), 1, buffer.size, file.get());
+  if (got != buffer.size) {
+    if (std::ferror(file.get())) {
+      throw FileError(path, 0, std::string("cannot read: ") + std::strerror(errno));
+    }
+    throw FileError(path, 0,
+                    "cannot read: file shrank while reading (" + std::to_string(got) + " of " +
+                        std::to_string(buffer.size) + " bytes)");
+  }
+  buffer.data[buffer.size] = '\0';
+  return buffer;
+}
+
+inline bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+std::string lowercase(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// A cursor over the file that knows its line number, so every error can name the line.
+class Parser {
+ public:
+  Parser(const std::string& path, const FileBuffer& buffer)
+      : path_(path), begin_(buffer.data.get()), end_(buffer.data.get() + buffer.size), p_(begin_) {}
+
+  [[noreturn]] void fail(std::int64_t line, const std::string& what) const {
+    throw FileError(path_, line, what);
+  }
+  [[noreturn]] void fail(const std::string& what) const { fail(line_, what); }
+
+  Header parse_banner(Target target) {
+    if (begin_ == end_) fail(1, "empty file: expected the %%MatrixMarket banner on line 1");
+    const char* eol = static_cast<const char*>(std::memchr(p_, '\n', end_ - p_));
+    if (eol == nullptr) eol = end_;
+    std::vector<std::string_view> words;
+    for (const char* q = p_; q < eol;) {
+      while (q < eol && is_blank(*q)) ++q;
+      const char* start = q;
+      while (q < eol && !is_blank(*q)) ++q;
+      if (q > start) words.emplace_back(start, q - start);
+    }
+    const char* usage = "expected '%%MatrixMarket matrix coordinate real general'";
+    if (words.empty() || lowercase(words[0]) != "%%matrixmarket") {
+      fail(1, std::string("missing or bad banner: ") + usage + ", found '" + quote(p_, eol) + "'");
+    }
+    if (words.size() < 5) {
+      fail(1, "incomplete banner (" + std::to_string(words.size()) + " of 5 words): " + usage);
+    }
+    if (words.size() > 5) {
+      fail(1, "bad banner: unexpected text '" + std::string(words[5]) + "' after 5 words");
+    }
+    const std::string object = lowercase(words[1]);
+    const std::string format = lowercase(words[2]);
+    const std::string field = lowercase(words[3]);
+    const std::string symmetry = lowercase(words[4]);
+    const bool vector = target == Target::Vector;
+    Header header;
+
+    if (object != "matrix") fail(1, "unsupported object '" + object + "'; supported: matrix");
+
+    if (format == "coordinate") {
+      header.format = Format::Coordinate;
+    } else if (format == "array" && vector) {
+      header.format = Format::Array;
+    } else if (format == "array") {
+      fail(1, "unsupported format 'array' for a sparse matrix; supported: coordinate");
+    } else {
+      fail(1, "unsupported format '" + format + "'; supported: coordinate" +
+                  (vector ? ", array" : ""));
+    }
+
+    if (field == "real") {
+      header.field = Field::Real;
+    } else if (field == "integer") {
+      header.field = Field::Integer;
+    } else if (field == "pattern" && !vector) {
+      header.field = Field::Pattern;
+    } else {
+      fail(1, "unsupported field '" + field + "'; supported: real, integer" +
+                  (vector ? "" : ", pattern"));
+    }
+
+    if (symmetry == "general") {
+      header.symmetry = Symmetry::General;
+    } else if (symmetry == "symmetric" && !vector) {
+      header.symmetry = Symmetry::Symmetric;
+    } else if (symmetry == "skew-symmetric" && !vector) {
+      header.symmetry = Symmetry::SkewSymmetric;
+    } else {
+      fail(1, "unsupported symmetry '" + symmetry + "'; supported: general" +
+                  (vector ? " (a vector file)" : ", symmetric, skew-symmetric"));
+    }
+    if (header.field == Field::Pattern && header.symmetry == Symmetry::SkewSymmetric) {
+      fail(1, "unsupported combination 'pattern skew-symmetric' (the spec does not allow it)");
+    }
+
+    p_ = eol;
+    if (p_ < end_) {
+      ++p_;
+      ++line_;
+    }
+    return header;
+  }
+
+  // Moves to the first non-blank, non-comment character; false at the end of the file.
+  bool skip_to_data() {
+    for (;;) {
+      while (is_blank(*p_)) ++p_;
+      if (*p_ == '\n') {
+        ++p_;
+        ++line_;
+      } else if (*p_ == '%') {
+        const char* eol = static_cast<const char*>(std::memchr(p_, '\n', end_ - p_));
+        if (eol == nullptr) {
+          p_ = end_;
+          return false;
+        }
+        p_ = eol;
+      } else {
+        return p_ < end_;
+      }
+    }
+  }
+
+  Sizes parse_size_line(const Header& header, Target target) {
+    const bool coordinate = header.format == Format::Coordinate;
+    const char* expected = coordinate ? "'rows columns entries'" : "'rows columns'";
+    if (!skip_to_data()) fail(last_line(), "missing size line after the banner");
+    Sizes sizes;
+    sizes.line = line_;
+    const char* names[3] = {"rows", "columns", "entries"};
+    std::int64_t values[3] = {0, 0, 0};
+    const int fields = coordinate ? 3 : 2;
+    for (int i = 0; i < fields; ++i) {
+      if (at_end_of_line()) {
+        fail("bad size line: expected " + std::string(expected) + ", found only " +
+             std::to_string(i) + " field" + (i == 1 ? "" : "s"));
+      }
+      const char* start = p_;
+      const char* digits = *p_ == '+' ? p_ + 1 : p_;
+      const auto [ptr, ec] = std::from_chars(digits, end_, values[i]);
+      if (ec == std::errc::invalid_argument || !ends_token(ptr)) {
+        fail("bad size line: " + std::string(names[i]) + " '" + token(start) +
+             "' is not a non-negative integer; expected " + expected);
+      }
+      if (ec == std::errc::result_out_of_range || values[i] < 0) {
+        fail("bad size line: " + std::string(names[i]) + " '" + token(start) +
+             (ec == std::errc() ? "' is negative" : "' is out of range"));
+      }
+      p_ = ptr;
+      while (is_blank(*p_)) ++p_;
+    }
+    if (!at_end_of_line()) {
+      fail("bad size line: unexpected text '" + token(p_) + "' after " + expected);
+    }
+    finish_line();
+    sizes.rows = values[0];
+    sizes.columns = values[1];
+    constexpr std::int64_t max_size = std::numeric_limits<Ordinal>::max();
+    for (int i = 0; i < 2; ++i) {
+      if (values[i] > max_size) {
+        fail(sizes.line, "bad size line: " + std::string(names[i]) + " " +
+                             std::to_string(values[i]) + " exceeds the largest supported size " +
+                             std::to_string(max_size));
+      }
+    }
+    // Both fit in 31 bits, so the product fits in int64.
+    const std::int64_t capacity = sizes.rows * sizes.columns;
+    if (coordinate) {
+      sizes.entries = values[2];
+      if (sizes.entries > capacity) {
+        fail(sizes.line, "bad size line: " + std::to_string(sizes.entries) +
+                             " entries are too many for a " + std::to_string(sizes.rows) + " x " +
+                             std::to_string(sizes.columns) + " matrix (at most " +
+                             std::to_string(capacity) + ")");
+      }
+    } else {
+      sizes.entries = capacity;
+    }
+    if (target == Target::SparseMatrix && sizes.rows != sizes.columns) {
+      fail(sizes.line, "matrix is not square: " + std::to_string(sizes.rows) + " rows, " +
+                           std::to_string(sizes.columns) + " columns");
+    }
+    if (target == Target::Vector && sizes.columns != 1) {
+      fail(sizes.line, "expected a vector (one column), found " + std::to_string(sizes.rows) +
+                           " rows and " + std::to_string(sizes.columns) + " columns");
+    }
+    return sizes;
+  }
+
+  // A 1-based index in 1..limit, returned 0-based. p_ is at a non-blank character.
+  Ordinal parse_index(const char* name, std::int64_t limit) {
+    if (at_end_of_line()) fail(std::string("missing ") + name + " index");
+    const char* start = p_;
+    const char* digits = *p_ == '+' ? p_ + 1 : p_;
+    std::int64_t value = 0;
+    const auto [ptr, ec] = std::from_chars(digits, end_, value);
+    if (ec == std::errc::invalid_argument || !ends_token(ptr)) {
+      fail(std::string("bad ") + name + " index '" + token(start) + "' (not an integer)");
+    }
+    if (ec == std::errc::result_out_of_range || value < 1 || value > limit) {
+      fail(std::string(name) + " index " + token(start) + " out of range 1.." +
+           std::to_string(limit));
+    }
+    p_ = ptr;
+    while (is_blank(*p_)) ++p_;
+    return static_cast<Ordinal>(value - 1);
+  }
+
+  Scalar parse_value(Field field) {
+    if (field == Field::Pattern) return 1.0;
+    if (at_end_of_line()) {
+      fail(std::string("missing value (field is ") + (field == Field::Real ? "real" : "integer") +
+           ")");
+    }
+    const char* start = p_;
+    // from_chars rejects a leading '+', which Matrix Market writers may emit.
+    const char* number = *p_ == '+' ? p_ + 1 : p_;
+    Scalar value = 0;
+    if (field == Field::Integer) {
+      std::int64_t integer = 0;
+      const auto [ptr, ec] = std::from_chars(number, end_, integer);
+      if (ec == std::errc::invalid_argument || !ends_token(ptr)) {
+        fail("bad number: '" + token(start) + "' is not an integer (field is integer)");
+      }
+      if (ec == std::errc::result_out_of_range) {
+        fail("bad number: integer value '" + token(start) + "' is out of range");
+      }
+      value = static_cast<Scalar>(integer);
+      p_ = ptr;
+    } else {
+      const auto [ptr, ec] = std::from_chars(number, end_, value);
+      if (ec == std::errc::invalid_argument || !ends_token(ptr)) {
+        fail("bad number: '" + token(start) + "' is not a real number");
+      }
+      if (ec == std::errc::result_out_of_range) value = reparse_out_of_range(start, ptr);
+      if (!std::isfinite(value)) {
+        fail("value '" + token(start) + "' is not finite (NaN and Inf are not allowed)");
+      }
+      p_ = ptr;
+    }
+    while (is_blank(*p_)) ++p_;
+    return value;
+  }
+
+  // After the last field of a line: only blanks may remain.
+  void finish_line() {
+    if (*p_ == '\n') {
+      ++p_;
+      ++line_;
+      return;
+    }
+    if (p_ == end_) return;
+    fail("unexpected text '" + token(p_) + "' after the last field of the line");
+  }
+
+  void expect_no_more_data(std::int64_t announced, const char* what) {
+    if (skip_to_data()) {
+      fail("extra data after the " + std::to_string(announced) + " announced " + what + ": '" +
+           token(p_) + "'");
+    }
+  }
+
+  [[noreturn]] void fail_truncated(std::int64_t found, std::int64_t announced, const char* what) {
+    fail(last_line(), "truncated data: expected " + std::to_string(announced) + " " + what +
+                          ", found " + std::to_string(found) +
+                          " (last line read: " + std::to_string(last_line()) + ")");
+  }
+
+  std::size_t bytes_left() const { return static_cast<std::size_t>(end_ - p_); }
+
+ private:
+  // The line the cursor is on, or at the end of the file the last line that exists.
+  std::int64_t last_line() const {
+    return (p_ == end_ && end_ > begin_ && end_[-1] == '\n') ? line_ - 1 : line_;
+  }
+  bool at_end_of_line() const { return *p_ == '\n' || p_ == end_; }
+  bool ends_token(const char* q) const { return q == end_ || is_blank(*q) || *q == '\n'; }
+
+  // The token starting at q, for messages; long tokens are cut.
+  std::string token(const char* q) const {
+    const char* stop = q;
+    while (stop < end_ && !is_blank(*stop) && *stop != '\n' && stop - q < 40) ++stop;
+    std::string text(q, stop);
+    if (stop < end_ && !is_blank(*stop) && *stop != '\n') text += "...";
+    return text;
+  }
+  static std::string quote(const char* from, const char* to) {
+    while (to > from && is_blank(to[-1])) --to;
+    if (to - from > 60) return std::string(from, 60) + "...";
+    return std::string(from, to);
+  }
+
+  // from_chars reports underflow (1e-400) and overflow (1e400) alike; strtod tells them apart,
+  // and a value that underflows to zero or a subnormal is a legitimate number.
+  static Scalar reparse_out_of_range(const char* start, const char* stop) {
+    const std::string text(start, stop);
+    return std::strtod(text.c_str(), nullptr);
+  }
+
+  const std::string& path_;
+  const char* begin_;
+  const char* end_;
+  const char* p_;
+  std::int64_t line_ = 1;
+};
+
+// Room for the announced entries, but never more than the bytes left could hold, so a size line
+// announcing absurdly many entries fails as truncated data rather than as bad_alloc.
+std::size_t reserve_for(std::int64_t announced, std::size_t bytes_left, std::size_t min_line) {
+  return std::min<std::size_t>(static_cast<std::size_t>(announced), bytes_left / min_line + 1);
+}
+
+}  // namespace
+
+namespace {
+
+// A coordinate file's entries in file order, plus per-row counts for the counting sort.
+struct CoordinateEntries {
+  Header header;
+  Sizes sizes;
+  std::vector<Ordinal> rows;
+  std::vector<Ordinal> columns;
+  std::vector<Scalar> values;
+  // Entries of row i (mirrored ones included) at row_counts[i + 2]; see the scatter below.
+  std::vector<Offset> row_counts;
+};
+
+// Pass 1. Kept apart so the file buffer is freed before the CSR arrays are allocated.
+CoordinateEntries parse_coordinate_file(const std::string& path) {
+  const FileBuffer buffer = read_whole_file(path);
+  Parser parser(path, buffer);
+  CoordinateEntries coo;
+  coo.header = parser.parse_banner(Target::SparseMatrix);
+  coo.sizes = parser.parse_size_line(coo.header, Target::SparseMatrix);
+  const Header& header = coo.header;
+  const Sizes& sizes = coo.sizes;
+  const bool mirror = header.symmetry != Symmetry::General;
+
+  // "1 1\n" is the shortest possible entry line.
+  const std::size_t capacity = reserve_for(sizes.entries, parser.bytes_left(), 4);
+  coo.rows.reserve(capacity);
+  coo.columns.reserve(capacity);
+  coo.values.reserve(capacity);
+  std::vector<Offset>& counts = coo.row_counts;
+  counts.assign(static_cast<std::size_t>(sizes.rows) + 2, 0);
+  for (std::int64_t k = 0; k < sizes.entries; ++k) {
+    if (!parser.skip_to_data()) parser.fail_truncated(k, sizes.entries, "entries");
+    const Ordinal i = parser.parse_index("row", sizes.rows);
+    const Ordinal j = parser.parse_index("column", sizes.columns);
+    const Scalar v = parser.parse_value(header.field);
+    if (i == j && header.symmetry == Symmetry::SkewSymmetric) {
+      parser.fail("diagonal entry (" + std::to_string(i + 1) + ", " + std::to_string(j + 1) +
+                  ") in a skew-symmetric file (its diagonal must be zero and is not stored)");
+    }
+    parser.finish_line();
+    coo.rows.push_back(i);
+    coo.columns.push_back(j);
+    coo.values.push_back(v);
+    ++counts[static_cast<std::size_t>(i) + 2];
+    if (mirror && i != j) ++counts[static_cast<std::size_t>(j) + 2];
+  }
+  parser.expect_no_more_data(sizes.entries, "entries");
+  return coo;
+}
+
+}  // namespace
+
+HostMatrixArrays read_matrix_market_arrays(const std::string& path) {
+  CoordinateEntries coo = parse_coordinate_file(path);
+  const bool mirror = coo.header.symmetry != Symmetry::General;
+  const Scalar mirror_sign = coo.header.symmetry == Symmetry::SkewSymmetric ? -1.0 : 1.0;
+  const std::vector<Ordinal>& rows = coo.rows;
+  const std::vector<Ordinal>& columns = coo.columns;
+  const std::vector<Scalar>& values = coo.values;
+  HostMatrixArrays arrays;
+  arrays.num_block_rows = static_cast<Ordinal>(coo.sizes.rows);
+  arrays.num_block_cols = static_cast<Ordinal>(coo.sizes.columns);
+  arrays.block_size = 1;
+  arrays.row_map = std::move(coo.row_counts);
+  std::vector<Offset>& row_map = arrays.row_map;
+
+  // Pass 2: counting sort by row, O(nnz), stable so each row keeps the file order. After the
+  // prefix sum row_map[i + 1] is the start of row i; scattering advances it to the end of row i,
+  // which is the start of row i + 1, leaving a correct row map without a second offsets array.
+  for (std::size_t i = 2; i < row_map.size(); ++i) row_map[i] += row_map[i - 1];
+  const Offset total = row_map.back();
+  arrays.col_ind.resize(total);
+  arrays.values.resize(total);
+  Ordinal* col_out = arrays.col_ind.data();
+  Scalar* val_out = arrays.values.data();
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const Ordinal i = rows[k];
+    const Ordinal j = columns[k];
+    const Offset at = row_map[static_cast<std::size_t>(i) + 1]++;
+    col_out[at] = j;
+    val_out[at] = values[k];
+    if (mirror && i != j) {
+      const Offset mirrored = row_map[static_cast<std::size_t>(j) + 1]++;
+      col_out[mirrored] = i;
+      val_out[mirrored] = mirror_sign * values[k];
+    }
+  }
+  row_map.pop_back();
+  return arrays;
+}
+
+SparseMatrix read_matrix_market(const std::string& path) {
+  const HostMatrixArrays arrays = read_matrix_market_arrays(path);
+  try {
+    return make_matrix(arrays);
+  } catch (const InvalidMatrix& error) {
+    throw FileError(path, 0,
+                    std::string(error.what()) +
+                        " (rows/columns in the message are 0-based; add 1 for the file)");
+  }
+}
+
+std::vector<Scalar> read_matrix_market_vector(const std::string& path) {
+  const FileBuffer buffer = read_whole_file(path);
+  Parser parser(path, buffer);
+  const Header header = parser.parse_banner(Target::Vector);
+  const Sizes sizes = parser.parse_size_line(header, Target::Vector);
+  std::vector<Scalar> x(static_cast<std::size_t>(sizes.rows), 0.0);
+  if (header.format == Format::Array) {
+    for (std::int64_t k = 0; k < sizes.rows; ++k) {
+      if (!parser.skip_to_data()) parser.fail_truncated(k, sizes.rows, "values");
+      x[static_cast<std::size_t>(k)] = parser.parse_value(header.field);
+      parser.finish_line();
+    }
+    if (parser.skip_to_data()) {
+      parser.fail("too many values: the size line announces " + std::to_string(sizes.rows) +
+                  " (extra data after the announced values)");
+    }
+    return x;
+  }
+  for (std::int64_t k = 0; k < sizes.entries; ++k) {
+    if (!parser.skip_to_data()) parser.fail_truncated(k, sizes.entries, "entries");
+    const Ordinal i = parser.parse_index("row", sizes.rows);
+    parser.parse_index("column", 1);
+    x[static_cast<std::size_t>(i)] += parser.parse_value(header.field);
+    parser.finish_line();
+  }
+  parser.expect_no_more_data(sizes.entries, "entries");
+  return x;
+}
+
+namespace {
+
+// Buffered output to path + ".tmp", renamed onto path by commit(). Destroyed without a commit
+// (an exception on the way), it removes the temporary file.
+class AtomicWriter {
+ public:
+  explicit AtomicWriter(const std::string& path)
+      : path_(path), temporary_(path + ".tmp"), buffer_(1 << 20) {
+    file_ = std::fopen(temporary_.c_str(), "wb");
+    if (file_ == nullptr) fail_with_errno("cannot write " + temporary_);
+  }
+  AtomicWriter(const AtomicWriter&) = delete;
+  AtomicWriter& operator=(const AtomicWriter&) = delete;
+  ~AtomicWriter() {
+    if (file_ != nullptr) std::fclose(file_);
+    if (!committed_) std::remove(temporary_.c_str());
+  }
+
+  // Every write reserves room first; one line is far below this.
+  static constexpr std::size_t max_line = 128;
+
+  void text(std::string_view s) {
+    if (s.size() > buffer_.size() - used_) flush();
+    if (s.size() > buffer_.size()) buffer_.resize(s.size());
+    std::memcpy(buffer_.data() + used_, s.data(), s.size());
+    used_ += s.size();
+  }
+  // Makes sure max_line bytes fit, then returns the write position.
+  char* line_start() {
+    if (buffer_.size() - used_ < max_line) flush();
+    return buffer_.data() + used_;
+  }
+  void line_end(char* position) { used_ = static_cast<std::size_t>(position - buffer_.data()); }
+
+  void commit() {
+    flush();
+    std::FILE* file = file_;
+    file_ = nullptr;
+    if (std::fclose(file) != 0) fail_with_errno("cannot write " + temporary_);
+    if (std::rename(temporary_.c_str(), path_.c_str()) != 0) {
+      fail_with_errno("cannot rename " + temporary_ + " to " + path_);
+    }
+    committed_ = true;
+  }
+
+ private:
+  void flush() {
+    if (used_ > 0 && std::fwrite(buffer_.data(), 1, used_, file_) != used_) {
+      fail_with_errno("cannot write " + temporary_);
+    }
+    used_ = 0;
+  }
+  [[noreturn]] void fail_with_errno(const std::string& what) const {
+    const int error = errno;
+    throw FileError(path_, 0, what + ": " + std::strerror(error));
+  }
+
+  std::string path_;
+  std::string temporary_;
+  std::vector<char> buffer_;
+  std::size_t used_ = 0;
+  std::FILE* file_ = nullptr;
+  bool committed_ = false;
+};
+
+template <class Integer>
+char* put_integer(char* out, Integer value) {
+  return std::to_chars(out, out + 24, value).ptr;
+}
+
+// Shortest text that reads back to the same double (C++17 to_chars without a format).
+char* put_scalar(char* out, Scalar value) { return std::to_chars(out, out + 32, value).ptr; }
+
+}  // namespace
+
+void write_matrix_market(const std::string& path, const SparseMatrix& A) {
+  const auto row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.row_map());
+  const auto col_ind = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.col_ind());
+  const auto values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.values());
+  const std::size_t b = static_cast<std::size_t>(A.block_size());
+  const std::size_t block_rows = static_cast<std::size_t>(A.num_block_rows());
+
+  AtomicWriter out(path);
+  out.text("%%MatrixMarket matrix coordinate real general\n");
+  out.text("% written by fgdd\n");
+  char* line = out.line_start();
+  line = put_integer(line, A.num_rows());
+  *line++ = ' ';
+  line = put_integer(line, A.num_rows());
+  *line++ = ' ';
+  line = put_integer(line, A.num_entries());
+  *line++ = '\n';
+  out.line_end(line);
+  // Scalar row by scalar row, so the file lists rows in order even for BSR.
+  for (std::size_t block_row = 0; block_row < block_rows; ++block_row) {
+    for (std::size_t r = 0; r < b; ++r) {
+      const std::size_t row = block_row * b + r + 1;
+      for (Offset k = row_map(block_row); k < row_map(block_row + 1); ++k) {
+        const std::size_t first_column = static_cast<std::size_t>(col_ind(k)) * b + 1;
+        const Scalar* block_values = &values(k * b * b + r * b);
+        for (std::size_t c = 0; c < b; ++c) {
+          line = out.line_start();
+          line = put_integer(line, row);
+          *line++ = ' ';
+          line = put_integer(line, first_column + c);
+          *line++ = ' ';
+          line = put_scalar(line, block_values[c]);
+          *line++ = '\n';
+          out.line_end(line);
+        }
+      }
+    }
+  }
+  out.commit();
+}
+
+void write_matrix_market_vector(const std::string& path, const std::vector<Scalar>& x) {
+  AtomicWriter out(path);
+  out.text("%%MatrixMarket matrix array real general\n");
+  out.text("% written by fgdd\n");
+  char* line = out.line_start();
+  line = put_integer(line, x.size());
+  *line++ = ' ';
+  *line++ = '1';
+  *line++ = '\n';
+  out.line_end(line);
+  for (const Scalar value : x) {
+    line = out.line_start();
+    line = put_scalar(line, value);
+    *line++ = '\n';
+    out.line_end(line);
+  }
+  out.commit();
+}
+
+void write_matrix_market_vector(const std::string& path, const ConstVector& x) {
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
+  write_matrix_market_vector(path, std::vector<Scalar>(host.data(), host.data() + host.extent(0)));
+}
+
+}  // namespace fgdd

@@ -1,0 +1,48 @@
+// Matrix Market (.mtx) reading and writing: coordinate matrices into validated SparseMatrix
+// objects, and n×1 vectors (right-hand sides, solutions). Host-only file I/O.
+#pragma once
+
+#include "core/matrix_build.hpp"
+#include "core/sparse_matrix.hpp"
+#include "core/types.hpp"
+
+#include <string>
+#include <vector>
+
+namespace fgdd {
+
+// Reads `%%MatrixMarket matrix coordinate real|integer|pattern general|symmetric|skew-symmetric`
+// into host CSR arrays (block_size 1, 0-based columns). The banner is case-insensitive; comment
+// (%) and blank lines may appear anywhere after it, and CRLF line endings are accepted.
+// Symmetric and skew-symmetric files are expanded: every off-diagonal entry (i, j) is mirrored
+// to (j, i), negated for skew-symmetric. Pattern entries get the value 1. Within a row, entries
+// keep their file order; duplicates are kept (make_matrix sums them).
+// Throws FileError naming the path and the 1-based line (0 when the file cannot be opened) for
+// every malformed or unsupported input: banner, size line, non-square matrix, index out of
+// range, bad or non-finite number, truncated data or data after the announced entries.
+HostMatrixArrays read_matrix_market_arrays(const std::string& path);
+
+// read_matrix_market_arrays followed by make_matrix. An InvalidMatrix from make_matrix (e.g. a
+// row without a diagonal entry) is rethrown as FileError(path, 0, ...) so the file is named.
+SparseMatrix read_matrix_market(const std::string& path);
+
+// Reads an n×1 vector: `matrix array real|integer general` (one value per line), or
+// `matrix coordinate real|integer general` with one column (absent entries are 0, duplicates
+// are summed). Throws FileError as read_matrix_market_arrays does.
+std::vector<Scalar> read_matrix_market_vector(const std::string& path);
+
+// Writes A as `coordinate real general` with 1-based indices, one line per stored scalar entry:
+// BSR blocks are expanded, zeros inside stored blocks included, so the pattern survives a round
+// trip. Values use the shortest form that reads back to the same double. The file is written to
+// path + ".tmp" and renamed, so a failure never leaves a partial file at path.
+// Throws FileError(path, 0, reason) when the file cannot be written.
+void write_matrix_market(const std::string& path, const SparseMatrix& A);
+
+// Writes x as `array real general`, n×1, with the same precision and atomic-rename guarantee.
+// Non-finite values are written as to_chars spells them (nan, inf), which the reader rejects.
+void write_matrix_market_vector(const std::string& path, const std::vector<Scalar>& x);
+
+// The same for a device vector (copied to the host first).
+void write_matrix_market_vector(const std::string& path, const ConstVector& x);
+
+}  // namespace fgdd

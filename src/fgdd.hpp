@@ -1,0 +1,18 @@
+// fgdd: fine-grained domain decomposition ILU-preconditioned Krylov solvers on Kokkos.
+// The umbrella header, installed as <fgdd/fgdd.hpp>.
+#pragma once
+
+#include "core/errors.hpp"
+#include "core/generators.hpp"
+#include "core/matrix_build.hpp"
+#include "core/matrix_market.hpp"
+#include "core/sparse_matrix.hpp"
+#include "core/spmv.hpp"
+#include "core/types.hpp"
+#include "krylov/bicgstab.hpp"
+#include "krylov/block_jacobi.hpp"
+#include "krylov/krylov_options.hpp"
+#include "krylov/preconditioner.hpp"
+#include "krylov/solve_result.hpp"
+
+#define FGDD_VERSION "0.1.0"

@@ -1,0 +1,120 @@
+// fgdd-solve, the main job: read or generate A, set up the preconditioner, solve, report.
+#include "fgdd.hpp"
+#include "solve_options.hpp"
+#include "solve_report.hpp"
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+namespace {
+
+using namespace fgdd;
+
+struct LoadedProblem {
+  SparseMatrix matrix;
+  std::string description;
+};
+
+LoadedProblem load_matrix(const std::string& source) {
+  if (source.rfind("gen:", 0) == 0) {
+    GeneratedProblem problem = generate_problem(source);
+    return {problem.matrix, problem.description};
+  }
+  return {read_matrix_market(source), source};
+}
+
+Vector load_rhs(const cli::SolveCommand& command, const SparseMatrix& A) {
+  Vector b(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::solve::b"), A.num_rows());
+  if (command.rhs.empty()) {
+    Kokkos::deep_copy(b, 1.0);
+    return b;
+  }
+  const std::vector<Scalar> host = read_matrix_market_vector(command.rhs);
+  check_vector_size(A, host.size(), "b from " + command.rhs);
+  Kokkos::deep_copy(b, Kokkos::View<const Scalar*, Kokkos::HostSpace,
+                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>(host.data(),
+                                                                             host.size()));
+  return b;
+}
+
+std::unique_ptr<Preconditioner> make_preconditioner(const std::string& name,
+                                                    const SparseMatrix& A) {
+  if (name == "jacobi") return std::make_unique<BlockJacobi>(A);
+  return std::make_unique<IdentityPreconditioner>();
+}
+
+int run(const cli::SolveCommand& command) {
+  const ExecSpace space;
+  cli::SolveReport report;
+  report.backend = ExecSpace::name();
+  report.solver = command.solver;
+  report.precond = command.precond;
+
+  Kokkos::Timer timer;
+  std::cout << "setup: loading " << command.matrix << " ..." << std::flush;
+  const LoadedProblem problem = load_matrix(command.matrix);
+  space.fence();
+  report.load_seconds = timer.seconds();
+  std::cout << " done in " << report.load_seconds << " s\n";
+  const SparseMatrix& A = problem.matrix;
+  report.matrix = problem.description;
+  report.rows = A.num_rows();
+  report.entries = A.num_entries();
+  report.block_size = A.block_size();
+  const Vector b = load_rhs(command, A);
+
+  timer.reset();
+  std::unique_ptr<Preconditioner> M;
+  try {
+    M = make_preconditioner(command.precond, A);
+  } catch (const ZeroPivot& pivot) {
+    report.result.status = SolveStatus::PreconditionerFailed;
+    report.result.reason = pivot.what();
+    cli::print_summary(std::cout, report);
+    if (!command.json.empty()) cli::write_json(command.json, report);
+    return 1;
+  }
+  space.fence();
+  report.setup_seconds = timer.seconds();
+
+  KrylovOptions options = command.krylov;
+  if (command.monitor) {
+    options.monitor = [](int iteration, double residual) {
+      std::printf("  iteration %5d  residual %.6e\n", iteration, residual);
+    };
+  }
+  Vector x("fgdd::solve::x", A.num_rows());
+  report.result = bicgstab(space, A, *M, b, x, options);
+
+  if (!command.write_solution.empty()) write_matrix_market_vector(command.write_solution, x);
+  cli::print_summary(std::cout, report);
+  if (!command.json.empty()) cli::write_json(command.json, report);
+  return report.result.converged() ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  try {
+    const cli::SolveCommand command =
+        cli::parse_solve_command(std::vector<std::string>(argv + 1, argv + argc));
+    if (command.help) {
+      std::cout << cli::solve_usage();
+      return 0;
+    }
+    if (command.version) {
+      std::cout << "fgdd-solve " << FGDD_VERSION << " (Kokkos " << KOKKOS_VERSION << ", "
+                << ExecSpace::name() << ")\n";
+      return 0;
+    }
+    return run(command);
+  } catch (const cli::UsageError& error) {
+    std::cerr << "fgdd-solve: " << error.what() << "\n" << cli::solve_usage();
+    return 2;
+  } catch (const fgdd::Error& error) {
+    std::cerr << "\nfgdd-solve: " << error.what() << "\n";
+    return 2;
+  }
+}

@@ -1,0 +1,102 @@
+#include "solve_options.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+
+namespace fgdd::cli {
+
+namespace {
+
+const std::vector<std::string> available_solvers = {"bicgstab"};
+const std::vector<std::string> available_preconds = {"jacobi", "none"};
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& name : names) out += (out.empty() ? "" : "|") + name;
+  return out;
+}
+
+double parse_double(const std::string& option, const std::string& text) {
+  char* end = nullptr;
+  errno = 0;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || errno == ERANGE)
+    throw UsageError(option + " expects a number, got '" + text + "'");
+  return value;
+}
+
+int parse_int(const std::string& option, const std::string& text) {
+  char* end = nullptr;
+  errno = 0;
+  const long value = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno == ERANGE || value < 0 || value > 2147483647L)
+    throw UsageError(option + " expects a non-negative integer, got '" + text + "'");
+  return static_cast<int>(value);
+}
+
+std::string one_of(const std::string& option, const std::string& value,
+                   const std::vector<std::string>& allowed) {
+  if (std::find(allowed.begin(), allowed.end(), value) == allowed.end())
+    throw UsageError(option + " must be one of " + joined(allowed) + ", got '" + value + "'");
+  return value;
+}
+
+}  // namespace
+
+SolveCommand parse_solve_command(const std::vector<std::string>& args) {
+  SolveCommand command;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& option = args[i];
+    const auto value = [&]() -> const std::string& {
+      if (i + 1 >= args.size()) throw UsageError(option + " needs a value");
+      return args[++i];
+    };
+    if (option == "--help" || option == "-h") command.help = true;
+    else if (option == "--version") command.version = true;
+    else if (option == "--monitor") command.monitor = true;
+    else if (option == "--matrix") command.matrix = value();
+    else if (option == "--rhs") command.rhs = value();
+    else if (option == "--solver") command.solver = one_of(option, value(), available_solvers);
+    else if (option == "--precond") command.precond = one_of(option, value(), available_preconds);
+    else if (option == "--tol") command.krylov.relative_tolerance = parse_double(option, value());
+    else if (option == "--abs-tol") command.krylov.absolute_tolerance = parse_double(option, value());
+    else if (option == "--max-iters") command.krylov.max_iterations = parse_int(option, value());
+    else if (option == "--write-solution") command.write_solution = value();
+    else if (option == "--json") command.json = value();
+    else throw UsageError("unknown argument '" + option + "' (see --help)");
+  }
+  if (command.help || command.version) return command;
+  if (command.matrix.empty()) throw UsageError("--matrix FILE.mtx|gen:SPEC is required");
+  try {
+    command.krylov.validate();
+  } catch (const std::exception& error) {
+    throw UsageError(error.what());
+  }
+  return command;
+}
+
+const char* solve_usage() {
+  return R"(usage: fgdd-solve --matrix FILE.mtx|gen:SPEC [options]
+
+Solves A x = b with a preconditioned Krylov method on the Kokkos default execution space.
+
+  --matrix FILE.mtx|gen:SPEC  Matrix Market file, or a generated problem:
+                              gen:lap7:N[:NY:NZ]  gen:lap27:N[:NY:NZ]  gen:convdiff:N
+                              gen:reservoir[:NX:NY:NZ]  gen:bsr3:N
+  --rhs FILE.mtx              right-hand side (Matrix Market array); default all ones
+  --solver bicgstab           Krylov method (GMRES, CG, BiCG: not built yet)
+  --precond jacobi|none       preconditioner (jacobi = block Jacobi for BSR); default jacobi
+  --tol T                     relative tolerance on ||b - A x|| / ||b||; default 1e-8
+  --abs-tol T                 absolute tolerance; default 0
+  --max-iters N               iteration limit; default 1000
+  --write-solution FILE.mtx   write x as a Matrix Market array
+  --json FILE                 write the summary as JSON
+  --monitor                   print the residual of every iteration
+  --version, --help
+
+Exit codes: 0 converged; 1 not converged (the reason is printed); 2 invalid usage or input.
+)";
+}
+
+}  // namespace fgdd::cli

@@ -1,0 +1,37 @@
+// The command line of fgdd-solve, parsed into one options struct (STYLE.md: the CLI fills the
+// same struct users fill in code).
+#pragma once
+
+#include "krylov/krylov_options.hpp"
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace fgdd::cli {
+
+struct SolveCommand {
+  std::string matrix;           // a Matrix Market path or gen:SPEC
+  std::string rhs;              // empty: all ones
+  std::string solver = "bicgstab";
+  std::string precond = "jacobi";
+  KrylovOptions krylov;
+  std::string write_solution;   // empty: do not write
+  std::string json;             // empty: no JSON report
+  bool monitor = false;
+  bool help = false;
+  bool version = false;
+};
+
+// Invalid usage; fgdd-solve prints the message and exits with code 2.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Parses argv (without the program name). Throws UsageError naming the bad argument.
+SolveCommand parse_solve_command(const std::vector<std::string>& args);
+
+const char* solve_usage();
+
+}  // namespace fgdd::cli

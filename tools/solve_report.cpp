@@ -1,0 +1,87 @@
+#include "solve_report.hpp"
+
+#include "core/errors.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+
+namespace fgdd::cli {
+
+namespace {
+
+std::string json_string(const std::string& text) {
+  std::ostringstream out;
+  out << '"';
+  for (const char c : text) {
+    if (c == '"' || c == '\\') out << '\\' << c;
+    else if (static_cast<unsigned char>(c) < 0x20)
+      out << "\\u" << std::hex << std::setw(4) << std::setfill('0') << int(c) << std::dec;
+    else out << c;
+  }
+  out << '"';
+  return out.str();
+}
+
+// JSON has no NaN or Inf; the solver never reports them, but a report must stay parseable.
+std::string json_number(double value) {
+  if (!std::isfinite(value)) return "null";
+  std::ostringstream out;
+  out << std::setprecision(17) << value;
+  return out.str();
+}
+
+}  // namespace
+
+void print_summary(std::ostream& out, const SolveReport& report) {
+  const SolveResult& r = report.result;
+  out << "matrix:        " << report.matrix << "\n"
+      << "rows:          " << report.rows << " (block size " << report.block_size << ", "
+      << report.entries << " stored entries)\n"
+      << "backend:       " << report.backend << "\n"
+      << "solver:        " << report.solver << ", preconditioner " << report.precond << "\n"
+      << "load time:     " << report.load_seconds << " s\n"
+      << "setup time:    " << report.setup_seconds << " s\n"
+      << "solve time:    " << r.solve_seconds << " s\n"
+      << "iterations:    " << r.iterations << "\n"
+      << "true residual: " << r.true_residual << " (relative " << r.relative_true_residual
+      << ")\n"
+      << "status:        " << to_string(r.status) << " (" << r.reason << ")\n";
+}
+
+void write_json(const std::string& path, const SolveReport& report) {
+  const SolveResult& r = report.result;
+  std::ostringstream json;
+  json << "{\"matrix\":" << json_string(report.matrix)
+       << ",\"backend\":" << json_string(report.backend)
+       << ",\"solver\":" << json_string(report.solver)
+       << ",\"precond\":" << json_string(report.precond) << ",\"rows\":" << report.rows
+       << ",\"entries\":" << report.entries << ",\"block_size\":" << report.block_size
+       << ",\"load_seconds\":" << json_number(report.load_seconds)
+       << ",\"setup_seconds\":" << json_number(report.setup_seconds)
+       << ",\"solve_seconds\":" << json_number(r.solve_seconds) << ",\"iterations\":" << r.iterations
+       << ",\"status\":" << json_string(to_string(r.status))
+       << ",\"reason\":" << json_string(r.reason)
+       << ",\"initial_residual\":" << json_number(r.initial_residual)
+       << ",\"final_residual\":" << json_number(r.final_residual) << ",\"true_residual\":" << json_number(r.true_residual)
+       << ",\"relative_true_residual\":" << json_number(r.relative_true_residual)
+       << ",\"residual_history\":[";
+  for (std::size_t i = 0; i < r.residual_history.size(); ++i)
+    json << (i ? "," : "") << json_number(r.residual_history[i]);
+  json << "]}\n";
+  const std::string text = json.str();
+  const std::string temporary = path + ".tmp";
+  {
+    std::ofstream file(temporary, std::ios::binary);
+    file << text;
+    if (!file) throw FileError(path, 0, std::string("cannot write: ") + std::strerror(errno));
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0)
+    throw FileError(path, 0, std::string("cannot rename into place: ") + std::strerror(errno));
+}
+
+}  // namespace fgdd::cli

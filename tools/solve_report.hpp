@@ -1,0 +1,31 @@
+// The end-of-run summary of fgdd-solve, printed for people and written as JSON for scripts.
+#pragma once
+
+#include "krylov/solve_result.hpp"
+
+#include <cstddef>
+#include <ostream>
+#include <string>
+
+namespace fgdd::cli {
+
+struct SolveReport {
+  std::string matrix;
+  std::string backend;
+  std::string solver;
+  std::string precond;
+  std::size_t rows = 0;
+  std::size_t entries = 0;
+  int block_size = 1;
+  double load_seconds = 0;   // reading or generating A
+  double setup_seconds = 0;  // preconditioner setup
+  SolveResult result;
+};
+
+void print_summary(std::ostream& out, const SolveReport& report);
+
+// Writes via a temporary file and a rename, so a failure never leaves half a report.
+// Throws FileError.
+void write_json(const std::string& path, const SolveReport& report);
+
+}  // namespace fgdd::cli

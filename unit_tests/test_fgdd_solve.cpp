@@ -1,0 +1,144 @@
+// fgdd-solve: argument parsing, and the executable's exit codes, JSON and solution file.
+#include "catch_compat.hpp"
+#include "core/matrix_market.hpp"
+#include "solve_options.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace fgdd;
+
+namespace {
+
+struct TempDir {
+  std::string path;
+  TempDir() {
+    char pattern[] = "/tmp/fgdd_solve_test_XXXXXX";
+    path = mkdtemp(pattern);
+  }
+  ~TempDir() { std::system(("rm -rf '" + path + "'").c_str()); }
+};
+
+struct Run {
+  int exit_code;
+  std::string output;
+};
+
+Run run_solve(const std::string& arguments, const TempDir& dir) {
+  const std::string log = dir.path + "/out.txt";
+  const int status =
+      std::system((std::string(FGDD_SOLVE_EXE) + " " + arguments + " > " + log + " 2>&1").c_str());
+  std::ifstream in(log);
+  std::stringstream text;
+  text << in.rdbuf();
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str()};
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+TEST_CASE("parse_solve_command fills the options", "[tools][cli]") {
+  const auto command = cli::parse_solve_command(
+      {"--matrix", "gen:lap7:8", "--precond", "none", "--tol", "1e-6", "--max-iters", "50",
+       "--monitor", "--json", "r.json", "--write-solution", "x.mtx", "--abs-tol", "1e-12"});
+  CHECK(command.matrix == "gen:lap7:8");
+  CHECK(command.precond == "none");
+  CHECK(command.krylov.relative_tolerance == 1e-6);
+  CHECK(command.krylov.absolute_tolerance == 1e-12);
+  CHECK(command.krylov.max_iterations == 50);
+  CHECK(command.monitor);
+  CHECK(command.json == "r.json");
+  CHECK(command.write_solution == "x.mtx");
+  CHECK(command.solver == "bicgstab");
+}
+
+TEST_CASE("parse_solve_command names the bad argument", "[tools][cli]") {
+  using Args = std::vector<std::string>;
+  const auto fails_with = [](const Args& args, const std::string& word) {
+    CAPTURE(word);
+    CHECK_THROWS_WITH(cli::parse_solve_command(args), Catch::Contains(word));
+  };
+  fails_with({}, "--matrix");
+  fails_with({"--matrix"}, "--matrix needs a value");
+  fails_with({"--matrix", "a.mtx", "--tol", "small"}, "'small'");
+  fails_with({"--matrix", "a.mtx", "--tol", "-1"}, "relative_tolerance");
+  fails_with({"--matrix", "a.mtx", "--max-iters", "-3"}, "'-3'");
+  fails_with({"--matrix", "a.mtx", "--max-iters", "1e3"}, "'1e3'");
+  fails_with({"--matrix", "a.mtx", "--solver", "gmres"}, "bicgstab");
+  fails_with({"--matrix", "a.mtx", "--precond", "ilu"}, "jacobi|none");
+  fails_with({"--matrix", "a.mtx", "--frobnicate"}, "'--frobnicate'");
+  CHECK(cli::parse_solve_command({"--help"}).help);
+}
+
+TEST_CASE("fgdd-solve solves a generated problem and writes JSON and the solution",
+          "[tools][cli]") {
+  TempDir dir;
+  const std::string json = dir.path + "/report.json";
+  const std::string solution = dir.path + "/x.mtx";
+  const Run run = run_solve("--matrix gen:lap7:6 --tol 1e-10 --json " + json +
+                                " --write-solution " + solution + " --monitor",
+                            dir);
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.output.find("status:        converged") != std::string::npos);
+  CHECK(run.output.find("iteration") != std::string::npos);
+  const std::string report = read_file(json);
+  CHECK(report.find("\"status\":\"converged\"") != std::string::npos);
+  CHECK(report.find("\"rows\":216") != std::string::npos);
+  const std::vector<Scalar> x = read_matrix_market_vector(solution);
+  REQUIRE(x.size() == 216);
+  // The 7-point Laplacian with b = 1 has a positive solution, largest at the centre.
+  for (double v : x) CHECK(v > 0);
+}
+
+TEST_CASE("fgdd-solve exit codes", "[tools][cli]") {
+  TempDir dir;
+  SECTION("not converged within the iteration limit: 1 with the reason") {
+    const Run run = run_solve("--matrix gen:lap7:10 --precond none --max-iters 2", dir);
+    INFO(run.output);
+    CHECK(run.exit_code == 1);
+    CHECK(run.output.find("max_iterations") != std::string::npos);
+  }
+  SECTION("invalid usage: 2") {
+    const Run run = run_solve("--matrix gen:lap7:4 --tol nope", dir);
+    CHECK(run.exit_code == 2);
+    CHECK(run.output.find("'nope'") != std::string::npos);
+  }
+  SECTION("bad generator spec: 2 naming the token") {
+    const Run run = run_solve("--matrix gen:lap7:zero", dir);
+    CHECK(run.exit_code == 2);
+    CHECK(run.output.find("zero") != std::string::npos);
+  }
+  SECTION("missing file: 2 naming the file") {
+    const Run run = run_solve("--matrix " + dir.path + "/missing.mtx", dir);
+    CHECK(run.exit_code == 2);
+    CHECK(run.output.find("missing.mtx") != std::string::npos);
+  }
+  SECTION("right-hand side of the wrong length: 2") {
+    const std::string rhs = dir.path + "/b.mtx";
+    write_matrix_market_vector(rhs, std::vector<Scalar>(7, 1.0));
+    const Run run = run_solve("--matrix gen:lap7:3 --rhs " + rhs, dir);
+    CHECK(run.exit_code == 2);
+    CHECK(run.output.find("length 7") != std::string::npos);
+  }
+  SECTION("zero diagonal with Jacobi: 1, preconditioner_failed with the row") {
+    const std::string matrix = dir.path + "/zero_diag.mtx";
+    std::ofstream(matrix) << "%%MatrixMarket matrix coordinate real general\n"
+                             "2 2 3\n1 1 2\n2 1 1\n2 2 0\n";
+    const Run run = run_solve("--matrix " + matrix, dir);
+    INFO(run.output);
+    CHECK(run.exit_code == 1);
+    CHECK(run.output.find("preconditioner_failed") != std::string::npos);
+    CHECK(run.output.find("row 1") != std::string::npos);
+  }
+}

@@ -1,0 +1,565 @@
+// Matrix Market reader and writer: round trips (CSR, BSR), symmetry expansion, the accepted
+// variants of the format, and every malformed input with its line number.
+#include "catch_compat.hpp"
+#include "core/errors.hpp"
+#include "core/matrix_build.hpp"
+#include "core/matrix_market.hpp"
+#include "reference/dense.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <string>
+#include <vector>
+
+using namespace fgdd;
+
+namespace {
+
+// A unique directory under /tmp, removed with everything in it.
+struct ScratchDir {
+  std::string path;
+  ScratchDir() {
+    char pattern[] = "/tmp/fgdd_matrix_market_test_XXXXXX";
+    const char* made = mkdtemp(pattern);
+    REQUIRE(made != nullptr);
+    path = made;
+  }
+  ~ScratchDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+
+  // Writes text verbatim (binary, so CRLF and a missing final newline survive).
+  std::string file(const std::string& name, const std::string& text) const {
+    const std::string full = path + "/" + name;
+    std::ofstream(full, std::ios::binary) << text;
+    return full;
+  }
+};
+
+struct HostCsr {
+  std::vector<Offset> row_map;
+  std::vector<Ordinal> col_ind;
+  std::vector<Scalar> values;
+};
+
+HostCsr to_host(const SparseMatrix& A) {
+  const auto r = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.row_map());
+  const auto c = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.col_ind());
+  const auto v = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.values());
+  return {std::vector<Offset>(r.data(), r.data() + r.extent(0)),
+          std::vector<Ordinal>(c.data(), c.data() + c.extent(0)),
+          std::vector<Scalar>(v.data(), v.data() + v.extent(0))};
+}
+
+using Dense = std::vector<std::vector<double>>;
+
+Dense to_rows(const reference::DenseMatrix& d) {
+  Dense rows(d.n, std::vector<double>(d.n));
+  for (std::size_t i = 0; i < d.n; ++i) {
+    for (std::size_t j = 0; j < d.n; ++j) rows[i][j] = d(i, j);
+  }
+  return rows;
+}
+
+// Dense form of host CSR arrays, summing duplicates as make_matrix does.
+Dense to_rows(const HostMatrixArrays& m) {
+  Dense rows(m.num_block_rows, std::vector<double>(m.num_block_cols, 0.0));
+  for (Ordinal i = 0; i < m.num_block_rows; ++i) {
+    for (Offset k = m.row_map[i]; k < m.row_map[i + 1]; ++k) rows[i][m.col_ind[k]] += m.values[k];
+  }
+  return rows;
+}
+
+template <class Read>
+void require_file_error(Read read, const std::string& path, std::int64_t line,
+                        const std::string& keyword) {
+  try {
+    read(path);
+    FAIL("expected FileError for " << path);
+  } catch (const FileError& error) {
+    INFO(error.what());
+    CHECK(error.line() == line);
+    CHECK(error.path() == path);
+    CHECK(std::string(error.what()).find(keyword) != std::string::npos);
+  }
+}
+
+void require_matrix_error(const std::string& path, std::int64_t line, const std::string& keyword) {
+  require_file_error([](const std::string& p) { read_matrix_market_arrays(p); }, path, line,
+                     keyword);
+}
+
+void require_vector_error(const std::string& path, std::int64_t line, const std::string& keyword) {
+  require_file_error([](const std::string& p) { read_matrix_market_vector(p); }, path, line,
+                     keyword);
+}
+
+const std::string general = "%%MatrixMarket matrix coordinate real general\n";
+
+}  // namespace
+
+TEST_CASE("Matrix Market CSR round trip keeps every bit", "[core][matrix_market]") {
+  ScratchDir dir;
+  HostMatrixArrays m;
+  m.num_block_rows = m.num_block_cols = 5;
+  m.row_map = {0, 3, 5, 6, 9, 11};
+  m.col_ind = {4, 0, 2, 1, 0, 2, 3, 1, 0, 4, 3};  // unsorted, as a caller may give them
+  m.values = {0.1,
+              1.0 / 3.0,
+              -2.5e300,
+              1e-300,
+              -7.0,
+              std::numeric_limits<double>::denorm_min(),
+              123456789.123456789,
+              -0.0,
+              2.0 / 3.0,
+              42.0,
+              -1e-17};
+  const SparseMatrix A = make_matrix(m);
+  const std::string path = dir.path + "/a.mtx";
+  write_matrix_market(path, A);
+  CHECK_FALSE(std::filesystem::exists(path + ".tmp"));
+
+  const SparseMatrix B = read_matrix_market(path);
+  REQUIRE(B.num_rows() == A.num_rows());
+  REQUIRE(B.block_size() == 1);
+  const HostCsr a = to_host(A);
+  const HostCsr b = to_host(B);
+  CHECK(b.row_map == a.row_map);
+  CHECK(b.col_ind == a.col_ind);
+  REQUIRE(b.values.size() == a.values.size());
+  for (std::size_t k = 0; k < a.values.size(); ++k) {
+    INFO("entry " << k);
+    CHECK(b.values[k] == a.values[k]);
+    CHECK(std::signbit(b.values[k]) == std::signbit(a.values[k]));
+  }
+
+  // The writer lists rows in order with sorted columns, so the raw arrays match too.
+  const HostMatrixArrays raw = read_matrix_market_arrays(path);
+  CHECK(raw.num_block_rows == 5);
+  CHECK(raw.block_size == 1);
+  CHECK(raw.row_map == a.row_map);
+  CHECK(raw.col_ind == a.col_ind);
+}
+
+TEST_CASE("Matrix Market BSR round trip expands blocks into scalar entries",
+          "[core][matrix_market]") {
+  ScratchDir dir;
+  HostMatrixArrays m;
+  m.num_block_rows = m.num_block_cols = 3;
+  m.block_size = 3;
+  m.row_map = {0, 2, 3, 5};
+  m.col_ind = {0, 2, 1, 2, 0};
+  m.values.resize(5 * 9);
+  for (std::size_t k = 0; k < m.values.size(); ++k) {
+    // Some exact zeros inside stored blocks: they must survive as stored entries.
+    m.values[k] = (k % 7 == 3) ? 0.0 : 1.0 / double(k + 1) - 0.25;
+  }
+  const SparseMatrix A = make_matrix(m);
+  const std::string path = dir.path + "/bsr.mtx";
+  write_matrix_market(path, A);
+
+  const SparseMatrix B = read_matrix_market(path);
+  CHECK(B.block_size() == 1);
+  REQUIRE(B.num_rows() == 9);
+  CHECK(B.num_entries() == A.num_entries());
+  const Dense expected = to_rows(reference::to_dense(A));
+  const Dense got = to_rows(reference::to_dense(B));
+  for (std::size_t i = 0; i < 9; ++i) {
+    for (std::size_t j = 0; j < 9; ++j) {
+      INFO("row " << i << " column " << j);
+      CHECK(got[i][j] == expected[i][j]);
+    }
+  }
+}
+
+TEST_CASE("Matrix Market symmetric and skew-symmetric files are expanded",
+          "[core][matrix_market]") {
+  ScratchDir dir;
+  SECTION("symmetric") {
+    const std::string path = dir.file("sym.mtx",
+                                      "%%MatrixMarket matrix coordinate real symmetric\n"
+                                      "3 3 5\n"
+                                      "1 1 4\n2 1 -1\n2 2 5\n3 1 2.5\n3 3 6\n");
+    const HostMatrixArrays m = read_matrix_market_arrays(path);
+    CHECK(m.col_ind.size() == 7);
+    const Dense expected = {{4, -1, 2.5}, {-1, 5, 0}, {2.5, 0, 6}};
+    CHECK(to_rows(m) == expected);
+    CHECK(to_rows(reference::to_dense(read_matrix_market(path))) == expected);
+  }
+  SECTION("skew-symmetric") {
+    const std::string path = dir.file("skew.mtx",
+                                      "%%MatrixMarket matrix coordinate real skew-symmetric\n"
+                                      "3 3 2\n"
+                                      "2 1 3\n3 2 -1.5\n");
+    const HostMatrixArrays m = read_matrix_market_arrays(path);
+    const Dense expected = {{0, -3, 0}, {3, 0, 1.5}, {0, -1.5, 0}};
+    CHECK(to_rows(m) == expected);
+  }
+  SECTION("pattern symmetric") {
+    const std::string path = dir.file("psym.mtx",
+                                      "%%MatrixMarket matrix coordinate pattern symmetric\n"
+                                      "3 3 4\n1 1\n2 2\n3 3\n3 1\n");
+    const Dense expected = {{1, 0, 1}, {0, 1, 0}, {1, 0, 1}};
+    CHECK(to_rows(read_matrix_market_arrays(path)) == expected);
+  }
+}
+
+TEST_CASE("Matrix Market pattern, integer, duplicates and unsorted rows", "[core][matrix_market]") {
+  ScratchDir dir;
+  SECTION("pattern values are 1") {
+    const std::string path = dir.file("p.mtx",
+                                      "%%MatrixMarket matrix coordinate pattern general\n"
+                                      "2 2 3\n1 1\n2 1\n2 2\n");
+    const Dense expected = {{1, 0}, {1, 1}};
+    CHECK(to_rows(read_matrix_market_arrays(path)) == expected);
+  }
+  SECTION("integer values") {
+    const std::string path = dir.file("i.mtx",
+                                      "%%MatrixMarket matrix coordinate integer general\n"
+                                      "2 2 3\n1 1 7\n1 2 -3\n2 2 +12\n");
+    const Dense expected = {{7, -3}, {0, 12}};
+    CHECK(to_rows(read_matrix_market_arrays(path)) == expected);
+  }
+  SECTION("duplicates are kept by the parse and summed by make_matrix") {
+    const std::string path =
+        dir.file("dup.mtx", general + "2 2 4\n1 1 1.5\n2 2 1\n1 1 2.5\n2 2 1\n");
+    const HostMatrixArrays m = read_matrix_market_arrays(path);
+    CHECK(m.col_ind.size() == 4);
+    const SparseMatrix A = read_matrix_market(path);
+    CHECK(A.num_entries() == 2);
+    const Dense expected = {{4, 0}, {0, 2}};
+    CHECK(to_rows(reference::to_dense(A)) == expected);
+  }
+  SECTION("rows in any order; each row keeps its file order") {
+    const std::string path =
+        dir.file("unsorted.mtx", general + "3 3 6\n3 3 9\n1 2 2\n2 2 5\n1 1 1\n3 1 7\n2 3 6\n");
+    const HostMatrixArrays m = read_matrix_market_arrays(path);
+    CHECK(m.row_map == std::vector<Offset>{0, 2, 4, 6});
+    CHECK(m.col_ind == std::vector<Ordinal>{1, 0, 1, 2, 2, 0});
+    CHECK(m.values == std::vector<Scalar>{2, 1, 5, 6, 9, 7});
+    const Dense expected = {{1, 2, 0}, {0, 5, 6}, {7, 0, 9}};
+    CHECK(to_rows(reference::to_dense(read_matrix_market(path))) == expected);
+  }
+  SECTION("values that underflow read as zero or subnormal") {
+    const std::string path = dir.file("tiny.mtx", general + "1 1 1\n1 1 1e-400\n");
+    CHECK(read_matrix_market_arrays(path).values == std::vector<Scalar>{0.0});
+  }
+}
+
+TEST_CASE("Matrix Market comments, blank lines, case, tabs and CRLF", "[core][matrix_market]") {
+  ScratchDir dir;
+  const Dense expected = {{2, 0}, {-1, 3}};
+  SECTION("comments and blank lines") {
+    const std::string path = dir.file("c.mtx",
+                                      "%%matrixmarket MATRIX Coordinate REAL General\n"
+                                      "% a comment\n"
+                                      "\n"
+                                      "%another\n"
+                                      "   \n"
+                                      "2 2 3\n"
+                                      "1 1 2\n"
+                                      "\n"
+                                      "% comment between entries\n"
+                                      "\t2\t1\t-1.0e0  \n"
+                                      "2 2 +3.\n"
+                                      "\n\n% trailing comment\n");
+    CHECK(to_rows(read_matrix_market_arrays(path)) == expected);
+  }
+  SECTION("no final newline") {
+    const std::string path = dir.file("n.mtx", general + "2 2 3\n1 1 2\n2 1 -1\n2 2 3");
+    CHECK(to_rows(read_matrix_market_arrays(path)) == expected);
+  }
+  SECTION("CRLF line endings") {
+    const std::string path =
+        dir.file("crlf.mtx",
+                 "%%MatrixMarket matrix coordinate real general\r\n% c\r\n\r\n2 2 3\r\n"
+                 "1 1 2\r\n2 1 -1\r\n2 2 3\r\n");
+    CHECK(to_rows(read_matrix_market_arrays(path)) == expected);
+    const std::string vector_path =
+        dir.file("crlf_x.mtx", "%%MatrixMarket matrix array real general\r\n2 1\r\n1.5\r\n-2\r\n");
+    CHECK(read_matrix_market_vector(vector_path) == std::vector<Scalar>{1.5, -2});
+  }
+}
+
+TEST_CASE("Matrix Market vectors", "[core][matrix_market]") {
+  ScratchDir dir;
+  SECTION("std::vector round trip") {
+    const std::vector<Scalar> x = {1.0 / 3.0, -0.0, 1e300, -4.9e-324, 12.0};
+    const std::string path = dir.path + "/x.mtx";
+    write_matrix_market_vector(path, x);
+    CHECK_FALSE(std::filesystem::exists(path + ".tmp"));
+    CHECK(read_matrix_market_vector(path) == x);
+  }
+  SECTION("device vector round trip") {
+    const std::vector<Scalar> x = reference::random_vector(37, 5);
+    const std::string path = dir.path + "/xd.mtx";
+    const Vector device = reference::to_device(x);
+    write_matrix_market_vector(path, device);
+    CHECK(read_matrix_market_vector(path) == x);
+  }
+  SECTION("empty vector") {
+    const std::string path = dir.path + "/empty.mtx";
+    write_matrix_market_vector(path, std::vector<Scalar>{});
+    CHECK(read_matrix_market_vector(path).empty());
+  }
+  SECTION("integer array") {
+    const std::string path =
+        dir.file("xi.mtx", "%%MatrixMarket matrix array integer general\n% c\n3 1\n4\n-5\n6\n");
+    CHECK(read_matrix_market_vector(path) == std::vector<Scalar>{4, -5, 6});
+  }
+  SECTION("coordinate n×1: absent entries are zero, duplicates summed") {
+    const std::string path = dir.file("xc.mtx", general + "4 1 3\n3 1 2.5\n1 1 1\n3 1 0.5\n");
+    CHECK(read_matrix_market_vector(path) == std::vector<Scalar>{1, 0, 3, 0});
+  }
+  SECTION("overwriting an existing file replaces it whole") {
+    const std::string path = dir.file("old.mtx", "old contents that are longer than the new ones");
+    write_matrix_market_vector(path, std::vector<Scalar>{2.0});
+    CHECK(read_matrix_market_vector(path) == std::vector<Scalar>{2.0});
+  }
+}
+
+TEST_CASE("Matrix Market writer errors name the path and leave nothing behind",
+          "[core][matrix_market]") {
+  ScratchDir dir;
+  const std::string path = dir.path + "/no_such_dir/x.mtx";
+  SECTION("vector") {
+    try {
+      write_matrix_market_vector(path, std::vector<Scalar>{1.0});
+      FAIL("expected FileError");
+    } catch (const FileError& error) {
+      INFO(error.what());
+      CHECK(error.line() == 0);
+      CHECK(error.path() == path);
+      CHECK(std::string(error.what()).find("No such file") != std::string::npos);
+    }
+  }
+  SECTION("matrix") {
+    HostMatrixArrays m;
+    m.num_block_rows = m.num_block_cols = 1;
+    m.row_map = {0, 1};
+    m.col_ind = {0};
+    m.values = {1.0};
+    CHECK_THROWS_AS(write_matrix_market(path, make_matrix(m)), FileError);
+  }
+  SECTION("the target is a directory: the temporary file is removed") {
+    const std::string target = dir.path + "/a_directory";
+    std::filesystem::create_directory(target);
+    CHECK_THROWS_AS(write_matrix_market_vector(target, std::vector<Scalar>{1.0}), FileError);
+    CHECK_FALSE(std::filesystem::exists(target + ".tmp"));
+  }
+}
+
+TEST_CASE("Matrix Market reader rejects malformed files with the line", "[core][matrix_market]") {
+  ScratchDir dir;
+  SECTION("file cannot be opened") {
+    require_matrix_error(dir.path + "/missing.mtx", 0, "cannot open");
+  }
+  SECTION("path is a directory") { require_matrix_error(dir.path, 0, "directory"); }
+  SECTION("empty file") { require_matrix_error(dir.file("e.mtx", ""), 1, "empty file"); }
+  SECTION("missing banner") {
+    require_matrix_error(dir.file("b.mtx", "3 3 1\n1 1 1\n"), 1, "banner");
+  }
+  SECTION("bad banner word") {
+    require_matrix_error(dir.file("b.mtx", "%%MatrixMarkets matrix coordinate real general\n"), 1,
+                         "bad banner");
+  }
+  SECTION("incomplete banner") {
+    require_matrix_error(dir.file("b.mtx", "%%MatrixMarket matrix coordinate real\n1 1 1\n"), 1,
+                         "incomplete banner");
+  }
+  SECTION("extra word in banner") {
+    require_matrix_error(
+        dir.file("b.mtx", "%%MatrixMarket matrix coordinate real general extra\n1 1 1\n1 1 1\n"), 1,
+        "unexpected text 'extra'");
+  }
+  SECTION("unsupported object") {
+    require_matrix_error(dir.file("o.mtx", "%%MatrixMarket vector coordinate real general\n"), 1,
+                         "object 'vector'; supported: matrix");
+  }
+  SECTION("unsupported format") {
+    require_matrix_error(dir.file("f.mtx", "%%MatrixMarket matrix sparse real general\n"), 1,
+                         "format 'sparse'");
+  }
+  SECTION("array format for a matrix") {
+    require_matrix_error(dir.file("f.mtx", "%%MatrixMarket matrix array real general\n2 2\n"), 1,
+                         "'array' for a sparse matrix; supported: coordinate");
+  }
+  SECTION("complex field") {
+    require_matrix_error(dir.file("c.mtx", "%%MatrixMarket matrix coordinate complex general\n"), 1,
+                         "field 'complex'; supported: real, integer, pattern");
+  }
+  SECTION("hermitian symmetry") {
+    require_matrix_error(dir.file("h.mtx", "%%MatrixMarket matrix coordinate real hermitian\n"), 1,
+                         "symmetry 'hermitian'; supported: general, symmetric, skew-symmetric");
+  }
+  SECTION("pattern skew-symmetric") {
+    require_matrix_error(
+        dir.file("ps.mtx", "%%MatrixMarket matrix coordinate pattern skew-symmetric\n"), 1,
+        "pattern skew-symmetric");
+  }
+  SECTION("missing size line") {
+    require_matrix_error(dir.file("s.mtx", general + "% only comments\n\n"), 3,
+                         "missing size line");
+  }
+  SECTION("non-numeric size") {
+    require_matrix_error(dir.file("s.mtx", general + "% c\n3 x 5\n"), 3, "columns 'x'");
+  }
+  SECTION("negative size") {
+    require_matrix_error(dir.file("s.mtx", general + "-3 -3 1\n"), 2, "negative");
+  }
+  SECTION("missing size field") {
+    require_matrix_error(dir.file("s.mtx", general + "3 3\n"), 2, "found only 2 fields");
+  }
+  SECTION("extra size field") {
+    require_matrix_error(dir.file("s.mtx", general + "3 3 1 4\n"), 2, "unexpected text '4'");
+  }
+  SECTION("trailing junk on the size line") {
+    require_matrix_error(dir.file("s.mtx", general + "3 3 1x\n"), 2, "entries '1x'");
+  }
+  SECTION("more entries than rows × columns") {
+    require_matrix_error(dir.file("s.mtx", general + "2 2 5\n"), 2, "too many");
+  }
+  SECTION("size beyond the ordinal type") {
+    require_matrix_error(dir.file("s.mtx", general + "3000000000 3000000000 1\n"), 2, "exceeds");
+  }
+  SECTION("size line number out of range") {
+    require_matrix_error(dir.file("s.mtx", general + "3 3 99999999999999999999\n"), 2,
+                         "out of range");
+  }
+  SECTION("non-square matrix") {
+    require_matrix_error(dir.file("s.mtx", general + "3 4 2\n1 1 1\n2 2 1\n"), 2,
+                         "not square: 3 rows, 4 columns");
+  }
+  SECTION("truncated data with a final newline") {
+    require_matrix_error(dir.file("t.mtx", general + "3 3 3\n1 1 1\n2 2 1\n"), 4,
+                         "truncated data: expected 3 entries, found 2 (last line read: 4)");
+  }
+  SECTION("truncated data after trailing comments, no final newline") {
+    require_matrix_error(dir.file("t.mtx", general + "3 3 3\n1 1 1\n\n% end"), 5,
+                         "expected 3 entries, found 1");
+  }
+  SECTION("extra data after the announced entries") {
+    require_matrix_error(dir.file("x.mtx", general + "2 2 1\n1 1 1\n\n2 2 1\n"), 5,
+                         "extra data after the 1 announced entries");
+  }
+  SECTION("row index 0") {
+    require_matrix_error(dir.file("r.mtx", general + "2 2 2\n1 1 1\n0 1 1\n"), 4,
+                         "row index 0 out of range 1..2");
+  }
+  SECTION("column index beyond the size") {
+    require_matrix_error(dir.file("r.mtx", general + "4 4 1\n% c\n2 5 1\n"), 4,
+                         "column index 5 out of range 1..4");
+  }
+  SECTION("index beyond 64 bits") {
+    require_matrix_error(dir.file("r.mtx", general + "4 4 1\n99999999999999999999 1 1\n"), 3,
+                         "row index 99999999999999999999 out of range");
+  }
+  SECTION("non-numeric index") {
+    require_matrix_error(dir.file("r.mtx", general + "4 4 1\n1 b 1\n"), 3, "bad column index 'b'");
+  }
+  SECTION("fractional index") {
+    require_matrix_error(dir.file("r.mtx", general + "4 4 1\n1.0 1 1\n"), 3, "bad row index '1.0'");
+  }
+  SECTION("missing column index") {
+    require_matrix_error(dir.file("r.mtx", general + "4 4 1\n1\n"), 3, "missing column index");
+  }
+  SECTION("missing value in a real file") {
+    require_matrix_error(dir.file("v.mtx", general + "4 4 2\n1 1 1\n2 2\n"), 4,
+                         "missing value (field is real)");
+  }
+  SECTION("non-numeric value") {
+    require_matrix_error(dir.file("v.mtx", general + "4 4 1\n1 1 abc\n"), 3, "bad number: 'abc'");
+  }
+  SECTION("value with junk attached") {
+    require_matrix_error(dir.file("v.mtx", general + "4 4 1\n1 1 2.5x\n"), 3, "bad number: '2.5x'");
+  }
+  SECTION("Fortran exponent is not a number") {
+    require_matrix_error(dir.file("v.mtx", general + "4 4 1\n1 1 1.0D+00\n"), 3, "bad number");
+  }
+  SECTION("trailing junk after the value") {
+    require_matrix_error(dir.file("v.mtx", general + "4 4 1\n1 1 2.5 junk\n"), 3,
+                         "unexpected text 'junk'");
+  }
+  SECTION("value in a pattern file") {
+    require_matrix_error(
+        dir.file("v.mtx", "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 1 1.0\n"), 3,
+        "unexpected text '1.0'");
+  }
+  SECTION("fractional value in an integer file") {
+    require_matrix_error(
+        dir.file("v.mtx", "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 1.5\n"), 3,
+        "not an integer");
+  }
+  SECTION("NaN") {
+    require_matrix_error(dir.file("v.mtx", general + "2 2 2\n1 1 1\n2 2 nan\n"), 4, "not finite");
+  }
+  SECTION("Inf") {
+    require_matrix_error(dir.file("v.mtx", general + "2 2 1\n1 1 -inf\n"), 3, "not finite");
+  }
+  SECTION("overflowing value") {
+    require_matrix_error(dir.file("v.mtx", general + "2 2 1\n1 1 1e400\n"), 3, "not finite");
+  }
+  SECTION("diagonal entry in a skew-symmetric file") {
+    require_matrix_error(
+        dir.file("k.mtx",
+                 "%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 2\n2 1 1\n3 3 1\n"),
+        4, "diagonal entry (3, 3) in a skew-symmetric file");
+  }
+  SECTION("invalid matrix from make_matrix names the file") {
+    const std::string path = dir.file("d.mtx", general + "2 2 1\n1 1 1\n");
+    require_file_error([](const std::string& p) { read_matrix_market(p); }, path, 0,
+                       "no diagonal entry");
+    require_file_error([](const std::string& p) { read_matrix_market(p); }, path, 0,
+                       "add 1 for the file");
+  }
+}
+
+TEST_CASE("Matrix Market vector reader rejects malformed files with the line",
+          "[core][matrix_market]") {
+  ScratchDir dir;
+  const std::string array = "%%MatrixMarket matrix array real general\n";
+  SECTION("more than one column") {
+    require_vector_error(dir.file("x.mtx", array + "2 2\n1\n2\n3\n4\n"), 2,
+                         "one column), found 2 rows and 2 columns");
+  }
+  SECTION("too many values") {
+    require_vector_error(dir.file("x.mtx", array + "2 1\n1\n2\n3\n"), 5, "too many values");
+  }
+  SECTION("truncated") {
+    require_vector_error(dir.file("x.mtx", array + "3 1\n1\n2\n"), 4,
+                         "truncated data: expected 3 values, found 2");
+  }
+  SECTION("two values on one line") {
+    require_vector_error(dir.file("x.mtx", array + "2 1\n1 2\n"), 3, "unexpected text '2'");
+  }
+  SECTION("extra field on an array size line") {
+    require_vector_error(dir.file("x.mtx", array + "2 1 2\n1\n2\n"), 2, "unexpected text '2'");
+  }
+  SECTION("NaN") {
+    require_vector_error(dir.file("x.mtx", array + "2 1\n1\nNaN\n"), 4, "not finite");
+  }
+  SECTION("symmetric vector") {
+    require_vector_error(dir.file("x.mtx", "%%MatrixMarket matrix array real symmetric\n1 1\n1\n"),
+                         1, "symmetry 'symmetric'");
+  }
+  SECTION("pattern vector") {
+    require_vector_error(
+        dir.file("x.mtx", "%%MatrixMarket matrix coordinate pattern general\n1 1 1\n1 1\n"), 1,
+        "field 'pattern'; supported: real, integer");
+  }
+  SECTION("coordinate vector with a column beyond 1") {
+    require_vector_error(dir.file("x.mtx", general + "3 1 1\n2 2 1.0\n"), 3,
+                         "column index 2 out of range 1..1");
+  }
+  SECTION("file cannot be opened") {
+    require_vector_error(dir.path + "/none.mtx", 0, "cannot open");
+  }
+}

@@ -14,5 +14,9 @@
 #include "krylov/krylov_options.hpp"
 #include "krylov/preconditioner.hpp"
 #include "krylov/solve_result.hpp"
+#include "partition/partition.hpp"
+#include "partition/partition_matrix.hpp"
+#include "partition/partition_options.hpp"
+#include "partition/reorder.hpp"
 
 #define FGDD_VERSION "0.1.0"

@@ -13,15 +13,16 @@ using namespace fgdd;
 
 struct LoadedProblem {
   SparseMatrix matrix;
+  GridInfo grid;  // empty for files
   std::string description;
 };
 
 LoadedProblem load_matrix(const std::string& source) {
   if (source.rfind("gen:", 0) == 0) {
     GeneratedProblem problem = generate_problem(source);
-    return {problem.matrix, problem.description};
+    return {problem.matrix, problem.grid, problem.description};
   }
-  return {read_matrix_market(source), source};
+  return {read_matrix_market(source), GridInfo{}, source};
 }
 
 Vector load_rhs(const cli::SolveCommand& command, const SparseMatrix& A) {
@@ -64,10 +65,21 @@ int run(const cli::SolveCommand& command) {
   report.block_size = A.block_size();
   const Vector b = load_rhs(command, A);
 
+  // The solver runs in the partitioned ordering: b is permuted once, x unpermuted once.
+  std::cout << "setup: partitioning ..." << std::flush;
+  const PartitionedMatrix partitioned =
+      partition_matrix(space, A, problem.grid, command.partition);
+  std::cout << " done\n";
+  report.partition = partitioned.report;
+  const SparseMatrix& A_p = partitioned.system.permuted;
+  const int block_size = A.block_size();
+  Vector b_p(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::solve::b_p"), A.num_rows());
+  permute_vector(space, partitioned.partition, block_size, b, b_p);
+
   timer.reset();
   std::unique_ptr<Preconditioner> M;
   try {
-    M = make_preconditioner(command.precond, A);
+    M = make_preconditioner(command.precond, A_p);
   } catch (const ZeroPivot& pivot) {
     report.result.status = SolveStatus::PreconditionerFailed;
     report.result.reason = pivot.what();
@@ -84,8 +96,10 @@ int run(const cli::SolveCommand& command) {
       std::printf("  iteration %5d  residual %.6e\n", iteration, residual);
     };
   }
-  Vector x("fgdd::solve::x", A.num_rows());
-  report.result = bicgstab(space, A, *M, b, x, options);
+  Vector x_p("fgdd::solve::x_p", A.num_rows());
+  report.result = bicgstab(space, A_p, *M, b_p, x_p, options);
+  Vector x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::solve::x"), A.num_rows());
+  unpermute_vector(space, partitioned.partition, block_size, x_p, x);
 
   if (!command.write_solution.empty()) write_matrix_market_vector(command.write_solution, x);
   cli::print_summary(std::cout, report);

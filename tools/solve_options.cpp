@@ -26,13 +26,17 @@ double parse_double(const std::string& option, const std::string& text) {
   return value;
 }
 
-int parse_int(const std::string& option, const std::string& text) {
+long long parse_count(const std::string& option, const std::string& text, long long largest) {
   char* end = nullptr;
   errno = 0;
-  const long value = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || errno == ERANGE || value < 0 || value > 2147483647L)
+  const long long value = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno == ERANGE || value < 0 || value > largest)
     throw UsageError(option + " expects a non-negative integer, got '" + text + "'");
-  return static_cast<int>(value);
+  return value;
+}
+
+int parse_int(const std::string& option, const std::string& text) {
+  return static_cast<int>(parse_count(option, text, 2147483647LL));
 }
 
 std::string one_of(const std::string& option, const std::string& value,
@@ -40,6 +44,14 @@ std::string one_of(const std::string& option, const std::string& value,
   if (std::find(allowed.begin(), allowed.end(), value) == allowed.end())
     throw UsageError(option + " must be one of " + joined(allowed) + ", got '" + value + "'");
   return value;
+}
+
+Partitioner parse_partitioner_option(const std::string& name) {
+  try {
+    return parse_partitioner(name);
+  } catch (const std::exception& error) {
+    throw UsageError(std::string("--partitioner: ") + error.what());
+  }
 }
 
 }  // namespace
@@ -62,6 +74,12 @@ SolveCommand parse_solve_command(const std::vector<std::string>& args) {
     else if (option == "--tol") command.krylov.relative_tolerance = parse_double(option, value());
     else if (option == "--abs-tol") command.krylov.absolute_tolerance = parse_double(option, value());
     else if (option == "--max-iters") command.krylov.max_iterations = parse_int(option, value());
+    else if (option == "--partitioner") command.partition.partitioner = parse_partitioner_option(value());
+    else if (option == "--subdomain-rows") {
+      command.partition.subdomain_rows = Offset(parse_count(option, value(), 1LL << 40));
+      if (command.partition.subdomain_rows == 0)
+        throw UsageError("--subdomain-rows must be at least 1 (omit it for the default)");
+    }
     else if (option == "--write-solution") command.write_solution = value();
     else if (option == "--json") command.json = value();
     else throw UsageError("unknown argument '" + option + "' (see --help)");
@@ -84,6 +102,11 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
   --matrix FILE.mtx|gen:SPEC  Matrix Market file, or a generated problem:
                               gen:lap7:N[:NY:NZ]  gen:lap27:N[:NY:NZ]  gen:convdiff:N
                               gen:reservoir[:NX:NY:NZ]  gen:bsr3:N
+  --partitioner auto|geometric|metis|rcm|natural
+                              subdomains (auto: geometric for generated grids, else METIS
+                              when built with it, else RCM chunks); default auto
+  --subdomain-rows N          rows per subdomain at most; default: the most that fit team
+                              scratch on this backend
   --rhs FILE.mtx              right-hand side (Matrix Market array); default all ones
   --solver bicgstab           Krylov method (GMRES, CG, BiCG: not built yet)
   --precond jacobi|none       preconditioner (jacobi = block Jacobi for BSR); default jacobi

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "krylov/krylov_options.hpp"
+#include "partition/partition_options.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -16,6 +17,7 @@ struct SolveCommand {
   std::string solver = "bicgstab";
   std::string precond = "jacobi";
   KrylovOptions krylov;
+  PartitionOptions partition;
   std::string write_solution;   // empty: do not write
   std::string json;             // empty: no JSON report
   bool monitor = false;

@@ -42,8 +42,9 @@ void print_summary(std::ostream& out, const SolveReport& report) {
   out << "matrix:        " << report.matrix << "\n"
       << "rows:          " << report.rows << " (block size " << report.block_size << ", "
       << report.entries << " stored entries)\n"
-      << "backend:       " << report.backend << "\n"
-      << "solver:        " << report.solver << ", preconditioner " << report.precond << "\n"
+      << "backend:       " << report.backend << "\n";
+  print_report(out, report.partition);
+  out << "solver:        " << report.solver << ", preconditioner " << report.precond << "\n"
       << "load time:     " << report.load_seconds << " s\n"
       << "setup time:    " << report.setup_seconds << " s\n"
       << "solve time:    " << r.solve_seconds << " s\n"
@@ -61,6 +62,15 @@ void write_json(const std::string& path, const SolveReport& report) {
        << ",\"solver\":" << json_string(report.solver)
        << ",\"precond\":" << json_string(report.precond) << ",\"rows\":" << report.rows
        << ",\"entries\":" << report.entries << ",\"block_size\":" << report.block_size
+       << ",\"partitioner\":" << json_string(to_string(report.partition.partitioner))
+       << ",\"subdomains\":" << report.partition.num_subdomains
+       << ",\"subdomain_rows_min\":" << report.partition.min_rows
+       << ",\"subdomain_rows_avg\":" << json_number(report.partition.average_rows)
+       << ",\"subdomain_rows_max\":" << report.partition.max_rows
+       << ",\"entries_after_drop\":" << report.partition.entries_after_drop
+       << ",\"dropped_fraction\":" << json_number(report.partition.dropped_fraction)
+       << ",\"partition_seconds\":" << json_number(report.partition.partition_seconds)
+       << ",\"reorder_seconds\":" << json_number(report.partition.reorder_seconds)
        << ",\"load_seconds\":" << json_number(report.load_seconds)
        << ",\"setup_seconds\":" << json_number(report.setup_seconds)
        << ",\"solve_seconds\":" << json_number(r.solve_seconds) << ",\"iterations\":" << r.iterations

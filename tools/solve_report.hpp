@@ -2,6 +2,7 @@
 #pragma once
 
 #include "krylov/solve_result.hpp"
+#include "partition/partition_matrix.hpp"
 
 #include <cstddef>
 #include <ostream>
@@ -19,6 +20,7 @@ struct SolveReport {
   int block_size = 1;
   double load_seconds = 0;   // reading or generating A
   double setup_seconds = 0;  // preconditioner setup
+  PartitionReport partition;
   SolveResult result;
 };
 

@@ -1,0 +1,144 @@
+// Geometric cuts (fine-grained-dd-sptrsv-gpu.txt §3, Algorithm 1): a host search over box shapes
+// (scalars), then one device kernel that labels every grid point with its box.
+#include "partition/geometric.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/errors.hpp"
+
+namespace fgdd {
+namespace detail::geometric {
+
+void check_grid(const GridInfo& grid) {
+  if (grid.empty() || grid.nx < 1 || grid.ny < 1 || grid.nz < 1) {
+    throw InvalidInput("geometric partition: the grid is empty (" + std::to_string(grid.nx) + "x" +
+                       std::to_string(grid.ny) + "x" + std::to_string(grid.nz) +
+                       "); geometric cuts need a matrix made on a Cartesian grid");
+  }
+}
+
+// Every distinct slab count c = ceil(n / box) over box = 1..n, with its largest slab width
+// ceil(n / c), in increasing c. O(sqrt(n)) entries.
+struct AxisChoice {
+  Ordinal cuts;
+  Ordinal width;
+};
+
+std::vector<AxisChoice> axis_choices(Ordinal n) {
+  std::vector<AxisChoice> choices;
+  const std::int64_t size = n;
+  std::int64_t cuts = 1;
+  while (cuts <= size) {
+    const std::int64_t width = (size + cuts - 1) / cuts;
+    choices.push_back({Ordinal(cuts), Ordinal(width)});
+    if (width == 1) break;
+    cuts = (size + width - 2) / (width - 1);  // smallest count whose width is below this one
+  }
+  return choices;
+}
+
+}  // namespace detail::geometric
+
+namespace detail {
+
+GeometricBoxes choose_geometric_boxes(const GridInfo& grid, Ordinal max_block_rows) {
+  geometric::check_grid(grid);
+  if (max_block_rows < 1) {
+    throw InvalidInput("geometric partition: max_block_rows must be >= 1, got " +
+                       std::to_string(max_block_rows));
+  }
+  const std::int64_t nx = grid.nx, ny = grid.ny, nz = grid.nz;
+  const std::int64_t cap = max_block_rows;
+  GeometricBoxes best;
+  std::int64_t best_parts = std::numeric_limits<std::int64_t>::max();
+  std::int64_t best_surface = std::numeric_limits<std::int64_t>::max();
+  // Given the x and y slabs, the widest z slab that still fits the cap is always best: it
+  // lowers both the subdomain count and the cut area.
+  for (const auto& x : geometric::axis_choices(grid.nx)) {
+    if (x.width > cap) continue;
+    for (const auto& y : geometric::axis_choices(grid.ny)) {
+      const std::int64_t area = std::int64_t(x.width) * y.width;
+      if (area > cap) continue;
+      const std::int64_t width_z = std::min(nz, cap / area);
+      const std::int64_t cuts_z = (nz + width_z - 1) / width_z;
+      const std::int64_t parts = std::int64_t(x.cuts) * y.cuts * cuts_z;
+      // Area of the interior cut planes = half the couplings a 7-point stencil loses.
+      const std::int64_t surface =
+          (x.cuts - 1) * ny * nz + (y.cuts - 1) * nx * nz + (cuts_z - 1) * nx * ny;
+      if (parts < best_parts || (parts == best_parts && surface < best_surface)) {
+        best_parts = parts;
+        best_surface = surface;
+        best.box_x = x.width;
+        best.box_y = y.width;
+        best.box_z = Ordinal((nz + cuts_z - 1) / cuts_z);
+        best.cuts_x = x.cuts;
+        best.cuts_y = y.cuts;
+        best.cuts_z = Ordinal(cuts_z);
+      }
+    }
+  }
+  return best;
+}
+
+Labeling geometric_labeling_with_boxes(const ExecSpace& space, const GridInfo& grid, Ordinal box_x,
+                                       Ordinal box_y, Ordinal box_z) {
+  geometric::check_grid(grid);
+  if (box_x < 1 || box_y < 1 || box_z < 1) {
+    throw InvalidInput("geometric partition: box edges must be >= 1, got " + std::to_string(box_x) +
+                       "x" + std::to_string(box_y) + "x" + std::to_string(box_z));
+  }
+  if (grid.num_points() > Offset(std::numeric_limits<Ordinal>::max())) {
+    throw InvalidInput("geometric partition: the grid has " + std::to_string(grid.num_points()) +
+                       " points, more than an Ordinal can index");
+  }
+  const Ordinal nx = grid.nx, ny = grid.ny, nz = grid.nz;
+  const Ordinal n = Ordinal(grid.num_points());
+  const auto ceil_div = [](Ordinal a, Ordinal b) { return Ordinal((std::int64_t(a) + b - 1) / b); };
+  const Ordinal cuts_x = ceil_div(nx, box_x);
+  const Ordinal cuts_y = ceil_div(ny, box_y);
+  const Ordinal cuts_z = ceil_div(nz, box_z);
+
+  Labeling labeling;
+  labeling.num_parts = Ordinal(std::int64_t(cuts_x) * cuts_y * cuts_z);
+  labeling.part_of_row = Kokkos::View<Ordinal*, DeviceType>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::geometric_part_of_row"), n);
+  labeling.order_key = Kokkos::View<Ordinal*, DeviceType>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::geometric_order_key"), n);
+  const auto part_of_row = labeling.part_of_row;
+  const auto order_key = labeling.order_key;
+  // Slab floor(x * c / n) instead of the paper's floor(x / box): the same boxes when box divides
+  // n, and otherwise widths ceil(n/c) or floor(n/c) >= 1, so no box is empty or a sliver.
+  Kokkos::parallel_for(
+      "fgdd::partition::geometric_cuts", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+      KOKKOS_LAMBDA(const Ordinal row) {
+        const Ordinal x = row % nx;
+        const Ordinal y = (row / nx) % ny;
+        const Ordinal z = row / nx / ny;
+        const Ordinal px = Ordinal(std::int64_t(x) * cuts_x / nx);
+        const Ordinal py = Ordinal(std::int64_t(y) * cuts_y / ny);
+        const Ordinal pz = Ordinal(std::int64_t(z) * cuts_z / nz);
+        part_of_row(row) = px + cuts_x * (py + cuts_y * pz);
+        order_key(row) = row;
+      });
+  return labeling;
+}
+
+Labeling geometric_labeling(const ExecSpace& space, const GridInfo& grid, Ordinal num_block_rows,
+                            Ordinal max_block_rows) {
+  geometric::check_grid(grid);
+  if (num_block_rows < 0 || grid.num_points() != Offset(num_block_rows)) {
+    throw InvalidInput("geometric partition: the grid " + std::to_string(grid.nx) + "x" +
+                       std::to_string(grid.ny) + "x" + std::to_string(grid.nz) + " has " +
+                       std::to_string(grid.num_points()) + " points but the matrix has " +
+                       std::to_string(num_block_rows) + " block rows");
+  }
+  const GeometricBoxes boxes = choose_geometric_boxes(grid, max_block_rows);
+  return geometric_labeling_with_boxes(space, grid, boxes.box_x, boxes.box_y, boxes.box_z);
+}
+
+}  // namespace detail
+}  // namespace fgdd

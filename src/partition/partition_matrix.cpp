@@ -1,0 +1,92 @@
+#include "partition/partition_matrix.hpp"
+
+#include "core/errors.hpp"
+#include "partition/contiguous.hpp"
+#include "partition/geometric.hpp"
+#include "partition/metis.hpp"
+
+#include <algorithm>
+
+namespace fgdd {
+
+namespace {
+
+Partitioner resolve(Partitioner requested, const GridInfo& grid) {
+  if (requested != Partitioner::Auto) return requested;
+  if (!grid.empty()) return Partitioner::Geometric;
+#ifdef FGDD_HAVE_METIS
+  return Partitioner::Metis;
+#else
+  return Partitioner::Rcm;
+#endif
+}
+
+detail::Labeling label_rows(const ExecSpace& space, Partitioner partitioner, const SparseMatrix& A,
+                            const GridInfo& grid, Ordinal cap) {
+  switch (partitioner) {
+    case Partitioner::Geometric:
+      if (grid.empty())
+        throw InvalidInput("the geometric partitioner needs grid metadata (a generated problem)");
+      return detail::geometric_labeling(space, grid, A.num_block_rows(), cap);
+    case Partitioner::Metis: return detail::metis_labeling(space, A, cap);
+    case Partitioner::Rcm: return detail::rcm_labeling(space, A, cap);
+    case Partitioner::Natural: return detail::natural_labeling(space, A.num_block_rows(), cap);
+    case Partitioner::Auto: break;
+  }
+  throw InvalidInput("unresolved partitioner");
+}
+
+}  // namespace
+
+PartitionedMatrix partition_matrix(const ExecSpace& space, const SparseMatrix& A,
+                                   const GridInfo& grid, const PartitionOptions& options) {
+  const int b = A.block_size();
+  const Ordinal cap = options.subdomain_block_rows(b);
+  PartitionedMatrix result;
+  PartitionReport& report = result.report;
+  report.partitioner = resolve(options.partitioner, grid);
+  report.cap_rows = Offset(cap) * b;
+
+  Kokkos::Timer timer;
+  result.partition =
+      detail::make_partition(space, label_rows(space, report.partitioner, A, grid, cap));
+  space.fence();
+  report.partition_seconds = timer.seconds();
+
+  timer.reset();
+  result.system = reorder_and_drop(space, A, result.partition);
+  space.fence();
+  report.reorder_seconds = timer.seconds();
+
+  const auto& offsets = result.partition.host_subdomain_offsets;
+  report.num_subdomains = result.partition.num_subdomains;
+  if (report.num_subdomains > 0) {
+    Offset smallest = A.num_rows(), largest = 0;
+    for (Ordinal s = 0; s < report.num_subdomains; ++s) {
+      const Offset rows = Offset(offsets[s + 1] - offsets[s]) * b;
+      smallest = std::min(smallest, rows);
+      largest = std::max(largest, rows);
+    }
+    report.min_rows = smallest;
+    report.max_rows = largest;
+    report.average_rows = double(A.num_rows()) / report.num_subdomains;
+  }
+  report.entries = result.system.permuted.num_entries();
+  report.entries_after_drop = result.system.dropped.num_entries();
+  report.dropped_fraction =
+      report.entries > 0 ? 1.0 - double(report.entries_after_drop) / double(report.entries) : 0;
+  return result;
+}
+
+void print_report(std::ostream& out, const PartitionReport& report) {
+  out << "partitioner:   " << to_string(report.partitioner) << ", " << report.num_subdomains
+      << " subdomains, rows per subdomain min/avg/max " << report.min_rows << "/"
+      << static_cast<Offset>(report.average_rows + 0.5) << "/" << report.max_rows << " (cap "
+      << report.cap_rows << ")\n"
+      << "nonzeros:      " << report.entries << " -> " << report.entries_after_drop
+      << " after drop (" << 100.0 * report.dropped_fraction << "% dropped)\n"
+      << "partition:     " << report.partition_seconds << " s, reorder and drop "
+      << report.reorder_seconds << " s\n";
+}
+
+}  // namespace fgdd

@@ -1,0 +1,50 @@
+#include "partition/partition_options.hpp"
+
+#include "core/errors.hpp"
+
+namespace fgdd {
+
+const char* to_string(Partitioner partitioner) noexcept {
+  switch (partitioner) {
+    case Partitioner::Auto: return "auto";
+    case Partitioner::Geometric: return "geometric";
+    case Partitioner::Metis: return "metis";
+    case Partitioner::Rcm: return "rcm";
+    case Partitioner::Natural: return "natural";
+  }
+  return "unknown";
+}
+
+Partitioner parse_partitioner(const std::string& name) {
+  for (const Partitioner p : {Partitioner::Auto, Partitioner::Geometric, Partitioner::Metis,
+                              Partitioner::Rcm, Partitioner::Natural})
+    if (name == to_string(p)) return p;
+  throw InvalidInput("unknown partitioner '" + name + "' (auto|geometric|metis|rcm|natural)");
+}
+
+Offset max_subdomain_rows(int block_size) {
+  const Offset bytes = Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0);
+  const Offset rows = bytes / sizeof(Scalar);
+  return rows - rows % Offset(block_size);
+}
+
+void PartitionOptions::validate(int block_size) const {
+  if (subdomain_rows == 0) return;
+  const Offset largest = max_subdomain_rows(block_size);
+  if (subdomain_rows < Offset(block_size))
+    throw InvalidInput("subdomain_rows must be at least the block size " +
+                       std::to_string(block_size) + ", got " + std::to_string(subdomain_rows));
+  if (subdomain_rows > largest)
+    throw InvalidInput("subdomain_rows " + std::to_string(subdomain_rows) +
+                       " exceeds what team scratch holds on " + ExecSpace::name() + " (" +
+                       std::to_string(largest) + " rows at block size " +
+                       std::to_string(block_size) + ")");
+}
+
+Ordinal PartitionOptions::subdomain_block_rows(int block_size) const {
+  validate(block_size);
+  const Offset rows = subdomain_rows == 0 ? max_subdomain_rows(block_size) : subdomain_rows;
+  return Ordinal(rows / Offset(block_size));
+}
+
+}  // namespace fgdd

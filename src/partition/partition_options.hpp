@@ -1,0 +1,41 @@
+// Which partitioner to use and how large subdomains are (DESIGN.md: subdomain size defaults to
+// what fits team scratch).
+#pragma once
+
+#include "core/types.hpp"
+
+#include <string>
+
+namespace fgdd {
+
+enum class Partitioner {
+  Auto,       // geometric with grid metadata, else METIS when built with it, else RCM chunks
+  Geometric,  // boxes of a Cartesian grid (paper Algorithm 1); needs GridInfo
+  Metis,      // METIS k-way on the symmetrized block graph, then size balancing
+  Rcm,        // contiguous chunks of the reverse Cuthill-McKee ordering
+  Natural,    // contiguous chunks of the given ordering
+};
+
+const char* to_string(Partitioner partitioner) noexcept;
+// Accepts auto|geometric|metis|rcm|natural; throws InvalidInput listing them.
+Partitioner parse_partitioner(const std::string& name);
+
+struct PartitionOptions {
+  Partitioner partitioner = Partitioner::Auto;
+  // Scalar rows per subdomain at most; 0 = the largest whose vector slice fits level-0 team
+  // scratch on this backend (max_subdomain_rows).
+  Offset subdomain_rows = 0;
+
+  // Throws InvalidInput when subdomain_rows is below the block size or above
+  // max_subdomain_rows(block_size).
+  void validate(int block_size) const;
+  // The cap in block rows that partitioners receive.
+  Ordinal subdomain_block_rows(int block_size) const;
+};
+
+// Scalar rows of one double vector slice that fit TeamPolicy::scratch_size_max(0) on the default
+// execution space (H100 with Kokkos 4.6: 40,936 bytes -> 5,117 rows; Serial: 32 KB -> 4,096),
+// rounded down to whole blocks.
+Offset max_subdomain_rows(int block_size);
+
+}  // namespace fgdd

@@ -1,0 +1,187 @@
+#include "partition/reorder.hpp"
+
+#include "core/errors.hpp"
+#include "core/kokkos_compat.hpp"
+
+namespace fgdd {
+
+namespace {
+
+using Policy = Kokkos::RangePolicy<ExecSpace>;
+using MutableRowMap = Kokkos::View<Offset*, DeviceType>;
+using SourceMap = Kokkos::View<Offset*, DeviceType>;
+
+Offset exclusive_scan(const ExecSpace& space, const MutableRowMap& counts, Ordinal n) {
+  Offset total = 0;
+  Kokkos::parallel_scan(
+      "fgdd::partition::row_map_scan", Policy(space, 0, n + 1),
+      KOKKOS_LAMBDA(const Ordinal i, Offset& partial, const bool final) {
+        const Offset count = counts(i);
+        if (final) counts(i) = partial;
+        partial += count;
+      },
+      total);
+  return total;
+}
+
+// values(k) = source_values(source(k)) block by block.
+void gather_blocks(const ExecSpace& space, const SourceMap& source, int b,
+                   const SparseMatrix::Values& source_values, const SparseMatrix::Values& values) {
+  const Offset block_entries = Offset(b) * Offset(b);
+  Kokkos::parallel_for(
+      "fgdd::partition::gather_values", Policy(space, 0, source.extent(0) * block_entries),
+      KOKKOS_LAMBDA(const Offset e) {
+        values(e) = source_values(source(e / block_entries) * block_entries + e % block_entries);
+      });
+}
+
+SparseMatrix::Values allocate_values(const char* label, Offset blocks, int b) {
+  return SparseMatrix::Values(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
+                              blocks * Offset(b) * Offset(b));
+}
+
+}  // namespace
+
+ReorderedSystem reorder_and_drop(const ExecSpace& space, const SparseMatrix& A,
+                                 const Partition& partition) {
+  const Ordinal n = A.num_block_rows();
+  const int b = A.block_size();
+  if (partition.num_block_rows() != n)
+    throw InvalidInput("partition covers " + std::to_string(partition.num_block_rows()) +
+                       " block rows but the matrix has " + std::to_string(n));
+  const auto row_map = A.row_map();
+  const auto col_ind = A.col_ind();
+  const auto perm = partition.perm;
+  const auto iperm = partition.iperm;
+  const auto part_of_row = partition.part_of_row;
+
+  // Algorithm 2: new row r is old row iperm(r) with columns mapped through perm, then sorted.
+  MutableRowMap permuted_row_map("fgdd::partition::permuted_row_map", n + 1);
+  MutableRowMap dropped_row_map("fgdd::partition::dropped_row_map", n + 1);
+  Kokkos::parallel_for(
+      "fgdd::partition::count_rows", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal r) {
+        const Ordinal old = iperm(r);
+        Offset inside = 0;
+        for (Offset k = row_map(old); k < row_map(old + 1); ++k)
+          if (part_of_row(col_ind(k)) == part_of_row(old)) ++inside;
+        permuted_row_map(r) = row_map(old + 1) - row_map(old);
+        dropped_row_map(r) = inside;
+      });
+  const Offset permuted_nnzb = exclusive_scan(space, permuted_row_map, n);
+  const Offset dropped_nnzb = exclusive_scan(space, dropped_row_map, n);
+
+  SparseMatrix::ColumnIndices permuted_cols(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::permuted_col_ind"),
+      permuted_nnzb);
+  SourceMap permuted_source(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::permuted_source"),
+      permuted_nnzb);
+  Kokkos::parallel_for(
+      "fgdd::partition::permute_rows", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal r) {
+        const Ordinal old = iperm(r);
+        Offset out = permuted_row_map(r);
+        for (Offset k = row_map(old); k < row_map(old + 1); ++k, ++out) {
+          permuted_cols(out) = perm(col_ind(k));
+          permuted_source(out) = k;
+        }
+      });
+  detail::sort_crs_rows<ExecSpace>(permuted_row_map, permuted_cols, permuted_source);
+
+  // Drop (§3.2): keep the entries whose column lies in the row's own subdomain.
+  SparseMatrix::ColumnIndices dropped_cols(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::dropped_col_ind"),
+      dropped_nnzb);
+  SourceMap dropped_source(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::dropped_source"),
+      dropped_nnzb);
+  Kokkos::parallel_for(
+      "fgdd::partition::drop_couplings", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal r) {
+        const Ordinal subdomain = part_of_row(iperm(r));
+        Offset out = dropped_row_map(r);
+        for (Offset k = permuted_row_map(r); k < permuted_row_map(r + 1); ++k) {
+          if (part_of_row(iperm(permuted_cols(k))) != subdomain) continue;
+          dropped_cols(out) = permuted_cols(k);
+          dropped_source(out) = permuted_source(k);
+          ++out;
+        }
+      });
+
+  ReorderedSystem system;
+  system.permuted = SparseMatrix(SparseMatrix::ValidatedTag{}, n, b, permuted_row_map,
+                                 permuted_cols,
+                                 allocate_values("fgdd::partition::permuted_values", permuted_nnzb, b));
+  system.dropped = SparseMatrix(SparseMatrix::ValidatedTag{}, n, b, dropped_row_map, dropped_cols,
+                                allocate_values("fgdd::partition::dropped_values", dropped_nnzb, b));
+  system.permuted_source = permuted_source;
+  system.dropped_source = dropped_source;
+  system.original_row_map = A.row_map();
+  system.original_col_ind = A.col_ind();
+  update_values(space, A, system);
+  return system;
+}
+
+void update_values(const ExecSpace& space, const SparseMatrix& A_new, ReorderedSystem& system) {
+  const Ordinal n = system.permuted.num_block_rows();
+  const int b = system.permuted.block_size();
+  if (A_new.num_block_rows() != n || A_new.block_size() != b ||
+      A_new.num_block_entries() != system.original_col_ind.extent(0)) {
+    throw InvalidInput("update_values: the matrix has " + std::to_string(A_new.num_block_rows()) +
+                       " block rows of size " + std::to_string(A_new.block_size()) + " and " +
+                       std::to_string(A_new.num_block_entries()) + " blocks; setup saw " +
+                       std::to_string(n) + ", " + std::to_string(b) + " and " +
+                       std::to_string(system.original_col_ind.extent(0)));
+  }
+  const auto new_row_map = A_new.row_map();
+  const auto new_cols = A_new.col_ind();
+  const auto old_row_map = system.original_row_map;
+  const auto old_cols = system.original_col_ind;
+  if (new_cols.data() != old_cols.data() || new_row_map.data() != old_row_map.data()) {
+    Ordinal first_different = n;
+    Kokkos::parallel_reduce(
+        "fgdd::partition::compare_pattern", Policy(space, 0, n),
+        KOKKOS_LAMBDA(const Ordinal i, Ordinal& first) {
+          bool same = new_row_map(i + 1) == old_row_map(i + 1);
+          for (Offset k = old_row_map(i); same && k < old_row_map(i + 1); ++k)
+            same = new_cols(k) == old_cols(k);
+          if (!same && i < first) first = i;
+        },
+        Kokkos::Min<Ordinal>(first_different));
+    if (first_different < n)
+      throw InvalidInput("update_values: the sparsity pattern differs from the one setup saw, "
+                         "first at block row " + std::to_string(first_different));
+  }
+  gather_blocks(space, system.permuted_source, b, A_new.values(), system.permuted.values());
+  gather_blocks(space, system.dropped_source, b, A_new.values(), system.dropped.values());
+}
+
+namespace {
+void check_permutable(const Partition& partition, int block_size, Offset in, Offset out) {
+  const Offset expected = Offset(partition.num_block_rows()) * Offset(block_size);
+  if (in != expected || out != expected)
+    throw DimensionMismatch("permuting vectors of lengths " + std::to_string(in) + " and " +
+                            std::to_string(out) + " with a partition of " +
+                            std::to_string(expected) + " rows");
+}
+}  // namespace
+
+void permute_vector(const ExecSpace& space, const Partition& partition, int block_size,
+                    ConstVector x, Vector x_permuted) {
+  check_permutable(partition, block_size, x.extent(0), x_permuted.extent(0));
+  const auto iperm = partition.iperm;
+  const Offset b = block_size;
+  Kokkos::parallel_for(
+      "fgdd::partition::permute_vector", Policy(space, 0, x.extent(0)),
+      KOKKOS_LAMBDA(const Offset i) { x_permuted(i) = x(Offset(iperm(i / b)) * b + i % b); });
+}
+
+void unpermute_vector(const ExecSpace& space, const Partition& partition, int block_size,
+                      ConstVector x_permuted, Vector x) {
+  check_permutable(partition, block_size, x_permuted.extent(0), x.extent(0));
+  const auto iperm = partition.iperm;
+  const Offset b = block_size;
+  Kokkos::parallel_for(
+      "fgdd::partition::unpermute_vector", Policy(space, 0, x.extent(0)),
+      KOKKOS_LAMBDA(const Offset i) { x(Offset(iperm(i / b)) * b + i % b) = x_permuted(i); });
+}
+
+}  // namespace fgdd

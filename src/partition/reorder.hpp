@@ -1,0 +1,36 @@
+// A_p = P A Pᵀ and its block-diagonal part (couplings between subdomains dropped), on the device
+// (fine-grained-dd-sptrsv-gpu.txt §3.1 Algorithm 2 and §3.2). The pattern work is done once; new
+// values of the same pattern are gathered by update_values (the symbolic / numeric split).
+#pragma once
+
+#include "core/sparse_matrix.hpp"
+#include "partition/partition.hpp"
+
+namespace fgdd {
+
+struct ReorderedSystem {
+  SparseMatrix permuted;    // A_p = P A Pᵀ with sorted columns: the operator for SpMV
+  SparseMatrix dropped;     // A_p without entries outside the subdomains' diagonal blocks
+  // Block k of permuted (dropped) is block permuted_source(k) (dropped_source(k)) of A.
+  Kokkos::View<Offset*, DeviceType> permuted_source;
+  Kokkos::View<Offset*, DeviceType> dropped_source;
+  // A's pattern, kept (not copied) so update_values can refuse a different one.
+  SparseMatrix::RowMap original_row_map;
+  SparseMatrix::ColumnIndices original_col_ind;
+};
+
+// Throws InvalidInput when partition does not cover A's block rows.
+ReorderedSystem reorder_and_drop(const ExecSpace& space, const SparseMatrix& A,
+                                 const Partition& partition);
+
+// Refills permuted and dropped with A_new's values. Throws InvalidInput (naming the first block
+// row that differs) if A_new's pattern or block size is not the one reorder_and_drop saw.
+void update_values(const ExecSpace& space, const SparseMatrix& A_new, ReorderedSystem& system);
+
+// x_new = P x (caller's ordering -> permuted) and its inverse; b is A's block size.
+void permute_vector(const ExecSpace& space, const Partition& partition, int block_size,
+                    ConstVector x, Vector x_permuted);
+void unpermute_vector(const ExecSpace& space, const Partition& partition, int block_size,
+                      ConstVector x_permuted, Vector x);
+
+}  // namespace fgdd

@@ -1,0 +1,81 @@
+#include "partition/symmetric_graph.hpp"
+
+#include "core/kokkos_compat.hpp"
+
+namespace fgdd::detail {
+
+SymmetricGraph symmetric_graph(const ExecSpace& space, const SparseMatrix& A) {
+  using Policy = Kokkos::RangePolicy<ExecSpace>;
+  const Ordinal n = A.num_block_rows();
+  const auto row_map = A.row_map();
+  const auto col_ind = A.col_ind();
+
+  // Each off-diagonal block (i, j) contributes j to row i and i to row j; duplicates (when A
+  // already holds both directions) are removed after the sort.
+  Kokkos::View<Offset*, DeviceType> counts("fgdd::partition::graph_counts", n + 1);
+  Kokkos::parallel_for(
+      "fgdd::partition::graph_count", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal i) {
+        for (Offset k = row_map(i); k < row_map(i + 1); ++k) {
+          const Ordinal j = col_ind(k);
+          if (j == i) continue;
+          Kokkos::atomic_add(&counts(i), Offset(1));
+          Kokkos::atomic_add(&counts(j), Offset(1));
+        }
+      });
+  Offset total = 0;
+  Kokkos::parallel_scan(
+      "fgdd::partition::graph_scan", Policy(space, 0, n + 1),
+      KOKKOS_LAMBDA(const Ordinal i, Offset& partial, const bool final) {
+        const Offset count = counts(i);
+        if (final) counts(i) = partial;
+        partial += count;
+      },
+      total);
+  Kokkos::View<Ordinal*, DeviceType> scattered(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::graph_scattered"), total);
+  Kokkos::View<Offset*, DeviceType> fill("fgdd::partition::graph_fill", n);
+  Kokkos::parallel_for(
+      "fgdd::partition::graph_scatter", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal i) {
+        for (Offset k = row_map(i); k < row_map(i + 1); ++k) {
+          const Ordinal j = col_ind(k);
+          if (j == i) continue;
+          scattered(counts(i) + Kokkos::atomic_fetch_add(&fill(i), Offset(1))) = j;
+          scattered(counts(j) + Kokkos::atomic_fetch_add(&fill(j), Offset(1))) = i;
+        }
+      });
+  Kokkos::View<Ordinal*, DeviceType> unused_values("fgdd::partition::graph_sort_values", total);
+  detail::sort_crs_rows<ExecSpace>(counts, scattered, unused_values);
+
+  SymmetricGraph graph;
+  graph.num_vertices = n;
+  graph.row_map = Kokkos::View<Offset*, DeviceType>("fgdd::partition::graph_row_map", n + 1);
+  const auto out_row_map = graph.row_map;
+  Kokkos::parallel_for(
+      "fgdd::partition::graph_count_unique", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal i) {
+        Offset unique = 0;
+        for (Offset k = counts(i); k < counts(i + 1); ++k)
+          if (k == counts(i) || scattered(k) != scattered(k - 1)) ++unique;
+        out_row_map(i + 1) = unique;
+      });
+  Offset unique_total = 0;
+  Kokkos::parallel_scan(
+      "fgdd::partition::graph_unique_scan", Policy(space, 0, n + 1),
+      KOKKOS_LAMBDA(const Ordinal i, Offset& partial, const bool final) {
+        partial += out_row_map(i);
+        if (final) out_row_map(i) = partial;
+      },
+      unique_total);
+  graph.adjacency = Kokkos::View<Ordinal*, DeviceType>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::graph_adjacency"),
+      unique_total);
+  const auto adjacency = graph.adjacency;
+  Kokkos::parallel_for(
+      "fgdd::partition::graph_compact", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal i) {
+        Offset out = out_row_map(i);
+        for (Offset k = counts(i); k < counts(i + 1); ++k)
+          if (k == counts(i) || scattered(k) != scattered(k - 1)) adjacency(out++) = scattered(k);
+      });
+  return graph;
+}
+
+}  // namespace fgdd::detail

@@ -1,0 +1,343 @@
+// METIS k-way labels (partition/metis.hpp) and size balancing (partition/balance.hpp): every row
+// labelled, no part empty or above the cap, deterministic, and a sane cut on a Laplacian.
+#include <algorithm>
+#include <cstdint>
+#include <iostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "catch_compat.hpp"
+#include "core/errors.hpp"
+#include "core/generators.hpp"
+#include "core/matrix_build.hpp"
+#include "partition/balance.hpp"
+#include "partition/metis.hpp"
+#include "partition/symmetric_graph.hpp"
+#include "reference/random_matrix.hpp"
+
+using namespace fgdd;
+
+namespace {
+
+std::vector<Ordinal> host_copy(const Kokkos::View<Ordinal*, DeviceType>& view) {
+  const auto mirror = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
+  return std::vector<Ordinal>(mirror.data(), mirror.data() + mirror.extent(0));
+}
+
+// Rows per part after checking that every row has a label in [0, num_parts).
+std::vector<Ordinal> part_sizes(const detail::Labeling& labeling) {
+  const auto parts = host_copy(labeling.part_of_row);
+  std::vector<Ordinal> sizes(std::max(labeling.num_parts, 0), 0);
+  for (const Ordinal p : parts) {
+    REQUIRE(p >= 0);
+    REQUIRE(p < labeling.num_parts);
+    ++sizes[p];
+  }
+  return sizes;
+}
+
+// The invariants every balanced labeling keeps; returns the part sizes.
+std::vector<Ordinal> check_invariants(const detail::Labeling& labeling, Ordinal num_rows,
+                                      Ordinal cap) {
+  REQUIRE(Ordinal(labeling.part_of_row.extent(0)) == num_rows);
+  REQUIRE(Ordinal(labeling.order_key.extent(0)) == num_rows);
+  const auto sizes = part_sizes(labeling);
+  for (Ordinal p = 0; p < labeling.num_parts; ++p) {
+    INFO("part " << p);
+    CHECK(sizes[p] > 0);
+    CHECK(sizes[p] <= cap);
+  }
+  return sizes;
+}
+
+// Block entries of A whose row and column lie in different parts, over all block entries.
+double dropped_fraction(const SparseMatrix& A, const detail::Labeling& labeling) {
+  const auto row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.row_map());
+  const auto col_ind = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.col_ind());
+  const auto parts = host_copy(labeling.part_of_row);
+  Offset dropped = 0;
+  for (Ordinal i = 0; i < A.num_block_rows(); ++i)
+    for (Offset k = row_map(i); k < row_map(i + 1); ++k)
+      if (parts[i] != parts[col_ind(k)]) ++dropped;
+  return double(dropped) / double(A.num_block_entries());
+}
+
+// A symmetric matrix with a diagonal and the given undirected edges.
+SparseMatrix graph_matrix(Ordinal n, const std::vector<std::pair<Ordinal, Ordinal>>& edges) {
+  std::vector<std::vector<Ordinal>> columns(n);
+  for (Ordinal i = 0; i < n; ++i) columns[i].push_back(i);
+  for (const auto& [a, b] : edges) {
+    columns[a].push_back(b);
+    columns[b].push_back(a);
+  }
+  HostMatrixArrays m;
+  m.num_block_rows = m.num_block_cols = n;
+  m.row_map.push_back(0);
+  for (Ordinal i = 0; i < n; ++i) {
+    for (const Ordinal j : columns[i]) {
+      m.col_ind.push_back(j);
+      m.values.push_back(i == j ? 4.0 : -1.0);
+    }
+    m.row_map.push_back(m.col_ind.size());
+  }
+  return make_matrix(m);
+}
+
+// Disjoint paths of the given lengths, one after the other: a block-diagonal matrix.
+SparseMatrix disjoint_paths(const std::vector<Ordinal>& lengths) {
+  std::vector<std::pair<Ordinal, Ordinal>> edges;
+  Ordinal start = 0;
+  for (const Ordinal length : lengths) {
+    for (Ordinal k = 1; k < length; ++k) edges.emplace_back(start + k - 1, start + k);
+    start += length;
+  }
+  return graph_matrix(start, edges);
+}
+
+detail::Labeling make_labeling(Ordinal num_parts, const std::vector<Ordinal>& parts) {
+  const Ordinal n = Ordinal(parts.size());
+  detail::Labeling labeling;
+  labeling.num_parts = num_parts;
+  labeling.part_of_row = Kokkos::View<Ordinal*, DeviceType>("part_of_row", n);
+  labeling.order_key = Kokkos::View<Ordinal*, DeviceType>("order_key", n);
+  const auto host_parts = Kokkos::create_mirror_view(labeling.part_of_row);
+  const auto host_keys = Kokkos::create_mirror_view(labeling.order_key);
+  for (Ordinal i = 0; i < n; ++i) {
+    host_parts(i) = parts[i];
+    host_keys(i) = i;
+  }
+  Kokkos::deep_copy(labeling.part_of_row, host_parts);
+  Kokkos::deep_copy(labeling.order_key, host_keys);
+  return labeling;
+}
+
+}  // namespace
+
+TEST_CASE("metis_num_parts aims at 95% of the cap", "[partition][metis]") {
+  CHECK(detail::metis_num_parts(0, 10) == 0);
+  CHECK(detail::metis_num_parts(1, 10) == 1);
+  CHECK(detail::metis_num_parts(1000, 1) == 1000);
+  CHECK(detail::metis_num_parts(1000, 100) == 11);       // target 95
+  CHECK(detail::metis_num_parts(1000000, 4096) == 257);  // target 3892
+  CHECK_THROWS_AS(detail::metis_num_parts(10, 0), InvalidInput);
+}
+
+TEST_CASE("balance_labeling splits one huge part into near-equal consecutive pieces",
+          "[partition][metis]") {
+  const SparseMatrix A = laplace7(10, 10, 10).matrix;
+  const auto graph = detail::symmetric_graph(ExecSpace(), A);
+  const auto balanced = detail::balance_labeling(
+      ExecSpace(), graph, make_labeling(1, std::vector<Ordinal>(1000, 0)), 64);
+  REQUIRE(balanced.num_parts == 16);
+  const auto sizes = check_invariants(balanced, 1000, 64);
+  for (const Ordinal size : sizes) CHECK((size == 62 || size == 63));
+  // Pieces follow order_key (= row index here): labels never decrease along the rows.
+  const auto parts = host_copy(balanced.part_of_row);
+  CHECK(std::is_sorted(parts.begin(), parts.end()));
+  CHECK(parts.front() == 0);
+  CHECK(parts.back() == 15);
+}
+
+TEST_CASE("balance_labeling merges a chain of single-row parts up to the cap",
+          "[partition][metis]") {
+  // A path of 100 rows, each its own part: merging from the lowest label builds runs of 40.
+  std::vector<std::pair<Ordinal, Ordinal>> edges;
+  for (Ordinal i = 1; i < 100; ++i) edges.emplace_back(i - 1, i);
+  const auto graph = detail::symmetric_graph(ExecSpace(), graph_matrix(100, edges));
+  std::vector<Ordinal> parts(100);
+  for (Ordinal i = 0; i < 100; ++i) parts[i] = i;
+  const auto balanced = detail::balance_labeling(ExecSpace(), graph, make_labeling(100, parts), 40);
+  REQUIRE(balanced.num_parts == 3);
+  const auto sizes = check_invariants(balanced, 100, 40);
+  CHECK(sizes == std::vector<Ordinal>{40, 40, 20});
+  const auto labels = host_copy(balanced.part_of_row);
+  CHECK(std::is_sorted(labels.begin(), labels.end()));
+}
+
+TEST_CASE("balance_labeling merges a tiny part into its most-connected neighbour that fits",
+          "[partition][metis]") {
+  // Rows 0..7: part 0, a path. Rows 8..17: part 1, a path. Rows 18, 19: tiny part 2, joined to
+  // part 0 by one edge and to part 1 by two.
+  std::vector<std::pair<Ordinal, Ordinal>> edges;
+  for (Ordinal i = 1; i < 8; ++i) edges.emplace_back(i - 1, i);
+  for (Ordinal i = 9; i < 18; ++i) edges.emplace_back(i - 1, i);
+  edges.emplace_back(18, 19);
+  edges.emplace_back(18, 0);
+  edges.emplace_back(18, 8);
+  edges.emplace_back(19, 9);
+  const auto graph = detail::symmetric_graph(ExecSpace(), graph_matrix(20, edges));
+  std::vector<Ordinal> parts(20, 0);
+  for (Ordinal i = 8; i < 18; ++i) parts[i] = 1;
+  parts[18] = parts[19] = 2;
+
+  SECTION("the most-connected neighbour has room") {
+    const auto balanced = detail::balance_labeling(ExecSpace(), graph, make_labeling(3, parts), 12);
+    REQUIRE(balanced.num_parts == 2);
+    CHECK(check_invariants(balanced, 20, 12) == std::vector<Ordinal>{8, 12});
+    const auto labels = host_copy(balanced.part_of_row);
+    CHECK(labels[18] == labels[8]);
+    CHECK(labels[19] == labels[8]);
+    CHECK(labels[0] != labels[8]);
+  }
+  SECTION("the most-connected neighbour is full, the next one takes it") {
+    const auto balanced = detail::balance_labeling(ExecSpace(), graph, make_labeling(3, parts), 11);
+    REQUIRE(balanced.num_parts == 2);
+    CHECK(check_invariants(balanced, 20, 11) == std::vector<Ordinal>{10, 10});
+    const auto labels = host_copy(balanced.part_of_row);
+    CHECK(labels[18] == labels[0]);
+    CHECK(labels[19] == labels[0]);
+  }
+  SECTION("both neighbours fit: the most-connected one still wins") {
+    const auto balanced = detail::balance_labeling(ExecSpace(), graph, make_labeling(3, parts), 20);
+    REQUIRE(balanced.num_parts == 2);
+    CHECK(check_invariants(balanced, 20, 20) == std::vector<Ordinal>{8, 12});
+  }
+}
+
+TEST_CASE("balance_labeling leaves a tiny part without room or neighbours alone",
+          "[partition][metis]") {
+  SECTION("its only neighbour is full") {
+    std::vector<std::pair<Ordinal, Ordinal>> edges;
+    for (Ordinal i = 1; i < 11; ++i) edges.emplace_back(i - 1, i);
+    const auto graph = detail::symmetric_graph(ExecSpace(), graph_matrix(11, edges));
+    std::vector<Ordinal> parts(11, 0);
+    parts[10] = 1;
+    const auto balanced = detail::balance_labeling(ExecSpace(), graph, make_labeling(2, parts), 10);
+    REQUIRE(balanced.num_parts == 2);
+    CHECK(check_invariants(balanced, 11, 10) == std::vector<Ordinal>{10, 1});
+  }
+  SECTION("no edges at all") {
+    const auto graph = detail::symmetric_graph(ExecSpace(), disjoint_paths({1, 1, 1, 1, 1, 1}));
+    const auto balanced =
+        detail::balance_labeling(ExecSpace(), graph, make_labeling(3, {0, 0, 0, 1, 2, 2}), 12);
+    REQUIRE(balanced.num_parts == 3);
+    CHECK(check_invariants(balanced, 6, 12) == std::vector<Ordinal>{3, 1, 2});
+  }
+}
+
+TEST_CASE("balance_labeling keeps an already balanced labeling and drops empty labels",
+          "[partition][metis]") {
+  // 8x8x8 grid in 4x4x4 boxes, labels spread over 0, 2, ..., 14 (odd labels empty).
+  const SparseMatrix A = laplace7(8, 8, 8).matrix;
+  const auto graph = detail::symmetric_graph(ExecSpace(), A);
+  std::vector<Ordinal> parts(512);
+  for (Ordinal z = 0; z < 8; ++z)
+    for (Ordinal y = 0; y < 8; ++y)
+      for (Ordinal x = 0; x < 8; ++x)
+        parts[x + 8 * (y + 8 * z)] = 2 * (x / 4 + 2 * (y / 4) + 4 * (z / 4));
+  const auto balanced = detail::balance_labeling(ExecSpace(), graph, make_labeling(16, parts), 64);
+  REQUIRE(balanced.num_parts == 8);
+  check_invariants(balanced, 512, 64);
+  const auto labels = host_copy(balanced.part_of_row);
+  for (Ordinal i = 0; i < 512; ++i) {
+    INFO("row " << i);
+    CHECK(labels[i] == parts[i] / 2);
+  }
+}
+
+TEST_CASE("balance_labeling rejects bad input", "[partition][metis]") {
+  const auto graph = detail::symmetric_graph(ExecSpace(), disjoint_paths({5}));
+  CHECK_THROWS_AS(
+      detail::balance_labeling(ExecSpace(), graph, make_labeling(2, {0, 0, 1, 1, 2}), 4),
+      InvalidInput);
+  CHECK_THROWS_AS(detail::balance_labeling(ExecSpace(), graph, make_labeling(1, {0, 0, 0, 0}), 4),
+                  InvalidInput);
+  CHECK_THROWS_AS(
+      detail::balance_labeling(ExecSpace(), graph, make_labeling(1, {0, 0, 0, 0, 0}), 0),
+      InvalidInput);
+}
+
+#ifdef FGDD_HAVE_METIS
+
+namespace {
+
+// METIS labels twice: the invariants, a reasonable part count, identical results.
+detail::Labeling check_metis(const SparseMatrix& A, Ordinal cap) {
+  const Ordinal n = A.num_block_rows();
+  const auto first = detail::metis_labeling(ExecSpace(), A, cap);
+  check_invariants(first, n, cap);
+  const Ordinal ideal = (n + cap - 1) / cap;
+  CHECK(first.num_parts >= ideal);
+  CHECK(first.num_parts <= 2 * ideal);
+  const auto keys = host_copy(first.order_key);
+  for (Ordinal i = 0; i < n; ++i) REQUIRE(keys[i] == i);
+  const auto second = detail::metis_labeling(ExecSpace(), A, cap);
+  CHECK(second.num_parts == first.num_parts);
+  CHECK(host_copy(second.part_of_row) == host_copy(first.part_of_row));
+  return first;
+}
+
+}  // namespace
+
+TEST_CASE("metis_labeling on generated matrices", "[partition][metis]") {
+  SECTION("7-point Laplacian 7x5x3") { check_metis(laplace7(7, 5, 3).matrix, 16); }
+  SECTION("reservoir 12x10x6") { check_metis(reservoir_pressure(12, 10, 6).matrix, 64); }
+  SECTION("3x3 blocks: the block graph is partitioned") {
+    const SparseMatrix A = multicomponent_bsr3(6).matrix;
+    REQUIRE(A.block_size() == 3);
+    check_metis(A, 20);
+  }
+  SECTION("random unstructured (nonsymmetric pattern)") {
+    check_metis(make_matrix(reference::random_matrix(300, 1, 4, 11)), 32);
+  }
+  SECTION("random BSR with 2x2 blocks") {
+    check_metis(make_matrix(reference::random_matrix(200, 2, 3, 5)), 25);
+  }
+}
+
+TEST_CASE("metis_labeling on degenerate graphs", "[partition][metis]") {
+  SECTION("disconnected block-diagonal matrix") {
+    const SparseMatrix A = disjoint_paths({3, 40, 1, 17, 60, 2});
+    check_metis(A, 16);
+    check_metis(A, 200);
+  }
+  SECTION("diagonal only: no edges at all") {
+    const SparseMatrix A = disjoint_paths(std::vector<Ordinal>(50, 1));
+    check_metis(A, 8);
+    check_metis(A, 50);
+  }
+  SECTION("one row") {
+    const SparseMatrix A = disjoint_paths({1});
+    const auto labeling = check_metis(A, 1);
+    CHECK(labeling.num_parts == 1);
+    CHECK(check_metis(A, 100).num_parts == 1);
+  }
+  SECTION("cap 1: one row per part") {
+    const auto labeling = check_metis(laplace7(3, 3, 2).matrix, 1);
+    CHECK(labeling.num_parts == 18);
+  }
+  SECTION("cap 2 and 3: METIS asked for many tiny parts") {
+    check_metis(laplace7(5, 4, 3).matrix, 2);
+    check_metis(laplace7(5, 4, 3).matrix, 3);
+  }
+  SECTION("cap above n: one part without METIS") {
+    CHECK(check_metis(laplace7(4, 4, 4).matrix, 64).num_parts == 1);
+  }
+  SECTION("invalid cap") {
+    CHECK_THROWS_AS(detail::metis_labeling(ExecSpace(), laplace7(3, 3, 3).matrix, 0), InvalidInput);
+  }
+}
+
+TEST_CASE("metis_labeling cuts few couplings of a 7-point Laplacian 24^3", "[partition][metis]") {
+  const SparseMatrix A = laplace7(24, 24, 24).matrix;
+  const auto labeling = check_metis(A, 512);
+  const double dropped = dropped_fraction(A, labeling);
+  std::cout << "METIS on 7-point 24^3, cap 512: " << labeling.num_parts << " parts, "
+            << 100.0 * dropped << "% of the entries dropped\n";
+  CHECK(dropped < 0.25);
+}
+
+#else  // FGDD_HAVE_METIS
+
+TEST_CASE("metis_labeling without METIS says so", "[partition][metis]") {
+  try {
+    detail::metis_labeling(ExecSpace(), laplace7(3, 3, 3).matrix, 8);
+    FAIL("expected NotCompiled");
+  } catch (const NotCompiled& error) {
+    CHECK(std::string(error.what()).find("without METIS") != std::string::npos);
+    CHECK(std::string(error.what()).find("geometric") != std::string::npos);
+  }
+}
+
+#endif  // FGDD_HAVE_METIS

@@ -1,0 +1,265 @@
+// make_partition, A_p = P A Pᵀ, the drop, numeric updates, vector permutation and the stage's
+// report, against dense serial references.
+#include "catch_compat.hpp"
+#include "core/generators.hpp"
+#include "partition/partition_matrix.hpp"
+#include "reference/dense.hpp"
+#include "reference/random_matrix.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+
+using namespace fgdd;
+
+namespace {
+
+template <class T>
+std::vector<T> host_copy(const Kokkos::View<T*, DeviceType>& view) {
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
+  return std::vector<T>(host.data(), host.data() + host.extent(0));
+}
+
+template <class T>
+Kokkos::View<T*, DeviceType> device_copy(const std::vector<T>& values) {
+  Kokkos::View<T*, DeviceType> view("fgdd::test::labels", values.size());
+  const auto host = Kokkos::create_mirror_view(view);
+  for (std::size_t i = 0; i < values.size(); ++i) host(i) = values[i];
+  Kokkos::deep_copy(view, host);
+  return view;
+}
+
+detail::Labeling labeling_of(std::vector<Ordinal> parts, Ordinal num_parts,
+                             std::vector<Ordinal> keys = {}) {
+  if (keys.empty()) {
+    keys.resize(parts.size());
+    std::iota(keys.begin(), keys.end(), 0);
+  }
+  return {num_parts, device_copy(parts), device_copy(keys)};
+}
+
+// Checks perm/iperm/offsets of p against the labels they came from.
+void check_partition(const Partition& p, const std::vector<Ordinal>& labels) {
+  const auto perm = host_copy(p.perm);
+  const auto iperm = host_copy(p.iperm);
+  const auto part = host_copy(p.part_of_row);
+  const auto& offsets = p.host_subdomain_offsets;
+  REQUIRE(offsets.size() == std::size_t(p.num_subdomains) + 1);
+  CHECK(offsets.front() == 0);
+  CHECK(offsets.back() == Ordinal(labels.size()));
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    CHECK(iperm[perm[i]] == Ordinal(i));  // perm ∘ iperm = identity
+    CHECK(perm[iperm[i]] == Ordinal(i));
+    const Ordinal s = part[i];
+    CHECK(perm[i] >= offsets[s]);  // every row lands in its own subdomain's range
+    CHECK(perm[i] < offsets[s + 1]);
+  }
+  for (Ordinal s = 0; s < p.num_subdomains; ++s) CHECK(offsets[s + 1] > offsets[s]);
+  // Rows with equal labels share a subdomain and different labels do not.
+  for (std::size_t i = 0; i + 1 < labels.size(); ++i)
+    CHECK((labels[i] == labels[i + 1]) == (part[i] == part[i + 1]));
+}
+
+// Dense P A Pᵀ from the definition (A_p)(perm i, perm j) = A(i, j), block-expanded.
+reference::DenseMatrix permuted_dense(const reference::DenseMatrix& A, const std::vector<Ordinal>& perm,
+                                      int b) {
+  reference::DenseMatrix P{A.n, std::vector<double>(A.a.size(), 0.0)};
+  for (std::size_t i = 0; i < A.n; ++i)
+    for (std::size_t j = 0; j < A.n; ++j)
+      P(perm[i / b] * b + i % b, perm[j / b] * b + j % b) = A(i, j);
+  return P;
+}
+
+}  // namespace
+
+TEST_CASE("make_partition builds a consistent permutation", "[partition]") {
+  SECTION("irregular labels with an empty label and one-row parts") {
+    const std::vector<Ordinal> labels = {3, 0, 3, 1, 0, 3, 4, 0};  // label 2 is empty
+    const Partition p = detail::make_partition(ExecSpace(), labeling_of(labels, 5));
+    CHECK(p.num_subdomains == 4);
+    check_partition(p, labels);
+    // Within a subdomain rows keep the order of their keys (here the row index).
+    const auto iperm = host_copy(p.iperm);
+    CHECK(iperm == std::vector<Ordinal>{1, 4, 7, 3, 0, 2, 5, 6});
+  }
+  SECTION("order keys decide the order inside a subdomain") {
+    const Partition p = detail::make_partition(
+        ExecSpace(), labeling_of({0, 0, 0, 1, 1}, 2, {7, 2, 5, 1, 0}));
+    CHECK(host_copy(p.iperm) == std::vector<Ordinal>{1, 2, 0, 4, 3});
+  }
+  SECTION("a single subdomain and a single row") {
+    check_partition(detail::make_partition(ExecSpace(), labeling_of({0, 0, 0}, 1)), {0, 0, 0});
+    check_partition(detail::make_partition(ExecSpace(), labeling_of({0}, 1)), {0});
+  }
+  SECTION("bad labels and repeated keys are rejected") {
+    CHECK_THROWS_WITH(detail::make_partition(ExecSpace(), labeling_of({0, 2}, 2)),
+                      Catch::Contains("row 1"));
+    CHECK_THROWS_WITH(detail::make_partition(ExecSpace(), labeling_of({0, 0}, 1, {3, 3})),
+                      Catch::Contains("repeats an order key"));
+  }
+  SECTION("results are identical across runs") {
+    std::vector<Ordinal> labels(997);
+    for (std::size_t i = 0; i < labels.size(); ++i) labels[i] = (i * 7919) % 13;
+    const Partition a = detail::make_partition(ExecSpace(), labeling_of(labels, 13));
+    const Partition b = detail::make_partition(ExecSpace(), labeling_of(labels, 13));
+    CHECK(host_copy(a.perm) == host_copy(b.perm));
+    check_partition(a, labels);
+  }
+}
+
+TEST_CASE("reorder_and_drop equals P A Pᵀ and its block diagonal", "[partition]") {
+  const auto [block_rows, block_size] =
+      GENERATE(table<Ordinal, int>({{1, 1}, {37, 1}, {64, 1}, {29, 2}, {31, 3}, {11, 4}}));
+  const Ordinal num_parts = GENERATE(1, 3, 7);
+  CAPTURE(block_rows, block_size, num_parts);
+  const SparseMatrix A =
+      make_matrix(reference::random_matrix(block_rows, block_size, 4, 77u + block_rows));
+  std::vector<Ordinal> labels(block_rows);
+  for (Ordinal i = 0; i < block_rows; ++i) labels[i] = Ordinal((i * 31 + 5) % num_parts);
+  const Partition p = detail::make_partition(ExecSpace(), labeling_of(labels, num_parts));
+  const ReorderedSystem system = reorder_and_drop(ExecSpace(), A, p);
+
+  const auto dense = reference::to_dense(A);
+  const auto perm = host_copy(p.perm);
+  const auto expected = permuted_dense(dense, perm, block_size);
+  CHECK(reference::to_dense(system.permuted).a == expected.a);
+  // The dropped matrix keeps exactly the entries whose block row and column share a subdomain.
+  const auto part = host_copy(p.part_of_row);
+  const auto iperm = host_copy(p.iperm);
+  const auto dropped = reference::to_dense(system.dropped);
+  for (std::size_t i = 0; i < expected.n; ++i)
+    for (std::size_t j = 0; j < expected.n; ++j) {
+      const bool same = part[iperm[i / block_size]] == part[iperm[j / block_size]];
+      CHECK(dropped(i, j) == (same ? expected(i, j) : 0.0));
+    }
+  // Columns are sorted and unique in every row of both matrices.
+  for (const SparseMatrix* M : {&system.permuted, &system.dropped}) {
+    const auto rows = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), M->row_map());
+    const auto cols = host_copy(M->col_ind());
+    for (Ordinal r = 0; r < block_rows; ++r)
+      for (Offset k = rows(r) + 1; k < rows(r + 1); ++k) CHECK(cols[k - 1] < cols[k]);
+  }
+}
+
+TEST_CASE("update_values refills with new values and refuses another pattern", "[partition]") {
+  auto arrays = reference::random_matrix(40, 2, 3, 5u);
+  const SparseMatrix A = make_matrix(arrays);
+  std::vector<Ordinal> labels(40);
+  for (Ordinal i = 0; i < 40; ++i) labels[i] = i / 9;
+  const Partition p = detail::make_partition(ExecSpace(), labeling_of(labels, 5));
+  ReorderedSystem system = reorder_and_drop(ExecSpace(), A, p);
+
+  for (auto& v : arrays.values) v = 2 * v + 1;
+  const SparseMatrix A_new = make_matrix(arrays);
+  update_values(ExecSpace(), A_new, system);
+  const ReorderedSystem fresh = reorder_and_drop(ExecSpace(), A_new, p);
+  CHECK(reference::to_dense(system.permuted).a == reference::to_dense(fresh.permuted).a);
+  CHECK(reference::to_dense(system.dropped).a == reference::to_dense(fresh.dropped).a);
+
+  // Same size and entry count, one off-diagonal block of row 5 moved to an unused column.
+  auto moved = arrays;
+  const auto row_begin = moved.col_ind.begin() + moved.row_map[5];
+  const auto row_end = moved.col_ind.begin() + moved.row_map[6];
+  const auto off_diagonal = std::find_if(row_begin, row_end, [](Ordinal c) { return c != 5; });
+  REQUIRE(off_diagonal != row_end);
+  Ordinal unused = 0;
+  while (std::find(row_begin, row_end, unused) != row_end) ++unused;
+  *off_diagonal = unused;
+  CHECK_THROWS_WITH(update_values(ExecSpace(), make_matrix(moved), system),
+                    Catch::Contains("first at block row 5"));
+  const SparseMatrix wrong_size = make_matrix(reference::random_matrix(41, 2, 3, 5u));
+  CHECK_THROWS_AS(update_values(ExecSpace(), wrong_size, system), InvalidInput);
+}
+
+TEST_CASE("permute_vector and unpermute_vector are inverse", "[partition]") {
+  const int block_size = GENERATE(1, 3);
+  std::vector<Ordinal> labels = {2, 0, 1, 0, 2, 1, 1};
+  const Partition p = detail::make_partition(ExecSpace(), labeling_of(labels, 3));
+  const auto x = reference::random_vector(7 * block_size, 4u);
+  Vector permuted("permuted", x.size()), back("back", x.size());
+  permute_vector(ExecSpace(), p, block_size, reference::to_device(x), permuted);
+  unpermute_vector(ExecSpace(), p, block_size, permuted, back);
+  CHECK(reference::to_host(back) == x);
+  const auto perm = host_copy(p.perm);
+  const auto xp = reference::to_host(permuted);
+  for (std::size_t i = 0; i < x.size(); ++i)
+    CHECK(xp[perm[i / block_size] * block_size + i % block_size] == x[i]);
+  Vector wrong("wrong", x.size() + 1);
+  CHECK_THROWS_AS(permute_vector(ExecSpace(), p, block_size, wrong, permuted), DimensionMismatch);
+}
+
+TEST_CASE("partition options: subdomain size from team scratch", "[partition]") {
+  const Offset largest = max_subdomain_rows(1);
+  CHECK(largest == Offset(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)) / sizeof(double));
+  CHECK(max_subdomain_rows(3) % 3 == 0);
+  PartitionOptions options;
+  CHECK(options.subdomain_block_rows(1) == Ordinal(largest));
+  CHECK(options.subdomain_block_rows(3) == Ordinal(max_subdomain_rows(3) / 3));
+  options.subdomain_rows = largest + 1;
+  CHECK_THROWS_WITH(options.validate(1), Catch::Contains("exceeds what team scratch holds"));
+  options.subdomain_rows = 2;
+  CHECK_THROWS_WITH(options.validate(3), Catch::Contains("at least the block size"));
+  CHECK(parse_partitioner("rcm") == Partitioner::Rcm);
+  CHECK_THROWS_WITH(parse_partitioner("kway"), Catch::Contains("auto|geometric|metis|rcm|natural"));
+}
+
+TEST_CASE("partition_matrix: geometric drop count of a 7-point Laplacian", "[partition]") {
+  // 12³ grid, 64-row cap: 3×3×3 cubes of 4³. Each of the 2 interior planes per axis cuts
+  // 12² couplings in each direction: dropped = 3 axes × 2 planes × 144 × 2 = 1,728 entries.
+  const GeneratedProblem problem = laplace7(12, 12, 12);
+  PartitionOptions options;
+  options.partitioner = Partitioner::Geometric;
+  options.subdomain_rows = 64;
+  const PartitionedMatrix result = partition_matrix(ExecSpace(), problem.matrix, problem.grid, options);
+  const PartitionReport& report = result.report;
+  CHECK(report.partitioner == Partitioner::Geometric);
+  CHECK(report.num_subdomains == 27);
+  CHECK(report.min_rows == 64);
+  CHECK(report.max_rows == 64);
+  CHECK(report.entries == problem.matrix.num_entries());
+  CHECK(report.entries - report.entries_after_drop == 1728);
+  CHECK(report.dropped_fraction == FGDD_CATCH_APPROX(1728.0 / report.entries));
+}
+
+TEST_CASE("partition_matrix: every partitioner on CSR and BSR, Auto resolution, bad input",
+          "[partition]") {
+  const GeneratedProblem lap = laplace7(9, 7, 5);
+  const GeneratedProblem bsr = multicomponent_bsr3(5);
+  std::vector<Partitioner> all = {Partitioner::Geometric, Partitioner::Rcm, Partitioner::Natural};
+#ifdef FGDD_HAVE_METIS
+  all.push_back(Partitioner::Metis);
+#endif
+  for (const GeneratedProblem* problem : {&lap, &bsr}) {
+    for (const Partitioner partitioner : all) {
+      CAPTURE(problem->description, to_string(partitioner));
+      PartitionOptions options;
+      options.partitioner = partitioner;
+      options.subdomain_rows = 48;
+      const PartitionedMatrix r = partition_matrix(ExecSpace(), problem->matrix, problem->grid, options);
+      CHECK(r.report.max_rows <= 48);
+      CHECK(r.report.min_rows >= 1);
+      CHECK(r.report.entries_after_drop < r.report.entries);
+      const int b = problem->matrix.block_size();
+      const auto perm = host_copy(r.partition.perm);
+      CHECK(reference::to_dense(r.system.permuted).a ==
+            permuted_dense(reference::to_dense(problem->matrix), perm, b).a);
+    }
+  }
+  PartitionOptions automatic;
+  automatic.subdomain_rows = 48;
+  CHECK(partition_matrix(ExecSpace(), lap.matrix, lap.grid, automatic).report.partitioner ==
+        Partitioner::Geometric);
+  const Partitioner without_grid =
+      partition_matrix(ExecSpace(), lap.matrix, GridInfo{}, automatic).report.partitioner;
+#ifdef FGDD_HAVE_METIS
+  CHECK(without_grid == Partitioner::Metis);
+#else
+  CHECK(without_grid == Partitioner::Rcm);
+#endif
+  PartitionOptions geometric;
+  geometric.partitioner = Partitioner::Geometric;
+  CHECK_THROWS_WITH(partition_matrix(ExecSpace(), lap.matrix, GridInfo{}, geometric),
+                    Catch::Contains("grid metadata"));
+  CHECK_THROWS_WITH(partition_matrix(ExecSpace(), lap.matrix, GridInfo{9, 7, 4}, geometric),
+                    Catch::Contains("315"));
+}

@@ -4,9 +4,13 @@
 
 function(fgdd_repair_debian_kokkos)
   if(TARGET Kokkos::kokkos)
+    # Only Debian's broken config sets an include dir on Kokkos::kokkos itself; a proper
+    # Kokkos 4 install carries its includes on Kokkos::kokkoscore and is left alone.
     get_target_property(_inc Kokkos::kokkos INTERFACE_INCLUDE_DIRECTORIES)
-    list(GET _inc 0 _dir)
-    if(NOT EXISTS "${_dir}/Kokkos_Core.hpp")
+    if(_inc)
+      list(GET _inc 0 _dir)
+    endif()
+    if(_inc AND NOT _dir MATCHES "^\\$<" AND NOT EXISTS "${_dir}/Kokkos_Core.hpp")
       # Kokkos_DIR is <prefix>/lib/<triplet>/cmake/Kokkos; the headers are <prefix>/include/trilinos.
       find_path(FGDD_KOKKOS_INCLUDE_DIR Kokkos_Core.hpp NO_DEFAULT_PATH
                 PATHS "${Kokkos_DIR}/../../../../include/trilinos" /usr/include/trilinos)

@@ -9,21 +9,18 @@ namespace {
 constexpr int max_block_size = 16;
 }
 
-BlockJacobi::BlockJacobi(const SparseMatrix& A) : block_size_(A.block_size()) {
-  const int b = block_size_;
-  if (b > max_block_size) {
-    throw InvalidInput("block Jacobi supports block sizes up to " +
-                       std::to_string(max_block_size) + ", got " + std::to_string(b));
-  }
+namespace {
+
+// Inverts every diagonal block into inverse (Gauss-Jordan with partial pivoting); returns the
+// first singular block row, or the number of block rows if none. A free function because CUDA
+// extended lambdas cannot live in constructors.
+Ordinal invert_diagonal_blocks(const SparseMatrix& A, const Kokkos::View<Scalar*, DeviceType>& inverse) {
+  const int b = A.block_size();
   const Ordinal n = A.num_block_rows();
   const Offset block_entries = Offset(b) * Offset(b);
-  inverse_blocks_ = Kokkos::View<Scalar*, DeviceType>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::krylov::jacobi_inverse"),
-      Offset(n) * block_entries);
   const auto row_map = A.row_map();
   const auto col_ind = A.col_ind();
   const auto values = A.values();
-  const auto inverse = inverse_blocks_;
   Ordinal first_singular = n;
   Kokkos::parallel_reduce(
       "fgdd::krylov::jacobi_invert", Kokkos::RangePolicy<ExecSpace>(0, n),
@@ -72,14 +69,30 @@ BlockJacobi::BlockJacobi(const SparseMatrix& A) : block_size_(A.block_size()) {
         for (int e = 0; e < b * b; ++e) inverse(Offset(i) * block_entries + e) = inv[e];
       },
       Kokkos::Min<Ordinal>(first_singular));
+  return first_singular < n ? first_singular : n;
+}
+
+}  // namespace
+
+BlockJacobi::BlockJacobi(const SparseMatrix& A) : block_size_(A.block_size()) {
+  const int b = block_size_;
+  if (b > max_block_size) {
+    throw InvalidInput("block Jacobi supports block sizes up to " +
+                       std::to_string(max_block_size) + ", got " + std::to_string(b));
+  }
+  const Ordinal n = A.num_block_rows();
+  inverse_blocks_ = Kokkos::View<Scalar*, DeviceType>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::krylov::jacobi_inverse"),
+      Offset(n) * Offset(b) * Offset(b));
+  const Ordinal first_singular = invert_diagonal_blocks(A, inverse_blocks_);
   if (first_singular < n) {
     // Name the pivot: for b = 1 it is the diagonal entry itself; a singular block reports 0.
-    const auto host_row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), row_map);
-    const auto host_cols = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), col_ind);
+    const auto host_row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.row_map());
+    const auto host_cols = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.col_ind());
     Offset diag = host_row_map(first_singular);
     while (host_cols(diag) != first_singular) ++diag;
     Scalar pivot = 0;
-    if (b == 1) Kokkos::deep_copy(pivot, Kokkos::subview(values, diag));
+    if (b == 1) Kokkos::deep_copy(pivot, Kokkos::subview(A.values(), diag));
     throw ZeroPivot(std::int64_t(first_singular) * b, pivot);
   }
 }

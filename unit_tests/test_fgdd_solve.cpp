@@ -66,7 +66,7 @@ TEST_CASE("parse_solve_command names the bad argument", "[tools][cli]") {
   using Args = std::vector<std::string>;
   const auto fails_with = [](const Args& args, const std::string& word) {
     CAPTURE(word);
-    CHECK_THROWS_WITH(cli::parse_solve_command(args), Catch::Contains(word));
+    CHECK_THROWS_WITH(cli::parse_solve_command(args), FGDD_CONTAINS(word));
   };
   fails_with({}, "--matrix");
   fails_with({"--matrix"}, "--matrix needs a value");

@@ -209,5 +209,5 @@ TEST_CASE("check_vector_size names the vector", "[core][matrix_build]") {
   const SparseMatrix A = make_matrix(tridiagonal3());
   CHECK_NOTHROW(check_vector_size(A, 3, "b"));
   CHECK_THROWS_AS(check_vector_size(A, 4, "b"), DimensionMismatch);
-  CHECK_THROWS_WITH(check_vector_size(A, 2, "x"), Catch::Contains("vector x has length 2"));
+  CHECK_THROWS_WITH(check_vector_size(A, 2, "x"), FGDD_CONTAINS("vector x has length 2"));
 }

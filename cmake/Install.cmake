@@ -12,6 +12,9 @@ install(EXPORT fgddTargets NAMESPACE fgdd:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/
 
 set(FGDD_CONFIG_ENABLE_METIS ${FGDD_ENABLE_METIS})
 set(FGDD_CONFIG_ENABLE_MPI ${FGDD_ENABLE_MPI})
+if(FGDD_ENABLE_METIS)
+  get_filename_component(FGDD_CONFIG_METIS_ROOT "${METIS_INCLUDE_DIR}" DIRECTORY)
+endif()
 configure_package_config_file(cmake/fgddConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/fgddConfig.cmake
   INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/fgdd)

@@ -169,19 +169,26 @@ HostMatrixArrays diagonal_matrix(Ordinal n) {
   return D;
 }
 
-// The fewest parts any box of at most max_block_rows points can give: brute force over all
-// box shapes.
-std::int64_t fewest_parts(const GridInfo& grid, Ordinal max_block_rows) {
-  std::int64_t best = -1;
+// The part count of the box with the smallest interior cut area (ties: fewest parts) among all
+// boxes of at most max_block_rows points: brute force over all box shapes.
+std::int64_t best_box_parts(const GridInfo& grid, Ordinal max_block_rows) {
+  std::int64_t best_parts = -1, best_surface = -1;
   for (Ordinal bx = 1; bx <= grid.nx; ++bx)
     for (Ordinal by = 1; by <= grid.ny; ++by)
       for (Ordinal bz = 1; bz <= grid.nz; ++bz) {
         if (std::int64_t(bx) * by * bz > max_block_rows) continue;
-        const std::int64_t parts =
-            ceil_div(grid.nx, bx) * ceil_div(grid.ny, by) * ceil_div(grid.nz, bz);
-        if (best < 0 || parts < best) best = parts;
+        const std::int64_t cx = ceil_div(grid.nx, bx), cy = ceil_div(grid.ny, by),
+                           cz = ceil_div(grid.nz, bz);
+        const std::int64_t parts = cx * cy * cz;
+        const std::int64_t surface = (cx - 1) * grid.ny * grid.nz +
+                                     (cy - 1) * grid.nx * grid.nz + (cz - 1) * grid.nx * grid.ny;
+        if (best_surface < 0 || surface < best_surface ||
+            (surface == best_surface && parts < best_parts)) {
+          best_surface = surface;
+          best_parts = parts;
+        }
       }
-  return best;
+  return best_parts;
 }
 
 // RCM labeling checks shared by every matrix: order_key is a permutation, parts are the balanced
@@ -236,7 +243,7 @@ TEST_CASE("geometric labels match the serial Algorithm 1 for explicit boxes", "[
   }
 }
 
-TEST_CASE("geometric labeling fills the cap with the fewest near-cubic boxes", "[partition]") {
+TEST_CASE("geometric labeling picks the boxes that cut the fewest couplings", "[partition]") {
   const std::vector<GridInfo> grids = {{7, 5, 3},    {1, 1, 1},  {13, 1, 1}, {9, 9, 1},
                                        {12, 12, 12}, {10, 7, 1}, {5, 6, 7}};
   const std::vector<Ordinal> caps = {1, 2, 3, 4, 7, 8, 9, 16, 27, 60, 64, 100, 1000};
@@ -250,7 +257,7 @@ TEST_CASE("geometric labeling fills the cap with the fewest near-cubic boxes", "
       REQUIRE(boxes.cuts_x == ceil_div(g.nx, boxes.box_x));
       REQUIRE(boxes.cuts_y == ceil_div(g.ny, boxes.box_y));
       REQUIRE(boxes.cuts_z == ceil_div(g.nz, boxes.box_z));
-      const std::int64_t parts = fewest_parts(g, cap);
+      const std::int64_t parts = best_box_parts(g, cap);
       REQUIRE(std::int64_t(boxes.cuts_x) * boxes.cuts_y * boxes.cuts_z == parts);
       check_labeling(labeling, n, cap, Ordinal(parts));
       REQUIRE(to_host(labeling.part_of_row) ==
@@ -278,7 +285,7 @@ TEST_CASE("geometric labeling of generated matrices", "[partition]") {
     const Ordinal n = problem.matrix.num_block_rows();
     for (const Ordinal cap : {1, 5, 16, 64, 4096}) {
       const Labeling labeling = fgdd::detail::geometric_labeling(ExecSpace(), problem.grid, n, cap);
-      check_labeling(labeling, n, cap, Ordinal(fewest_parts(problem.grid, cap)));
+      check_labeling(labeling, n, cap, Ordinal(best_box_parts(problem.grid, cap)));
     }
   }
 }

@@ -69,7 +69,7 @@ GeometricBoxes choose_geometric_boxes(const GridInfo& grid, Ordinal max_block_ro
       // Area of the interior cut planes = half the couplings a 7-point stencil loses.
       const std::int64_t surface =
           (x.cuts - 1) * ny * nz + (y.cuts - 1) * nx * nz + (cuts_z - 1) * nx * ny;
-      if (parts < best_parts || (parts == best_parts && surface < best_surface)) {
+      if (surface < best_surface || (surface == best_surface && parts < best_parts)) {
         best_parts = parts;
         best_surface = surface;
         best.box_x = x.width;

@@ -14,8 +14,9 @@ struct GeometricBoxes {
   Ordinal cuts_x = 1, cuts_y = 1, cuts_z = 1;  // slabs per axis: ceil(n_d / box_d)
 };
 
-// Chooses the box for at most max_block_rows rows per subdomain: fewest subdomains first (the
-// most rows per box), then the smallest total cut area (near-cubic boxes). A host search over
+// Chooses the box for at most max_block_rows rows per subdomain: the smallest total area of
+// interior cut planes first (the couplings the drop removes, so near-cubic boxes that fill the
+// cap), then the fewest subdomains. A host search over
 // box edges, scalars only. Throws InvalidInput if a grid dimension or max_block_rows is < 1.
 GeometricBoxes choose_geometric_boxes(const GridInfo& grid, Ordinal max_block_rows);
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/exclusive_scan.hpp"
 #include "core/kokkos_compat.hpp"
 #include "core/matrix_build.hpp"
 
@@ -82,15 +83,8 @@ SparseMatrix assemble_stencil(const GridInfo& grid, const Stencil& stencil_in, i
       });
   // row_map(n) is 0 from the allocation, so an exclusive scan over n + 1 entries ends with the
   // entry count.
-  Offset num_blocks = 0;
-  Kokkos::parallel_scan(
-      "fgdd::generators::row_map_scan", Kokkos::RangePolicy<ExecSpace>(0, std::int64_t(n) + 1),
-      KOKKOS_LAMBDA(const Ordinal i, Offset& partial, const bool final) {
-        const Offset count = row_map(i);
-        if (final) row_map(i) = partial;
-        partial += count;
-      },
-      num_blocks);
+  const Offset num_blocks =
+      exclusive_scan_in_place(ExecSpace(), "fgdd::generators::row_map_scan", row_map);
 
   SparseMatrix::ColumnIndices col_ind(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::generators::col_ind"), num_blocks);

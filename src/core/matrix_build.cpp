@@ -2,6 +2,7 @@
 // Each check reduces to the first offending block row so the error can name it.
 #include "core/matrix_build.hpp"
 
+#include "core/exclusive_scan.hpp"
 #include "core/kokkos_compat.hpp"
 
 #include <sstream>
@@ -151,16 +152,10 @@ SparseMatrix sort_and_merge(Ordinal n, int b, const RowMap& row_map, ColumnIndic
         for (Offset k = row_map(i); k < row_map(i + 1); ++k) {
           if (k == row_map(i) || col_ind(k) != col_ind(k - 1)) ++unique;
         }
-        merged_row_map(i + 1) = unique;
+        merged_row_map(i) = unique;
       });
-  Offset merged_nnzb = 0;
-  Kokkos::parallel_scan(
-      "fgdd::core::row_map_scan", RowPolicy(0, n + 1),
-      KOKKOS_LAMBDA(const Ordinal i, Offset& partial, const bool final) {
-        partial += merged_row_map(i);
-        if (final) merged_row_map(i) = partial;
-      },
-      merged_nnzb);
+  const Offset merged_nnzb =
+      detail::exclusive_scan_in_place(ExecSpace(), "fgdd::core::row_map_scan", merged_row_map);
   ColumnIndices merged_cols(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::core::col_ind"),
                             merged_nnzb);
   Values merged_values("fgdd::core::values", merged_nnzb * block_entries);

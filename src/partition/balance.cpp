@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/exclusive_scan.hpp"
 #include "core/kokkos_compat.hpp"
 
 namespace fgdd::detail {
@@ -174,15 +175,8 @@ NeighbourParts tiny_part_neighbours(const ExecSpace& space, const SymmetricGraph
           if (part_of_row(adjacency(k)) != part_of_row(u)) ++cut;
         if (cut > 0) Kokkos::atomic_add(&bucket(t), cut);
       });
-  Offset total = 0;
-  Kokkos::parallel_scan(
-      "fgdd::partition::balance_cut_edge_scan", Policy(space, 0, num_tiny + 1),
-      KOKKOS_LAMBDA(const Ordinal t, Offset& partial, const bool final) {
-        const Offset count = bucket(t);
-        if (final) bucket(t) = partial;
-        partial += count;
-      },
-      total);
+  const Offset total =
+      exclusive_scan_in_place(space, "fgdd::partition::balance_cut_edge_scan", bucket);
   OrdinalView labels(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::balance_cut_labels"),
       total);
@@ -213,15 +207,8 @@ NeighbourParts tiny_part_neighbours(const ExecSpace& space, const SymmetricGraph
           if (k == bucket(t) || labels(k) != labels(k - 1)) ++count;
         runs(t) = count;
       });
-  Offset num_runs = 0;
-  Kokkos::parallel_scan(
-      "fgdd::partition::balance_run_scan", Policy(space, 0, num_tiny + 1),
-      KOKKOS_LAMBDA(const Ordinal t, Offset& partial, const bool final) {
-        const Offset count = runs(t);
-        if (final) runs(t) = partial;
-        partial += count;
-      },
-      num_runs);
+  const Offset num_runs =
+      exclusive_scan_in_place(space, "fgdd::partition::balance_run_scan", runs);
   OrdinalView run_part(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::balance_run_part"),
       num_runs);

@@ -1,6 +1,7 @@
 #include "partition/partition.hpp"
 
 #include "core/errors.hpp"
+#include "core/exclusive_scan.hpp"
 #include "core/kokkos_compat.hpp"
 
 namespace fgdd::detail {
@@ -47,14 +48,9 @@ Partition make_partition(const ExecSpace& space, const Labeling& labeling) {
                                                    num_subdomains + 1);
   Kokkos::parallel_for(
       "fgdd::partition::bucket_sizes", Policy(space, 0, num_labels), KOKKOS_LAMBDA(const Ordinal l) {
-        if (label_counts(l) > 0) bucket_offsets(dense_label(l) + 1) = label_counts(l);
+        if (label_counts(l) > 0) bucket_offsets(dense_label(l)) = label_counts(l);
       });
-  Kokkos::parallel_scan(
-      "fgdd::partition::bucket_scan", Policy(space, 0, num_subdomains + 1),
-      KOKKOS_LAMBDA(const Ordinal s, Offset& partial, const bool final) {
-        partial += bucket_offsets(s);
-        if (final) bucket_offsets(s) = partial;
-      });
+  exclusive_scan_in_place(space, "fgdd::partition::bucket_scan", bucket_offsets);
 
   // Scatter rows into their subdomain in any order, then sort each subdomain by order_key:
   // the result is deterministic because keys are distinct within a subdomain.

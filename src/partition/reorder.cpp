@@ -1,6 +1,7 @@
 #include "partition/reorder.hpp"
 
 #include "core/errors.hpp"
+#include "core/exclusive_scan.hpp"
 #include "core/kokkos_compat.hpp"
 
 namespace fgdd {
@@ -10,19 +11,6 @@ namespace {
 using Policy = Kokkos::RangePolicy<ExecSpace>;
 using MutableRowMap = Kokkos::View<Offset*, DeviceType>;
 using SourceMap = Kokkos::View<Offset*, DeviceType>;
-
-Offset exclusive_scan(const ExecSpace& space, const MutableRowMap& counts, Ordinal n) {
-  Offset total = 0;
-  Kokkos::parallel_scan(
-      "fgdd::partition::row_map_scan", Policy(space, 0, n + 1),
-      KOKKOS_LAMBDA(const Ordinal i, Offset& partial, const bool final) {
-        const Offset count = counts(i);
-        if (final) counts(i) = partial;
-        partial += count;
-      },
-      total);
-  return total;
-}
 
 // values(k) = source_values(source(k)) block by block.
 void gather_blocks(const ExecSpace& space, const SourceMap& source, int b,
@@ -67,8 +55,8 @@ ReorderedSystem reorder_and_drop(const ExecSpace& space, const SparseMatrix& A,
         permuted_row_map(r) = row_map(old + 1) - row_map(old);
         dropped_row_map(r) = inside;
       });
-  const Offset permuted_nnzb = exclusive_scan(space, permuted_row_map, n);
-  const Offset dropped_nnzb = exclusive_scan(space, dropped_row_map, n);
+  const Offset permuted_nnzb = detail::exclusive_scan_in_place(space, "fgdd::partition::permuted_row_map_scan", permuted_row_map);
+  const Offset dropped_nnzb = detail::exclusive_scan_in_place(space, "fgdd::partition::dropped_row_map_scan", dropped_row_map);
 
   SparseMatrix::ColumnIndices permuted_cols(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::permuted_col_ind"),

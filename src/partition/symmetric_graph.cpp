@@ -1,5 +1,6 @@
 #include "partition/symmetric_graph.hpp"
 
+#include "core/exclusive_scan.hpp"
 #include "core/kokkos_compat.hpp"
 
 namespace fgdd::detail {
@@ -22,15 +23,7 @@ SymmetricGraph symmetric_graph(const ExecSpace& space, const SparseMatrix& A) {
           Kokkos::atomic_add(&counts(j), Offset(1));
         }
       });
-  Offset total = 0;
-  Kokkos::parallel_scan(
-      "fgdd::partition::graph_scan", Policy(space, 0, n + 1),
-      KOKKOS_LAMBDA(const Ordinal i, Offset& partial, const bool final) {
-        const Offset count = counts(i);
-        if (final) counts(i) = partial;
-        partial += count;
-      },
-      total);
+  const Offset total = exclusive_scan_in_place(space, "fgdd::partition::graph_scan", counts);
   Kokkos::View<Ordinal*, DeviceType> scattered(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::graph_scattered"), total);
   Kokkos::View<Offset*, DeviceType> fill("fgdd::partition::graph_fill", n);
@@ -55,16 +48,10 @@ SymmetricGraph symmetric_graph(const ExecSpace& space, const SparseMatrix& A) {
         Offset unique = 0;
         for (Offset k = counts(i); k < counts(i + 1); ++k)
           if (k == counts(i) || scattered(k) != scattered(k - 1)) ++unique;
-        out_row_map(i + 1) = unique;
+        out_row_map(i) = unique;
       });
-  Offset unique_total = 0;
-  Kokkos::parallel_scan(
-      "fgdd::partition::graph_unique_scan", Policy(space, 0, n + 1),
-      KOKKOS_LAMBDA(const Ordinal i, Offset& partial, const bool final) {
-        partial += out_row_map(i);
-        if (final) out_row_map(i) = partial;
-      },
-      unique_total);
+  const Offset unique_total =
+      exclusive_scan_in_place(space, "fgdd::partition::graph_unique_scan", out_row_map);
   graph.adjacency = Kokkos::View<Ordinal*, DeviceType>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::graph_adjacency"),
       unique_total);

@@ -2,6 +2,7 @@
 """Turns the JSON lines of fgdd's benchmarks and fgdd-solve --json reports into the markdown
 tables of docs/PERFORMANCE.md. Usage: render_tables.py FILE.jsonl... > tables.md"""
 import json
+import re
 import sys
 
 
@@ -32,7 +33,8 @@ def solve_table(records):
            "| ms / iteration | relative true residual | status |",
            "|---|---:|---|---:|---:|---:|---:|---:|---:|---|"]
     for r in records:
-        name = r["matrix"].split(",")[0]
+        # Generator descriptions end in ", NXxNYxNZ grid, ..."; keep the problem's name.
+        name = re.split(r", \d+x\d+x\d+ grid", r["matrix"])[0]
         per_iteration = 1e3 * r["solve_seconds"] / max(r["iterations"], 1)
         out.append(f"| {name} | {r['rows']:,} | {r['partitioner']} | {r['subdomains']:,} "
                    f"| {100 * r['dropped_fraction']:.2f} | {r['iterations']} "

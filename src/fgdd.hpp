@@ -9,6 +9,8 @@
 #include "core/sparse_matrix.hpp"
 #include "core/spmv.hpp"
 #include "core/types.hpp"
+#include "factor/factor_options.hpp"
+#include "factor/subdomain_ilu0.hpp"
 #include "krylov/bicgstab.hpp"
 #include "krylov/block_jacobi.hpp"
 #include "krylov/krylov_options.hpp"

@@ -1,13 +1,9 @@
 #include "krylov/block_jacobi.hpp"
 
 #include "core/errors.hpp"
-#include "core/kokkos_compat.hpp"
+#include "core/dense_block.hpp"
 
 namespace fgdd {
-
-namespace {
-constexpr int max_block_size = 16;
-}
 
 namespace {
 
@@ -25,46 +21,19 @@ Ordinal invert_diagonal_blocks(const SparseMatrix& A, const Kokkos::View<Scalar*
   Kokkos::parallel_reduce(
       "fgdd::krylov::jacobi_invert", Kokkos::RangePolicy<ExecSpace>(0, n),
       KOKKOS_LAMBDA(const Ordinal i, Ordinal& singular) {
-        Scalar a[max_block_size * max_block_size];
-        Scalar inv[max_block_size * max_block_size];
+        Scalar a[detail::max_block_size * detail::max_block_size];
+        Scalar inv[detail::max_block_size * detail::max_block_size];
         Offset diag = row_map(i);
         while (col_ind(diag) != i) ++diag;  // present: matrix_build guarantees a diagonal
         Scalar scale = 0;
         for (int e = 0; e < b * b; ++e) {
           a[e] = values(diag * block_entries + e);
-          inv[e] = (e / b == e % b) ? 1 : 0;
           scale = detail::fabs(a[e]) > scale ? detail::fabs(a[e]) : scale;
         }
-        bool ok = scale > 0;
-        for (int c = 0; c < b && ok; ++c) {
-          int pivot = c;
-          for (int r = c + 1; r < b; ++r)
-            if (detail::fabs(a[r * b + c]) > detail::fabs(a[pivot * b + c])) pivot = r;
-          if (detail::fabs(a[pivot * b + c]) <= 1e-14 * scale) {
-            ok = false;
-            break;
-          }
-          for (int j = 0; j < b; ++j) {
-            const Scalar ta = a[c * b + j], ti = inv[c * b + j];
-            a[c * b + j] = a[pivot * b + j];
-            inv[c * b + j] = inv[pivot * b + j];
-            a[pivot * b + j] = ta;
-            inv[pivot * b + j] = ti;
-          }
-          const Scalar d = 1 / a[c * b + c];
-          for (int j = 0; j < b; ++j) {
-            a[c * b + j] *= d;
-            inv[c * b + j] *= d;
-          }
-          for (int r = 0; r < b; ++r) {
-            if (r == c) continue;
-            const Scalar f = a[r * b + c];
-            for (int j = 0; j < b; ++j) {
-              a[r * b + j] -= f * a[c * b + j];
-              inv[r * b + j] -= f * inv[c * b + j];
-            }
-          }
-        }
+        detail::PivotRule rule;
+        rule.tiny = 1e-14 * scale;
+        Scalar smallest = 0;
+        const bool ok = detail::invert_block(a, inv, b, rule, smallest) >= 0;
         if (!ok && i < singular) singular = i;
         for (int e = 0; e < b * b; ++e) inverse(Offset(i) * block_entries + e) = inv[e];
       },
@@ -76,9 +45,9 @@ Ordinal invert_diagonal_blocks(const SparseMatrix& A, const Kokkos::View<Scalar*
 
 BlockJacobi::BlockJacobi(const SparseMatrix& A) : block_size_(A.block_size()) {
   const int b = block_size_;
-  if (b > max_block_size) {
+  if (b > detail::max_block_size) {
     throw InvalidInput("block Jacobi supports block sizes up to " +
-                       std::to_string(max_block_size) + ", got " + std::to_string(b));
+                       std::to_string(detail::max_block_size) + ", got " + std::to_string(b));
   }
   const Ordinal n = A.num_block_rows();
   inverse_blocks_ = Kokkos::View<Scalar*, DeviceType>(

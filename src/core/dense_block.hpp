@@ -1,0 +1,79 @@
+// Small dense b×b row-major block kernels used inside device code (BSR factorization, block
+// Jacobi). b is a runtime value up to max_block_size.
+#pragma once
+
+#include "core/kokkos_compat.hpp"
+#include "core/types.hpp"
+
+namespace fgdd::detail {
+
+constexpr int max_block_size = 16;
+
+// What to do with a tiny pivot p (|p| <= tiny, zero, or not finite).
+struct PivotRule {
+  Scalar tiny = 0;
+  bool shift = false;
+  Scalar absolute_shift = 0;
+  Scalar relative_shift = 1;
+};
+
+// inv = a⁻¹ by Gauss-Jordan with partial pivoting; a is overwritten. Returns the number of
+// pivots shifted, or -1 when a pivot was tiny and rule.shift is off (inv is then zero, so
+// nothing downstream turns into NaN). smallest_pivot receives the smallest |pivot| met.
+KOKKOS_INLINE_FUNCTION int invert_block(Scalar* a, Scalar* inv, int b, const PivotRule& rule,
+                                        Scalar& smallest_pivot) {
+  int shifted = 0;
+  for (int e = 0; e < b * b; ++e) inv[e] = (e / b == e % b) ? 1 : 0;
+  smallest_pivot = 0;
+  for (int c = 0; c < b; ++c) {
+    int pivot_row = c;
+    for (int r = c + 1; r < b; ++r)
+      if (fabs(a[r * b + c]) > fabs(a[pivot_row * b + c])) pivot_row = r;
+    for (int j = 0; j < b; ++j) {
+      const Scalar ta = a[c * b + j], ti = inv[c * b + j];
+      a[c * b + j] = a[pivot_row * b + j];
+      inv[c * b + j] = inv[pivot_row * b + j];
+      a[pivot_row * b + j] = ta;
+      inv[pivot_row * b + j] = ti;
+    }
+    Scalar p = a[c * b + c];
+    const Scalar magnitude = fabs(p);
+    if (c == 0 || magnitude < smallest_pivot) smallest_pivot = magnitude;
+    if (!(magnitude > rule.tiny) || !isfinite(p)) {
+      if (!rule.shift || !isfinite(p)) {
+        for (int e = 0; e < b * b; ++e) inv[e] = 0;
+        return -1;
+      }
+      p = (p < 0 ? -rule.absolute_shift : rule.absolute_shift) + rule.relative_shift * p;
+      a[c * b + c] = p;
+      ++shifted;
+    }
+    const Scalar d = 1 / p;
+    for (int j = 0; j < b; ++j) {
+      a[c * b + j] *= d;
+      inv[c * b + j] *= d;
+    }
+    for (int r = 0; r < b; ++r) {
+      if (r == c) continue;
+      const Scalar f = a[r * b + c];
+      for (int j = 0; j < b; ++j) {
+        a[r * b + j] -= f * a[c * b + j];
+        inv[r * b + j] -= f * inv[c * b + j];
+      }
+    }
+  }
+  return shifted;
+}
+
+// c = a · b for b×b blocks (c must not alias a or b).
+KOKKOS_INLINE_FUNCTION void multiply_blocks(const Scalar* a, const Scalar* b_block, Scalar* c,
+                                            int b) {
+  for (int r = 0; r < b; ++r)
+    for (int j = 0; j < b; ++j) {
+      Scalar sum = 0;
+      for (int k = 0; k < b; ++k) sum += a[r * b + k] * b_block[k * b + j];
+      c[r * b + j] = sum;
+    }
+}
+
+}  // namespace fgdd::detail

@@ -1,0 +1,26 @@
+// Options of the factorization stage: the ILU form and what to do with zero or tiny pivots
+// (Ifpack2's absolute/relative thresholds; never a silent replacement).
+#pragma once
+
+namespace fgdd {
+
+enum class IluForm {
+  Ilu0,   // L unit lower, U upper with its diagonal (inv_diag also kept for the solves)
+  Ildu0,  // L unit lower, U unit upper, D⁻¹ separately (paper Fig. 4.4)
+};
+
+struct FactorOptions {
+  IluForm form = IluForm::Ildu0;
+  // A pivot d of row i is tiny when |d| <= pivot_threshold · max_j |A_ij| (or d is 0 or not
+  // finite). Without shifting, a tiny pivot throws ZeroPivot naming the row.
+  double pivot_threshold = 1e-14;
+  // Opt-in: replace a tiny pivot by absolute_shift·sign(d) + relative_shift·d and count it.
+  bool shift_tiny_pivots = false;
+  double absolute_shift = 1e-8;
+  double relative_shift = 1.0;
+
+  // Throws InvalidInput naming the offending field.
+  void validate() const;
+};
+
+}  // namespace fgdd

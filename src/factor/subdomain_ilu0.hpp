@@ -1,0 +1,51 @@
+// ILU0 / ILDU0 of the block-diagonal (dropped) matrix, one Kokkos team per subdomain
+// (fine-grained-dd-sptrsv-gpu.txt §4.3, Algorithm 4), CSR and BSR. The constructor does the
+// symbolic part once; numeric() refactors new values of the same pattern on the device.
+#pragma once
+
+#include "core/sparse_matrix.hpp"
+#include "factor/factor_options.hpp"
+#include "partition/partition.hpp"
+
+namespace fgdd {
+
+struct FactorReport {
+  Offset shifted_pivots = 0;  // pivots replaced because options.shift_tiny_pivots was set
+  double symbolic_seconds = 0;
+  double numeric_seconds = 0;
+};
+
+class SubdomainIlu0 {
+ public:
+  // dropped: A_p without inter-subdomain couplings (ReorderedSystem::dropped); partition: the
+  // one that produced it. Throws InvalidInput if an entry lies outside its subdomain block or
+  // the options are invalid. Runs numeric() once.
+  SubdomainIlu0(const ExecSpace& space, const SparseMatrix& dropped, const Partition& partition,
+                const FactorOptions& options);
+
+  // Refactors with new values of the same pattern (e.g. after update_values). Throws
+  // InvalidInput for another pattern, ZeroPivot naming the row in the caller's ordering (and the
+  // pivot value for b = 1) when a pivot is tiny and shifting is off.
+  const FactorReport& numeric(const ExecSpace& space, const SparseMatrix& dropped);
+
+  // The factors in the dropped pattern: blocks left of the diagonal hold L (unit lower, its
+  // diagonal implicit); the diagonal blocks hold the pivots D; blocks right of it hold U, scaled
+  // to unit upper (D⁻¹ U) for Ildu0 and unscaled for Ilu0.
+  const SparseMatrix& factors() const noexcept { return factors_; }
+  // D⁻¹, one b×b row-major block per block row.
+  const Kokkos::View<Scalar*, DeviceType>& inv_diag() const noexcept { return inv_diag_; }
+  // Position of the diagonal block in each block row.
+  const Kokkos::View<Offset*, DeviceType>& diag_position() const noexcept { return diag_position_; }
+  const FactorReport& report() const noexcept { return report_; }
+
+ private:
+  FactorOptions options_;
+  Partition partition_;
+  SparseMatrix factors_;
+  Kokkos::View<Scalar*, DeviceType> inv_diag_;
+  Kokkos::View<Offset*, DeviceType> diag_position_;
+  Ordinal largest_subdomain_ = 0;
+  FactorReport report_;
+};
+
+}  // namespace fgdd

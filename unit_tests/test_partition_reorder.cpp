@@ -20,22 +20,13 @@ std::vector<T> host_copy(const Kokkos::View<T*, DeviceType>& view) {
   return std::vector<T>(host.data(), host.data() + host.extent(0));
 }
 
-template <class T>
-Kokkos::View<T*, DeviceType> device_copy(const std::vector<T>& values) {
-  Kokkos::View<T*, DeviceType> view("fgdd::test::labels", values.size());
-  const auto host = Kokkos::create_mirror_view(view);
-  for (std::size_t i = 0; i < values.size(); ++i) host(i) = values[i];
-  Kokkos::deep_copy(view, host);
-  return view;
-}
-
 detail::Labeling labeling_of(std::vector<Ordinal> parts, Ordinal num_parts,
                              std::vector<Ordinal> keys = {}) {
   if (keys.empty()) {
     keys.resize(parts.size());
     std::iota(keys.begin(), keys.end(), 0);
   }
-  return {num_parts, device_copy(parts), device_copy(keys)};
+  return {num_parts, reference::to_device(parts), reference::to_device(keys)};
 }
 
 // Checks perm/iperm/offsets of p against the labels they came from.

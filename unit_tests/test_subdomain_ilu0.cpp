@@ -5,6 +5,7 @@
 #include "core/generators.hpp"
 #include "factor/subdomain_ilu0.hpp"
 #include "partition/partition_matrix.hpp"
+#include "reference/dense.hpp"
 #include "reference/random_matrix.hpp"
 #include "reference/reference_ilu0.hpp"
 
@@ -14,15 +15,6 @@
 using namespace fgdd;
 
 namespace {
-
-template <class T>
-Kokkos::View<T*, DeviceType> device_copy(const std::vector<T>& values) {
-  Kokkos::View<T*, DeviceType> view("fgdd::test::values", values.size());
-  const auto host = Kokkos::create_mirror_view(view);
-  for (std::size_t i = 0; i < values.size(); ++i) host(i) = values[i];
-  Kokkos::deep_copy(view, host);
-  return view;
-}
 
 template <class View>
 auto host_vector(const View& view) {
@@ -36,7 +28,7 @@ Partition partition_of(const std::vector<Ordinal>& labels, Ordinal num_parts) {
   std::vector<Ordinal> keys(labels.size());
   std::iota(keys.begin(), keys.end(), 0);
   return detail::make_partition(ExecSpace(),
-                                detail::Labeling{num_parts, device_copy(labels), device_copy(keys)});
+                                detail::Labeling{num_parts, reference::to_device(labels), reference::to_device(keys)});
 }
 
 // Scale-aware comparison: each value against the reference with a tolerance from the row's size.

@@ -83,16 +83,18 @@ Ordinal complete_permutation(const ExecSpace& space,
       });
   OrdinalView orphan_rank(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::rcm_orphan_rank"), n);
-  Ordinal num_orphans = 0;
+  // Offset accumulator: see the note on int scans in partition.cpp.
+  Offset orphans = 0;
   Kokkos::parallel_scan(
       "fgdd::partition::rcm_rank_orphans", Policy(space, 0, n),
-      KOKKOS_LAMBDA(const Ordinal v, Ordinal& partial, const bool final) {
+      KOKKOS_LAMBDA(const Ordinal v, Offset& partial, const bool final) {
         const Ordinal p = position(v);
         const bool orphan = p < 0 || p >= n || owner(p) != v;
-        if (final) orphan_rank(v) = orphan ? partial : -1;
+        if (final) orphan_rank(v) = orphan ? Ordinal(partial) : -1;
         partial += orphan ? 1 : 0;
       },
-      num_orphans);
+      orphans);
+  const Ordinal num_orphans = Ordinal(orphans);
   if (num_orphans == 0) return 0;
   // As many positions are unclaimed as vertices are orphans; hand them out in order.
   OrdinalView free_position(
@@ -100,7 +102,7 @@ Ordinal complete_permutation(const ExecSpace& space,
       num_orphans);
   Kokkos::parallel_scan(
       "fgdd::partition::rcm_rank_free", Policy(space, 0, n),
-      KOKKOS_LAMBDA(const Ordinal p, Ordinal& partial, const bool final) {
+      KOKKOS_LAMBDA(const Ordinal p, Offset& partial, const bool final) {
         const bool unclaimed = owner(p) == n;
         if (final && unclaimed) free_position(partial) = p;
         partial += unclaimed ? 1 : 0;

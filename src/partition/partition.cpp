@@ -34,14 +34,18 @@ Partition make_partition(const ExecSpace& space, const Labeling& labeling) {
       "fgdd::partition::count_labels", Policy(space, 0, n),
       KOKKOS_LAMBDA(const Ordinal i) { Kokkos::atomic_add(&label_counts(part_of_row(i)), Offset(1)); });
   Kokkos::View<Ordinal*, DeviceType> dense_label("fgdd::partition::dense_label", num_labels + 1);
-  Ordinal num_subdomains = 0;
+  // Scans accumulate in Offset. Seen on the H100 (Kokkos 4.6.99 develop, CUDA 13): a process
+  // whose first scan had an int accumulator (this one, when make_partition ran before any other
+  // scan) jumped to a null host function pointer; runs whose first scan was an Offset one passed.
+  Offset nonempty_labels = 0;
   Kokkos::parallel_scan(
       "fgdd::partition::renumber_labels", Policy(space, 0, num_labels + 1),
-      KOKKOS_LAMBDA(const Ordinal l, Ordinal& partial, const bool final) {
-        if (final) dense_label(l) = partial;
+      KOKKOS_LAMBDA(const Ordinal l, Offset& partial, const bool final) {
+        if (final) dense_label(l) = Ordinal(partial);
         if (l < num_labels && label_counts(l) > 0) ++partial;
       },
-      num_subdomains);
+      nonempty_labels);
+  const Ordinal num_subdomains = Ordinal(nonempty_labels);
 
   // Offsets of the non-empty subdomains in the new ordering (Offset-typed for the row sort).
   Kokkos::View<Offset*, DeviceType> bucket_offsets("fgdd::partition::bucket_offsets",

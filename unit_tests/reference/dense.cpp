@@ -38,6 +38,14 @@ Vector to_device(const std::vector<double>& x) {
   return device;
 }
 
+Kokkos::View<Ordinal*, DeviceType> to_device(const std::vector<Ordinal>& x) {
+  Kokkos::View<Ordinal*, DeviceType> device("fgdd::test::ordinals", x.size());
+  const auto host = Kokkos::create_mirror_view(device);
+  for (std::size_t i = 0; i < x.size(); ++i) host(i) = x[i];
+  Kokkos::deep_copy(device, host);
+  return device;
+}
+
 std::vector<double> random_vector(std::size_t n, unsigned seed) {
   std::mt19937 engine(seed);
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);

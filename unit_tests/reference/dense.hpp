@@ -21,6 +21,7 @@ std::vector<double> multiply(const DenseMatrix& A, const std::vector<double>& x)
 
 std::vector<double> to_host(ConstVector x);
 Vector to_device(const std::vector<double>& x);
+Kokkos::View<Ordinal*, DeviceType> to_device(const std::vector<Ordinal>& x);
 
 // Deterministic pseudo-random values in [-1, 1).
 std::vector<double> random_vector(std::size_t n, unsigned seed);

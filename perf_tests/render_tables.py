@@ -52,14 +52,27 @@ def read_table(records):
     return "\n".join(out)
 
 
+def factor_table(records):
+    out = ["| matrix | rows | b | partitioner | subdomains | factored nnz | symbolic ms "
+           "| numeric refactor ms (best) |",
+           "|---|---:|---:|---|---:|---:|---:|---:|"]
+    for r in records:
+        out.append(f"| {r['matrix']} | {r['rows']:,} | {r['block_size']} | {r['partitioner']} "
+                   f"| {r['subdomains']:,} | {r['nnz_factored']:,} "
+                   f"| {1e3 * r['symbolic_seconds']:.2f} | {1e3 * r['numeric_seconds_min']:.1f} |")
+    return "\n".join(out)
+
+
 def main():
     records = list(rows_of(sys.argv[1:]))
     partition = [r for r in records if r.get("benchmark") == "partition"]
     reads = [r for r in records if r.get("benchmark") == "matrix_market_read"]
+    factors = [r for r in records if r.get("benchmark") == "factor_subdomain_ildu0"]
     solves = [r for r in records if "iterations" in r and "benchmark" not in r]
     for title, table, items in (("Partitioning (paper Table 5.4 analog)", partition_table, partition),
                                 ("BiCGSTAB + block Jacobi in the partitioned ordering", solve_table, solves),
-                                ("Matrix Market read", read_table, reads)):
+                                ("Matrix Market read", read_table, reads),
+                                ("Subdomain ILDU0 factorization", factor_table, factors)):
         if items:
             print(f"### {title}\n\n{table(items)}\n")
 

@@ -1,7 +1,7 @@
 // The device matrix: block compressed sparse rows with row-major b×b blocks; CSR is b = 1
-// (DESIGN.md "Block size is a runtime value"). Built only through core/matrix_build.hpp, so
-// every SparseMatrix is square, has sorted unique block columns, a diagonal block in every block
-// row and finite values.
+// (DESIGN.md "Block size is a runtime value"). Built through core/matrix_build.hpp, or by a stage
+// that preserves its invariants (reorder, factorization): every SparseMatrix is square, has sorted
+// unique block columns, a diagonal block in every block row and finite values.
 #pragma once
 
 #include "core/types.hpp"
@@ -34,7 +34,7 @@ class SparseMatrix {
   const ColumnIndices& col_ind() const noexcept { return col_ind_; }
   const Values& values() const noexcept { return values_; }
 
-  // Only for matrix_build: the arrays must already satisfy every invariant above.
+  // For matrix_build and invariant-preserving stages: the arrays must satisfy every invariant.
   struct ValidatedTag {};
   SparseMatrix(ValidatedTag, Ordinal num_block_rows, int block_size, RowMap row_map,
                ColumnIndices col_ind, Values values)

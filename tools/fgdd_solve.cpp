@@ -11,17 +11,9 @@ namespace {
 
 using namespace fgdd;
 
-struct LoadedProblem {
-  SparseMatrix matrix;
-  GridInfo grid;  // empty for files
-  std::string description;
-};
-
-LoadedProblem load_matrix(const std::string& source) {
-  if (source.rfind("gen:", 0) == 0) {
-    GeneratedProblem problem = generate_problem(source);
-    return {problem.matrix, problem.grid, problem.description};
-  }
+// A file is a problem without grid metadata.
+GeneratedProblem load_matrix(const std::string& source) {
+  if (is_generator_spec(source)) return generate_problem(source);
   return {read_matrix_market(source), GridInfo{}, source};
 }
 
@@ -54,7 +46,7 @@ int run(const cli::SolveCommand& command) {
 
   Kokkos::Timer timer;
   std::cout << "setup: loading " << command.matrix << " ..." << std::flush;
-  const LoadedProblem problem = load_matrix(command.matrix);
+  const GeneratedProblem problem = load_matrix(command.matrix);
   space.fence();
   report.load_seconds = timer.seconds();
   std::cout << " done in " << report.load_seconds << " s\n";

@@ -18,6 +18,7 @@
 #include "partition/contiguous.hpp"
 #include "partition/geometric.hpp"
 #include "partition/symmetric_graph.hpp"
+#include "reference/dense.hpp"
 #include "reference/random_matrix.hpp"
 #include "reference/reference_partition.hpp"
 
@@ -30,12 +31,6 @@ using fgdd::Offset;
 using fgdd::Ordinal;
 using fgdd::SparseMatrix;
 using fgdd::detail::Labeling;
-
-template <class View>
-std::vector<Ordinal> to_host(const View& view) {
-  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
-  return std::vector<Ordinal>(host.data(), host.data() + host.extent(0));
-}
 
 struct HostPattern {
   std::vector<Offset> row_map;
@@ -56,7 +51,7 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; 
 std::vector<Ordinal> check_labeling(const Labeling& labeling, Ordinal n, Ordinal max_block_rows,
                                     Ordinal expected_parts) {
   REQUIRE(labeling.num_parts == expected_parts);
-  const auto part = to_host(labeling.part_of_row);
+  const auto part = fgdd::reference::host_vector(labeling.part_of_row);
   REQUIRE(Ordinal(part.size()) == n);
   REQUIRE(Ordinal(labeling.order_key.extent(0)) == n);
   std::vector<Ordinal> sizes(labeling.num_parts, 0);
@@ -198,9 +193,9 @@ std::vector<Ordinal> check_rcm(const SparseMatrix& A, Ordinal max_block_rows) {
   const Labeling labeling = fgdd::detail::rcm_labeling(ExecSpace(), A, max_block_rows);
   const Ordinal expected_parts = Ordinal(ceil_div(n, max_block_rows));
   const auto sizes = check_labeling(labeling, n, max_block_rows, expected_parts);
-  const auto position = to_host(labeling.order_key);
+  const auto position = fgdd::reference::host_vector(labeling.order_key);
   REQUIRE(is_permutation_of_range(position));
-  const auto part = to_host(labeling.part_of_row);
+  const auto part = fgdd::reference::host_vector(labeling.part_of_row);
   for (Ordinal i = 0; i < n; ++i)
     REQUIRE(part[i] == Ordinal(std::int64_t(position[i]) * expected_parts / n));
   const auto [smallest, largest] = std::minmax_element(sizes.begin(), sizes.end());
@@ -233,13 +228,13 @@ TEST_CASE("geometric labels match the serial Algorithm 1 for explicit boxes", "[
     const Ordinal expected_parts =
         Ordinal(ceil_div(g.nx, c.bx) * ceil_div(g.ny, c.by) * ceil_div(g.nz, c.bz));
     check_labeling(labeling, n, Ordinal(std::int64_t(c.bx) * c.by * c.bz), expected_parts);
-    const auto part = to_host(labeling.part_of_row);
+    const auto part = fgdd::reference::host_vector(labeling.part_of_row);
     REQUIRE(part == fgdd::reference::geometric_labels_balanced(g.nx, g.ny, g.nz, c.bx, c.by, c.bz));
     if (g.nx % c.bx == 0 && g.ny % c.by == 0 && g.nz % c.bz == 0) {
       REQUIRE(part ==
               fgdd::reference::geometric_labels_algorithm1(g.nx, g.ny, g.nz, c.bx, c.by, c.bz));
     }
-    REQUIRE(to_host(labeling.order_key) == identity(n));
+    REQUIRE(fgdd::reference::host_vector(labeling.order_key) == identity(n));
   }
 }
 
@@ -260,7 +255,7 @@ TEST_CASE("geometric labeling picks the boxes that cut the fewest couplings", "[
       const std::int64_t parts = best_box_parts(g, cap);
       REQUIRE(std::int64_t(boxes.cuts_x) * boxes.cuts_y * boxes.cuts_z == parts);
       check_labeling(labeling, n, cap, Ordinal(parts));
-      REQUIRE(to_host(labeling.part_of_row) ==
+      REQUIRE(fgdd::reference::host_vector(labeling.part_of_row) ==
               fgdd::reference::geometric_labels_balanced(g.nx, g.ny, g.nz, boxes.box_x, boxes.box_y,
                                                          boxes.box_z));
     }
@@ -309,7 +304,7 @@ TEST_CASE("geometric cuts of a 7-point Laplacian cut exactly the couplings acros
     const std::int64_t cx = g.nx / c.box, cy = g.ny / c.box, cz = g.nz / bz;
     const std::int64_t expected =
         2 * ((cx - 1) * g.ny * g.nz + (cy - 1) * g.nx * g.nz + (cz - 1) * g.nx * g.ny);
-    REQUIRE(cut_entries(problem.matrix, to_host(labeling.part_of_row)) == expected);
+    REQUIRE(cut_entries(problem.matrix, fgdd::reference::host_vector(labeling.part_of_row)) == expected);
   }
   SECTION("the public cut picks 4x4x4 boxes on 12^3 with 64 rows each") {
     const auto problem = fgdd::laplace7(12, 12, 12);
@@ -317,7 +312,7 @@ TEST_CASE("geometric cuts of a 7-point Laplacian cut exactly the couplings acros
                                                                problem.matrix.num_block_rows(), 64);
     const auto sizes = check_labeling(labeling, 12 * 12 * 12, 64, 27);
     REQUIRE(std::all_of(sizes.begin(), sizes.end(), [](Ordinal s) { return s == 64; }));
-    REQUIRE(cut_entries(problem.matrix, to_host(labeling.part_of_row)) == 2 * 3 * 2 * 144);
+    REQUIRE(cut_entries(problem.matrix, fgdd::reference::host_vector(labeling.part_of_row)) == 2 * 3 * 2 * 144);
   }
 }
 
@@ -347,13 +342,13 @@ TEST_CASE("natural labeling cuts balanced contiguous chunks", "[partition]") {
       INFO("n " << n << " cap " << cap);
       const Labeling labeling = fgdd::detail::natural_labeling(ExecSpace(), n, cap);
       const auto sizes = check_labeling(labeling, n, cap, Ordinal(ceil_div(n, cap)));
-      const auto part = to_host(labeling.part_of_row);
+      const auto part = fgdd::reference::host_vector(labeling.part_of_row);
       REQUIRE(std::is_sorted(part.begin(), part.end()));
       if (n > 0) {
         const auto [smallest, largest] = std::minmax_element(sizes.begin(), sizes.end());
         REQUIRE(*largest - *smallest <= 1);
       }
-      REQUIRE(to_host(labeling.order_key) == identity(n));
+      REQUIRE(fgdd::reference::host_vector(labeling.order_key) == identity(n));
     }
   }
   REQUIRE_THROWS_AS(fgdd::detail::natural_labeling(ExecSpace(), 10, 0), fgdd::InvalidInput);
@@ -387,7 +382,7 @@ TEST_CASE("RCM labeling restores a narrow band on a randomly permuted Laplacian"
     const auto rcm =
         KokkosGraph::Experimental::graph_rcm<fgdd::DeviceType>(graph.row_map, graph.adjacency);
     const Labeling labeling = fgdd::detail::rcm_labeling(ExecSpace(), A, 64);
-    REQUIRE(to_host(labeling.order_key) == to_host(rcm));
+    REQUIRE(fgdd::reference::host_vector(labeling.order_key) == fgdd::reference::host_vector(rcm));
   }
 }
 
@@ -442,7 +437,7 @@ TEST_CASE("complete_permutation repairs unlabelled and duplicate positions", "[p
     std::copy(input.begin(), input.end(), host.data());
     Kokkos::deep_copy(position, host);
     moved = fgdd::detail::complete_permutation(ExecSpace(), position);
-    return to_host(position);
+    return fgdd::reference::host_vector(position);
   };
   Ordinal moved = -1;
   REQUIRE(run({3, 0, 2, 1}, moved) == std::vector<Ordinal>{3, 0, 2, 1});
@@ -460,8 +455,8 @@ TEST_CASE("labelings are deterministic", "[partition]") {
   const Ordinal n = problem.matrix.num_block_rows();
   const SparseMatrix R = fgdd::make_matrix(fgdd::reference::random_matrix(400, 1, 4, 21));
   const auto same = [](const Labeling& a, const Labeling& b) {
-    return a.num_parts == b.num_parts && to_host(a.part_of_row) == to_host(b.part_of_row) &&
-           to_host(a.order_key) == to_host(b.order_key);
+    return a.num_parts == b.num_parts && fgdd::reference::host_vector(a.part_of_row) == fgdd::reference::host_vector(b.part_of_row) &&
+           fgdd::reference::host_vector(a.order_key) == fgdd::reference::host_vector(b.order_key);
   };
   REQUIRE(same(fgdd::detail::geometric_labeling(space, problem.grid, n, 50),
                fgdd::detail::geometric_labeling(space, problem.grid, n, 50)));

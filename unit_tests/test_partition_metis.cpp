@@ -14,20 +14,16 @@
 #include "partition/balance.hpp"
 #include "partition/metis.hpp"
 #include "partition/symmetric_graph.hpp"
+#include "reference/dense.hpp"
 #include "reference/random_matrix.hpp"
 
 using namespace fgdd;
 
 namespace {
 
-std::vector<Ordinal> host_copy(const Kokkos::View<Ordinal*, DeviceType>& view) {
-  const auto mirror = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
-  return std::vector<Ordinal>(mirror.data(), mirror.data() + mirror.extent(0));
-}
-
 // Rows per part after checking that every row has a label in [0, num_parts).
 std::vector<Ordinal> part_sizes(const detail::Labeling& labeling) {
-  const auto parts = host_copy(labeling.part_of_row);
+  const auto parts = reference::host_vector(labeling.part_of_row);
   std::vector<Ordinal> sizes(std::max(labeling.num_parts, 0), 0);
   for (const Ordinal p : parts) {
     REQUIRE(p >= 0);
@@ -55,7 +51,7 @@ std::vector<Ordinal> check_invariants(const detail::Labeling& labeling, Ordinal 
 double dropped_fraction(const SparseMatrix& A, const detail::Labeling& labeling) {
   const auto row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.row_map());
   const auto col_ind = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.col_ind());
-  const auto parts = host_copy(labeling.part_of_row);
+  const auto parts = reference::host_vector(labeling.part_of_row);
   Offset dropped = 0;
   for (Ordinal i = 0; i < A.num_block_rows(); ++i)
     for (Offset k = row_map(i); k < row_map(i + 1); ++k)
@@ -133,7 +129,7 @@ TEST_CASE("balance_labeling splits one huge part into near-equal consecutive pie
   const auto sizes = check_invariants(balanced, 1000, 64);
   for (const Ordinal size : sizes) CHECK((size == 62 || size == 63));
   // Pieces follow order_key (= row index here): labels never decrease along the rows.
-  const auto parts = host_copy(balanced.part_of_row);
+  const auto parts = reference::host_vector(balanced.part_of_row);
   CHECK(std::is_sorted(parts.begin(), parts.end()));
   CHECK(parts.front() == 0);
   CHECK(parts.back() == 15);
@@ -151,7 +147,7 @@ TEST_CASE("balance_labeling merges a chain of single-row parts up to the cap",
   REQUIRE(balanced.num_parts == 3);
   const auto sizes = check_invariants(balanced, 100, 40);
   CHECK(sizes == std::vector<Ordinal>{40, 40, 20});
-  const auto labels = host_copy(balanced.part_of_row);
+  const auto labels = reference::host_vector(balanced.part_of_row);
   CHECK(std::is_sorted(labels.begin(), labels.end()));
 }
 
@@ -175,7 +171,7 @@ TEST_CASE("balance_labeling merges a tiny part into its most-connected neighbour
     const auto balanced = detail::balance_labeling(ExecSpace(), graph, make_labeling(3, parts), 12);
     REQUIRE(balanced.num_parts == 2);
     CHECK(check_invariants(balanced, 20, 12) == std::vector<Ordinal>{8, 12});
-    const auto labels = host_copy(balanced.part_of_row);
+    const auto labels = reference::host_vector(balanced.part_of_row);
     CHECK(labels[18] == labels[8]);
     CHECK(labels[19] == labels[8]);
     CHECK(labels[0] != labels[8]);
@@ -184,7 +180,7 @@ TEST_CASE("balance_labeling merges a tiny part into its most-connected neighbour
     const auto balanced = detail::balance_labeling(ExecSpace(), graph, make_labeling(3, parts), 11);
     REQUIRE(balanced.num_parts == 2);
     CHECK(check_invariants(balanced, 20, 11) == std::vector<Ordinal>{10, 10});
-    const auto labels = host_copy(balanced.part_of_row);
+    const auto labels = reference::host_vector(balanced.part_of_row);
     CHECK(labels[18] == labels[0]);
     CHECK(labels[19] == labels[0]);
   }
@@ -229,7 +225,7 @@ TEST_CASE("balance_labeling keeps an already balanced labeling and drops empty l
   const auto balanced = detail::balance_labeling(ExecSpace(), graph, make_labeling(16, parts), 64);
   REQUIRE(balanced.num_parts == 8);
   check_invariants(balanced, 512, 64);
-  const auto labels = host_copy(balanced.part_of_row);
+  const auto labels = reference::host_vector(balanced.part_of_row);
   for (Ordinal i = 0; i < 512; ++i) {
     INFO("row " << i);
     CHECK(labels[i] == parts[i] / 2);
@@ -260,11 +256,11 @@ detail::Labeling check_metis(const SparseMatrix& A, Ordinal cap) {
   const Ordinal ideal = (n + cap - 1) / cap;
   CHECK(first.num_parts >= ideal);
   CHECK(first.num_parts <= 2 * ideal);
-  const auto keys = host_copy(first.order_key);
+  const auto keys = reference::host_vector(first.order_key);
   for (Ordinal i = 0; i < n; ++i) REQUIRE(keys[i] == i);
   const auto second = detail::metis_labeling(ExecSpace(), A, cap);
   CHECK(second.num_parts == first.num_parts);
-  CHECK(host_copy(second.part_of_row) == host_copy(first.part_of_row));
+  CHECK(reference::host_vector(second.part_of_row) == reference::host_vector(first.part_of_row));
   return first;
 }
 

@@ -14,12 +14,6 @@ using namespace fgdd;
 
 namespace {
 
-template <class T>
-std::vector<T> host_copy(const Kokkos::View<T*, DeviceType>& view) {
-  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
-  return std::vector<T>(host.data(), host.data() + host.extent(0));
-}
-
 detail::Labeling labeling_of(std::vector<Ordinal> parts, Ordinal num_parts,
                              std::vector<Ordinal> keys = {}) {
   if (keys.empty()) {
@@ -31,9 +25,9 @@ detail::Labeling labeling_of(std::vector<Ordinal> parts, Ordinal num_parts,
 
 // Checks perm/iperm/offsets of p against the labels they came from.
 void check_partition(const Partition& p, const std::vector<Ordinal>& labels) {
-  const auto perm = host_copy(p.perm);
-  const auto iperm = host_copy(p.iperm);
-  const auto part = host_copy(p.part_of_row);
+  const auto perm = reference::host_vector(p.perm);
+  const auto iperm = reference::host_vector(p.iperm);
+  const auto part = reference::host_vector(p.part_of_row);
   const auto& offsets = p.host_subdomain_offsets;
   REQUIRE(offsets.size() == std::size_t(p.num_subdomains) + 1);
   CHECK(offsets.front() == 0);
@@ -70,13 +64,13 @@ TEST_CASE("make_partition builds a consistent permutation", "[partition]") {
     CHECK(p.num_subdomains == 4);
     check_partition(p, labels);
     // Within a subdomain rows keep the order of their keys (here the row index).
-    const auto iperm = host_copy(p.iperm);
+    const auto iperm = reference::host_vector(p.iperm);
     CHECK(iperm == std::vector<Ordinal>{1, 4, 7, 3, 0, 2, 5, 6});
   }
   SECTION("order keys decide the order inside a subdomain") {
     const Partition p = detail::make_partition(
         ExecSpace(), labeling_of({0, 0, 0, 1, 1}, 2, {7, 2, 5, 1, 0}));
-    CHECK(host_copy(p.iperm) == std::vector<Ordinal>{1, 2, 0, 4, 3});
+    CHECK(reference::host_vector(p.iperm) == std::vector<Ordinal>{1, 2, 0, 4, 3});
   }
   SECTION("a single subdomain and a single row") {
     check_partition(detail::make_partition(ExecSpace(), labeling_of({0, 0, 0}, 1)), {0, 0, 0});
@@ -93,7 +87,7 @@ TEST_CASE("make_partition builds a consistent permutation", "[partition]") {
     for (std::size_t i = 0; i < labels.size(); ++i) labels[i] = (i * 7919) % 13;
     const Partition a = detail::make_partition(ExecSpace(), labeling_of(labels, 13));
     const Partition b = detail::make_partition(ExecSpace(), labeling_of(labels, 13));
-    CHECK(host_copy(a.perm) == host_copy(b.perm));
+    CHECK(reference::host_vector(a.perm) == reference::host_vector(b.perm));
     check_partition(a, labels);
   }
 }
@@ -111,12 +105,12 @@ TEST_CASE("reorder_and_drop equals P A Pᵀ and its block diagonal", "[partition
   const ReorderedSystem system = reorder_and_drop(ExecSpace(), A, p);
 
   const auto dense = reference::to_dense(A);
-  const auto perm = host_copy(p.perm);
+  const auto perm = reference::host_vector(p.perm);
   const auto expected = permuted_dense(dense, perm, block_size);
   CHECK(reference::to_dense(system.permuted).a == expected.a);
   // The dropped matrix keeps exactly the entries whose block row and column share a subdomain.
-  const auto part = host_copy(p.part_of_row);
-  const auto iperm = host_copy(p.iperm);
+  const auto part = reference::host_vector(p.part_of_row);
+  const auto iperm = reference::host_vector(p.iperm);
   const auto dropped = reference::to_dense(system.dropped);
   for (std::size_t i = 0; i < expected.n; ++i)
     for (std::size_t j = 0; j < expected.n; ++j) {
@@ -126,7 +120,7 @@ TEST_CASE("reorder_and_drop equals P A Pᵀ and its block diagonal", "[partition
   // Columns are sorted and unique in every row of both matrices.
   for (const SparseMatrix* M : {&system.permuted, &system.dropped}) {
     const auto rows = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), M->row_map());
-    const auto cols = host_copy(M->col_ind());
+    const auto cols = reference::host_vector(M->col_ind());
     for (Ordinal r = 0; r < block_rows; ++r)
       for (Offset k = rows(r) + 1; k < rows(r + 1); ++k) CHECK(cols[k - 1] < cols[k]);
   }
@@ -171,7 +165,7 @@ TEST_CASE("permute_vector and unpermute_vector are inverse", "[partition]") {
   permute_vector(ExecSpace(), p, block_size, reference::to_device(x), permuted);
   unpermute_vector(ExecSpace(), p, block_size, permuted, back);
   CHECK(reference::to_host(back) == x);
-  const auto perm = host_copy(p.perm);
+  const auto perm = reference::host_vector(p.perm);
   const auto xp = reference::to_host(permuted);
   for (std::size_t i = 0; i < x.size(); ++i)
     CHECK(xp[perm[i / block_size] * block_size + i % block_size] == x[i]);
@@ -231,7 +225,7 @@ TEST_CASE("partition_matrix: every partitioner on CSR and BSR, Auto resolution, 
       CHECK(r.report.min_rows >= 1);
       CHECK(r.report.entries_after_drop < r.report.entries);
       const int b = problem->matrix.block_size();
-      const auto perm = host_copy(r.partition.perm);
+      const auto perm = reference::host_vector(r.partition.perm);
       CHECK(reference::to_dense(r.system.permuted).a ==
             permuted_dense(reference::to_dense(problem->matrix), perm, b).a);
     }

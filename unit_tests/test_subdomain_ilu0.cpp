@@ -16,13 +16,6 @@ using namespace fgdd;
 
 namespace {
 
-template <class View>
-auto host_vector(const View& view) {
-  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
-  return std::vector<typename View::non_const_value_type>(host.data(),
-                                                          host.data() + host.extent(0));
-}
-
 // A partition from explicit labels (row index as the order key).
 Partition partition_of(const std::vector<Ordinal>& labels, Ordinal num_parts) {
   std::vector<Ordinal> keys(labels.size());
@@ -66,15 +59,15 @@ TEST_CASE("subdomain ILU0 equals the serial reference", "[factor]") {
   const auto reference = reference::ilu0(reference::to_host_csr(system.dropped));
   // Diagonally dominant rows keep every multiplier below 1, so errors stay near rounding of the
   // largest entries (row sums ≤ 2·(entries+1)).
-  check_close(host_vector(ilu.factors().values()), reference.values, 1e-12);
+  check_close(reference::host_vector(ilu.factors().values()), reference.values, 1e-12);
   CHECK(ilu.report().shifted_pivots == 0);
 
   SECTION("ILDU0 is ILU0 with U scaled by D⁻¹ and the same D⁻¹") {
     options.form = IluForm::Ildu0;
     const SubdomainIlu0 ildu(ExecSpace(), system.dropped, partition, options);
-    const auto scaled = host_vector(ildu.factors().values());
-    const auto inv_diag = host_vector(ildu.inv_diag());
-    check_close(inv_diag, host_vector(ilu.inv_diag()), 1e-13);
+    const auto scaled = reference::host_vector(ildu.factors().values());
+    const auto inv_diag = reference::host_vector(ildu.inv_diag());
+    check_close(inv_diag, reference::host_vector(ilu.inv_diag()), 1e-13);
     const int b = block_size, bb = b * b;
     const auto& F = reference;
     for (Ordinal i = 0; i < F.num_block_rows(); ++i)
@@ -147,8 +140,8 @@ TEST_CASE("subdomain ILU0: numeric refactor equals a fresh factorization", "[fac
   update_values(ExecSpace(), make_matrix(arrays), system);
   ilu.numeric(ExecSpace(), system.dropped);
   const SubdomainIlu0 fresh(ExecSpace(), system.dropped, partition, FactorOptions{});
-  CHECK(host_vector(ilu.factors().values()) == host_vector(fresh.factors().values()));
-  CHECK(host_vector(ilu.inv_diag()) == host_vector(fresh.inv_diag()));
+  CHECK(reference::host_vector(ilu.factors().values()) == reference::host_vector(fresh.factors().values()));
+  CHECK(reference::host_vector(ilu.inv_diag()) == reference::host_vector(fresh.inv_diag()));
 
   const ReorderedSystem other = reorder_and_drop(ExecSpace(), make_matrix(arrays), partition);
   CHECK_THROWS_WITH(ilu.numeric(ExecSpace(), other.dropped), FGDD_CONTAINS("pattern"));
@@ -180,7 +173,7 @@ TEST_CASE("subdomain ILU0: zero pivots name the caller's row; shifts are opt-in 
   shifting.absolute_shift = 1e-3;
   const SubdomainIlu0 shifted(ExecSpace(), system.dropped, partition, shifting);
   CHECK(shifted.report().shifted_pivots == 1);
-  for (const double v : host_vector(shifted.inv_diag())) CHECK(std::isfinite(v));
+  for (const double v : reference::host_vector(shifted.inv_diag())) CHECK(std::isfinite(v));
   FactorOptions bad;
   bad.pivot_threshold = -1;
   CHECK_THROWS_AS(SubdomainIlu0(ExecSpace(), system.dropped, partition, bad), InvalidInput);

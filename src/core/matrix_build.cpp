@@ -3,6 +3,7 @@
 #include "core/matrix_build.hpp"
 
 #include "core/exclusive_scan.hpp"
+#include "core/first_row_where.hpp"
 #include "core/kokkos_compat.hpp"
 
 #include <sstream>
@@ -22,20 +23,6 @@ auto read_one(const ViewType& view, std::size_t index) {
   typename ViewType::non_const_value_type value{};
   Kokkos::deep_copy(value, Kokkos::subview(view, index));
   return value;
-}
-
-// The first block row (lowest index) for which bad(i) holds, or n if none.
-template <class Predicate>
-Ordinal first_row_where(Ordinal n, const char* label, Predicate bad) {
-  Ordinal first = n;
-  Kokkos::parallel_reduce(
-      label, RowPolicy(0, n),
-      KOKKOS_LAMBDA(const Ordinal i, Ordinal& found) {
-        if (i < found && bad(i)) found = i;
-      },
-      Kokkos::Min<Ordinal>(first));
-  // The reducer starts from its identity (the largest Ordinal), not from n.
-  return first < n ? first : n;
 }
 
 void check_shape(Ordinal n, Ordinal m, int b, const RowMap& row_map, const ColumnIndices& col_ind,
@@ -58,8 +45,8 @@ void check_shape(Ordinal n, Ordinal m, int b, const RowMap& row_map, const Colum
   }
   const Offset start = read_one(row_map, 0);
   if (start != 0) throw InvalidMatrix("row map must start at 0, starts at " + std::to_string(start), 0);
-  const Ordinal decreasing = first_row_where(
-      n, "fgdd::core::check_row_map",
+  const Ordinal decreasing = detail::first_row_where(
+      ExecSpace(), n, "fgdd::core::check_row_map",
       KOKKOS_LAMBDA(const Ordinal i) { return row_map(i + 1) < row_map(i); });
   if (decreasing < n) throw InvalidMatrix("row map decreases", decreasing);
   const Offset end = read_one(row_map, n);
@@ -72,8 +59,8 @@ void check_shape(Ordinal n, Ordinal m, int b, const RowMap& row_map, const Colum
 
 void check_entries(Ordinal n, int b, const RowMap& row_map, const ColumnIndices& col_ind,
                    const Values& values) {
-  const Ordinal bad_column_row = first_row_where(
-      n, "fgdd::core::check_columns", KOKKOS_LAMBDA(const Ordinal i) {
+  const Ordinal bad_column_row = detail::first_row_where(
+      ExecSpace(), n, "fgdd::core::check_columns", KOKKOS_LAMBDA(const Ordinal i) {
         for (Offset k = row_map(i); k < row_map(i + 1); ++k) {
           if (col_ind(k) < 0 || col_ind(k) >= n) return true;
         }
@@ -92,8 +79,8 @@ void check_entries(Ordinal n, int b, const RowMap& row_map, const ColumnIndices&
     }
   }
   const Offset block_entries = Offset(b) * Offset(b);
-  const Ordinal non_finite_row = first_row_where(
-      n, "fgdd::core::check_finite", KOKKOS_LAMBDA(const Ordinal i) {
+  const Ordinal non_finite_row = detail::first_row_where(
+      ExecSpace(), n, "fgdd::core::check_finite", KOKKOS_LAMBDA(const Ordinal i) {
         for (Offset k = row_map(i) * block_entries; k < row_map(i + 1) * block_entries; ++k) {
           if (!detail::isfinite(values(k))) return true;
         }
@@ -116,8 +103,8 @@ void check_entries(Ordinal n, int b, const RowMap& row_map, const ColumnIndices&
 }
 
 bool rows_sorted_and_unique(Ordinal n, const RowMap& row_map, const ColumnIndices& col_ind) {
-  const Ordinal unsorted = first_row_where(
-      n, "fgdd::core::check_sorted", KOKKOS_LAMBDA(const Ordinal i) {
+  const Ordinal unsorted = detail::first_row_where(
+      ExecSpace(), n, "fgdd::core::check_sorted", KOKKOS_LAMBDA(const Ordinal i) {
         for (Offset k = row_map(i) + 1; k < row_map(i + 1); ++k) {
           if (col_ind(k) <= col_ind(k - 1)) return true;
         }
@@ -177,8 +164,8 @@ SparseMatrix sort_and_merge(Ordinal n, int b, const RowMap& row_map, ColumnIndic
 void check_diagonal(const SparseMatrix& A) {
   const auto row_map = A.row_map();
   const auto col_ind = A.col_ind();
-  const Ordinal missing = first_row_where(
-      A.num_block_rows(), "fgdd::core::check_diagonal", KOKKOS_LAMBDA(const Ordinal i) {
+  const Ordinal missing = detail::first_row_where(
+      ExecSpace(), A.num_block_rows(), "fgdd::core::check_diagonal", KOKKOS_LAMBDA(const Ordinal i) {
         for (Offset k = row_map(i); k < row_map(i + 1); ++k) {
           if (col_ind(k) == i) return false;
         }

@@ -176,6 +176,9 @@ SubdomainIlu0::SubdomainIlu0(const ExecSpace& space, const SparseMatrix& dropped
                           SparseMatrix::Values(Kokkos::view_alloc(Kokkos::WithoutInitializing,
                                                                   "fgdd::factor::lu"),
                                                dropped.num_entries()));
+  failed_row_ = Kokkos::View<Ordinal, DeviceType>("fgdd::factor::failed_row");
+  pivot_value_ = Kokkos::View<Scalar*, DeviceType>("fgdd::factor::pivot_value", n);
+  shifted_count_ = Kokkos::View<Offset, DeviceType>("fgdd::factor::shifted");
   space.fence();
   const double symbolic = timer.seconds();
   numeric(space, dropped);
@@ -200,10 +203,11 @@ const FactorReport& SubdomainIlu0::numeric(const ExecSpace& space, const SparseM
   kernel.diag = diag_position_;
   kernel.inv_diag = inv_diag_;
   kernel.offsets = partition_.subdomain_offsets;
-  kernel.failed_row = Kokkos::View<Ordinal, DeviceType>("fgdd::factor::failed_row");
-  Kokkos::deep_copy(space, kernel.failed_row, n);
-  kernel.pivot_value = Kokkos::View<Scalar*, DeviceType>("fgdd::factor::pivot_value", n);
-  kernel.shifted = Kokkos::View<Offset, DeviceType>("fgdd::factor::shifted");
+  kernel.failed_row = failed_row_;
+  kernel.pivot_value = pivot_value_;
+  kernel.shifted = shifted_count_;
+  Kokkos::deep_copy(space, failed_row_, n);
+  Kokkos::deep_copy(space, shifted_count_, Offset(0));
   kernel.b = b;
   kernel.scale_upper = options_.form == IluForm::Ildu0;
   kernel.rule.tiny = options_.pivot_threshold;

@@ -46,6 +46,10 @@ class SubdomainIlu0 {
   Kokkos::View<Offset*, DeviceType> diag_position_;
   Ordinal largest_subdomain_ = 0;
   FactorReport report_;
+  // Pivot bookkeeping, allocated once so a refactor allocates nothing.
+  Kokkos::View<Ordinal, DeviceType> failed_row_;     // smallest failing block row, else n
+  Kokkos::View<Scalar*, DeviceType> pivot_value_;    // per block row: its (smallest |) pivot
+  Kokkos::View<Offset, DeviceType> shifted_count_;
 };
 
 }  // namespace fgdd

@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/exclusive_scan.hpp"
+#include "core/first_row_where.hpp"
 #include "core/kokkos_compat.hpp"
 
 namespace fgdd::detail {
@@ -16,14 +17,10 @@ Partition make_partition(const ExecSpace& space, const Labeling& labeling) {
     throw InvalidInput("labeling has " + std::to_string(n) + " labels but " +
                        std::to_string(order_key.extent(0)) + " order keys");
 
-  Ordinal bad_row = n;
-  Kokkos::parallel_reduce(
-      "fgdd::partition::check_labels", Policy(space, 0, n),
-      KOKKOS_LAMBDA(const Ordinal i, Ordinal& first) {
-        const bool bad = part_of_row(i) < 0 || part_of_row(i) >= num_labels || order_key(i) < 0;
-        if (bad && i < first) first = i;
-      },
-      Kokkos::Min<Ordinal>(bad_row));
+  const Ordinal bad_row = first_row_where(
+      space, n, "fgdd::partition::check_labels", KOKKOS_LAMBDA(const Ordinal i) {
+        return part_of_row(i) < 0 || part_of_row(i) >= num_labels || order_key(i) < 0;
+      });
   if (bad_row < n)
     throw InvalidInput("row " + std::to_string(bad_row) + " has a label outside [0, " +
                        std::to_string(num_labels) + ") or a negative order key");

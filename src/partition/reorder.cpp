@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/exclusive_scan.hpp"
+#include "core/first_row_where.hpp"
 #include "core/kokkos_compat.hpp"
 
 namespace fgdd {
@@ -124,16 +125,13 @@ void update_values(const ExecSpace& space, const SparseMatrix& A_new, ReorderedS
   const auto old_row_map = system.original_row_map;
   const auto old_cols = system.original_col_ind;
   if (new_cols.data() != old_cols.data() || new_row_map.data() != old_row_map.data()) {
-    Ordinal first_different = n;
-    Kokkos::parallel_reduce(
-        "fgdd::partition::compare_pattern", Policy(space, 0, n),
-        KOKKOS_LAMBDA(const Ordinal i, Ordinal& first) {
+    const Ordinal first_different = detail::first_row_where(
+        space, n, "fgdd::partition::compare_pattern", KOKKOS_LAMBDA(const Ordinal i) {
           bool same = new_row_map(i + 1) == old_row_map(i + 1);
           for (Offset k = old_row_map(i); same && k < old_row_map(i + 1); ++k)
             same = new_cols(k) == old_cols(k);
-          if (!same && i < first) first = i;
-        },
-        Kokkos::Min<Ordinal>(first_different));
+          return !same;
+        });
     if (first_different < n)
       throw InvalidInput("update_values: the sparsity pattern differs from the one setup saw, "
                          "first at block row " + std::to_string(first_different));

@@ -20,6 +20,13 @@ DenseMatrix to_dense(const SparseMatrix& A);
 std::vector<double> multiply(const DenseMatrix& A, const std::vector<double>& x);
 
 std::vector<double> to_host(ConstVector x);
+
+// Any 1-D device view as a host std::vector.
+template <class View>
+std::vector<typename View::non_const_value_type> host_vector(const View& view) {
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
+  return {host.data(), host.data() + host.extent(0)};
+}
 Vector to_device(const std::vector<double>& x);
 Kokkos::View<Ordinal*, DeviceType> to_device(const std::vector<Ordinal>& x);
 

@@ -9,18 +9,7 @@ namespace fgdd::detail {
 
 // In place, on space: counts(i) becomes counts(0) + ... + counts(i-1). Returns the total of all
 // entries, so a row map laid out as counts(0..n-1) with counts(n) = 0 ends with its entry count.
-inline Offset exclusive_scan_in_place(const ExecSpace& space, const std::string& label,
-                                      const Kokkos::View<Offset*, DeviceType>& counts) {
-  Offset total = 0;
-  Kokkos::parallel_scan(
-      label, Kokkos::RangePolicy<ExecSpace>(space, 0, counts.extent(0)),
-      KOKKOS_LAMBDA(const Offset i, Offset& partial, const bool final) {
-        const Offset count = counts(i);
-        if (final) counts(i) = partial;
-        partial += count;
-      },
-      total);
-  return total;
-}
+Offset exclusive_scan_in_place(const ExecSpace& space, const std::string& label,
+                               const Kokkos::View<Offset*, DeviceType>& counts);
 
 }  // namespace fgdd::detail

@@ -37,6 +37,19 @@ SparseMatrix make_matrix(Ordinal num_block_rows, Ordinal num_block_cols, int blo
                          SparseMatrix::RowMap row_map, SparseMatrix::ColumnIndices col_ind,
                          SparseMatrix::Values values, bool arrays_may_change);
 
+namespace detail {
+// to(i) = from(i) with a type conversion; a functor because device lambdas stay out of headers
+// (core/types.hpp).
+template <class To, class From>
+struct ConvertInto {
+  To to;
+  From from;
+  KOKKOS_INLINE_FUNCTION void operator()(const Offset i) const {
+    to(i) = static_cast<typename To::value_type>(from(i));
+  }
+};
+}  // namespace detail
+
 // Wraps a KokkosSparse::CrsMatrix. Its column indices and values are shared (no copy) when they
 // already live in fgdd's memory space with fgdd's types and are sorted and unique; the row map
 // is shared too when its type is Offset. Otherwise the arrays are converted.
@@ -51,9 +64,9 @@ SparseMatrix from_kokkos_crs(const KokkosCrs& A) {
   } else {
     Kokkos::View<Offset*, DeviceType> converted(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::core::row_map"), n + 1);
-    Kokkos::parallel_for(
-        "fgdd::core::convert_row_map", Kokkos::RangePolicy<ExecSpace>(0, n + 1),
-        KOKKOS_LAMBDA(const Ordinal i) { converted(i) = static_cast<Offset>(row_map(i)); });
+    Kokkos::parallel_for("fgdd::core::convert_row_map", Kokkos::RangePolicy<ExecSpace>(0, n + 1),
+                         detail::ConvertInto<decltype(converted), decltype(row_map)>{converted,
+                                                                                   row_map});
     our_row_map = converted;
   }
   constexpr bool shared = std::is_same_v<typename KokkosCrs::ordinal_type, Ordinal> &&
@@ -74,10 +87,10 @@ SparseMatrix from_kokkos_crs(const KokkosCrs& A) {
     const auto their_values = Kokkos::create_mirror_view_and_copy(MemSpace(), A.values);
     Kokkos::parallel_for(
         "fgdd::core::convert_entries", Kokkos::RangePolicy<ExecSpace>(0, entries.extent(0)),
-        KOKKOS_LAMBDA(const Offset k) {
-          col_ind(k) = static_cast<Ordinal>(entries(k));
-          values(k) = static_cast<Scalar>(their_values(k));
-        });
+        detail::ConvertInto<SparseMatrix::ColumnIndices, decltype(entries)>{col_ind, entries});
+    Kokkos::parallel_for(
+        "fgdd::core::convert_values", Kokkos::RangePolicy<ExecSpace>(0, entries.extent(0)),
+        detail::ConvertInto<SparseMatrix::Values, decltype(their_values)>{values, their_values});
   }
   return make_matrix(n, m, 1, our_row_map, col_ind, values, /*arrays_may_change=*/!shared);
 }

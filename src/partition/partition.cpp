@@ -31,9 +31,6 @@ Partition make_partition(const ExecSpace& space, const Labeling& labeling) {
       "fgdd::partition::count_labels", Policy(space, 0, n),
       KOKKOS_LAMBDA(const Ordinal i) { Kokkos::atomic_add(&label_counts(part_of_row(i)), Offset(1)); });
   Kokkos::View<Ordinal*, DeviceType> dense_label("fgdd::partition::dense_label", num_labels + 1);
-  // Scans accumulate in Offset. Seen on the H100 (Kokkos 4.6.99 develop, CUDA 13): a process
-  // whose first scan had an int accumulator (this one, when make_partition ran before any other
-  // scan) jumped to a null host function pointer; runs whose first scan was an Offset one passed.
   Offset nonempty_labels = 0;
   Kokkos::parallel_scan(
       "fgdd::partition::renumber_labels", Policy(space, 0, num_labels + 1),

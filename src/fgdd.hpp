@@ -13,6 +13,7 @@
 #include "factor/subdomain_ilu0.hpp"
 #include "krylov/bicgstab.hpp"
 #include "krylov/block_jacobi.hpp"
+#include "krylov/dd_ilu_preconditioner.hpp"
 #include "krylov/krylov_options.hpp"
 #include "krylov/preconditioner.hpp"
 #include "krylov/solve_result.hpp"
@@ -20,5 +21,8 @@
 #include "partition/partition_matrix.hpp"
 #include "partition/partition_options.hpp"
 #include "partition/reorder.hpp"
+#include "trsv/subdomain_levels.hpp"
+#include "trsv/subdomain_trsv.hpp"
+#include "trsv/trsv_options.hpp"
 
 #define FGDD_VERSION "0.1.0"

@@ -31,10 +31,13 @@ Vector load_rhs(const cli::SolveCommand& command, const SparseMatrix& A) {
   return b;
 }
 
-std::unique_ptr<Preconditioner> make_preconditioner(const std::string& name,
-                                                    const SparseMatrix& A) {
-  if (name == "jacobi") return std::make_unique<BlockJacobi>(A);
-  return std::make_unique<IdentityPreconditioner>();
+std::unique_ptr<Preconditioner> make_preconditioner(const ExecSpace& space,
+                                                    const cli::SolveCommand& command,
+                                                    const PartitionedMatrix& partitioned) {
+  if (command.precond == "jacobi") return std::make_unique<BlockJacobi>(partitioned.system.permuted);
+  if (command.precond == "none") return std::make_unique<IdentityPreconditioner>();
+  return std::make_unique<DdIluPreconditioner>(space, partitioned.system.dropped,
+                                               partitioned.partition, command.dd);
 }
 
 int run(const cli::SolveCommand& command) {
@@ -71,7 +74,7 @@ int run(const cli::SolveCommand& command) {
   timer.reset();
   std::unique_ptr<Preconditioner> M;
   try {
-    M = make_preconditioner(command.precond, A_p);
+    M = make_preconditioner(space, command, partitioned);
   } catch (const ZeroPivot& pivot) {
     report.result.status = SolveStatus::PreconditionerFailed;
     report.result.reason = pivot.what();
@@ -81,6 +84,7 @@ int run(const cli::SolveCommand& command) {
   }
   space.fence();
   report.setup_seconds = timer.seconds();
+  report.precond = M->name();
 
   KrylovOptions options = command.krylov;
   if (command.monitor) {

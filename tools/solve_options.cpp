@@ -9,7 +9,7 @@ namespace fgdd::cli {
 namespace {
 
 const std::vector<std::string> available_solvers = {"bicgstab"};
-const std::vector<std::string> available_preconds = {"jacobi", "none"};
+const std::vector<std::string> available_preconds = {"ildu0-dd", "ilu0-dd", "jacobi", "none"};
 
 std::string joined(const std::vector<std::string>& names) {
   std::string out;
@@ -54,6 +54,14 @@ Partitioner parse_partitioner_option(const std::string& name) {
   }
 }
 
+ApplyKernel parse_apply_option(const std::string& name) {
+  try {
+    return parse_apply_kernel(name);
+  } catch (const std::exception& error) {
+    throw UsageError(std::string("--apply: ") + error.what());
+  }
+}
+
 }  // namespace
 
 SolveCommand parse_solve_command(const std::vector<std::string>& args) {
@@ -71,6 +79,8 @@ SolveCommand parse_solve_command(const std::vector<std::string>& args) {
     else if (option == "--rhs") command.rhs = value();
     else if (option == "--solver") command.solver = one_of(option, value(), available_solvers);
     else if (option == "--precond") command.precond = one_of(option, value(), available_preconds);
+    else if (option == "--apply") command.dd.apply = parse_apply_option(value());
+    else if (option == "--shift-pivots") command.dd.factor.shift_tiny_pivots = true;
     else if (option == "--tol") command.krylov.relative_tolerance = parse_double(option, value());
     else if (option == "--abs-tol") command.krylov.absolute_tolerance = parse_double(option, value());
     else if (option == "--max-iters") command.krylov.max_iterations = parse_int(option, value());
@@ -86,6 +96,7 @@ SolveCommand parse_solve_command(const std::vector<std::string>& args) {
   }
   if (command.help || command.version) return command;
   if (command.matrix.empty()) throw UsageError("--matrix FILE.mtx|gen:SPEC is required");
+  command.dd.factor.form = command.precond == "ilu0-dd" ? IluForm::Ilu0 : IluForm::Ildu0;
   try {
     command.krylov.validate();
   } catch (const std::exception& error) {
@@ -109,7 +120,14 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
                               scratch on this backend
   --rhs FILE.mtx              right-hand side (Matrix Market array); default all ones
   --solver bicgstab           Krylov method (GMRES, CG, BiCG: not built yet)
-  --precond jacobi|none       preconditioner (jacobi = block Jacobi for BSR); default jacobi
+  --precond ildu0-dd|ilu0-dd|jacobi|none
+                              preconditioner; default ildu0-dd: ILDU0 of the subdomains'
+                              diagonal blocks, one GPU team per subdomain (ilu0-dd: the same
+                              M scaled as ILU0; jacobi: block Jacobi for BSR)
+  --apply auto|dag_ec_ILDU0_fused|dag_vc_ILDU0_fused|dag_ec_ILD_U0
+                              kernel applying ildu0-dd / ilu0-dd; default auto
+                              (dag_vc_ILDU0_fused is deterministic run to run)
+  --shift-pivots              shift tiny pivots instead of failing (the count is reported)
   --tol T                     relative tolerance on ||b - A x|| / ||b||; default 1e-8
   --abs-tol T                 absolute tolerance; default 0
   --max-iters N               iteration limit; default 1000

@@ -2,6 +2,7 @@
 // same struct users fill in code).
 #pragma once
 
+#include "krylov/dd_ilu_preconditioner.hpp"
 #include "krylov/krylov_options.hpp"
 #include "partition/partition_options.hpp"
 
@@ -15,7 +16,8 @@ struct SolveCommand {
   std::string matrix;           // a Matrix Market path or gen:SPEC
   std::string rhs;              // empty: all ones
   std::string solver = "bicgstab";
-  std::string precond = "jacobi";
+  std::string precond = "ildu0-dd";
+  DdIluOptions dd;                // for ildu0-dd / ilu0-dd
   KrylovOptions krylov;
   PartitionOptions partition;
   std::string write_solution;   // empty: do not write

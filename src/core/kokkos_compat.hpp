@@ -1,5 +1,6 @@
 // The one place for differences between Kokkos 3.4 (Debian, Serial) and Kokkos 4.x (CUDA, HIP,
-// OpenMP): math functions moved out of Kokkos::Experimental, and the CRS sort moved namespaces.
+// OpenMP): math functions moved out of Kokkos::Experimental, atomic load/store out of
+// Kokkos::Impl, and the CRS sort moved namespaces.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -28,6 +29,15 @@ KOKKOS_INLINE_FUNCTION double exp(double x) { return kmath::exp(x); }
 KOKKOS_INLINE_FUNCTION double cos(double x) { return kmath::cos(x); }
 KOKKOS_INLINE_FUNCTION double fabs(double x) { return kmath::fabs(x); }
 KOKKOS_INLINE_FUNCTION bool isfinite(double x) { return kmath::isfinite(x); }
+
+// Relaxed atomic load and store (public in Kokkos 4, in Kokkos::Impl in 3.4).
+#if KOKKOS_VERSION >= 40000
+using ::Kokkos::atomic_load;
+using ::Kokkos::atomic_store;
+#else
+using ::Kokkos::Impl::atomic_load;
+using ::Kokkos::Impl::atomic_store;
+#endif
 
 // Sorts the entries of each CRS row by column, permuting values alike.
 template <class ExecSpace, class RowMap, class Entries, class Values>

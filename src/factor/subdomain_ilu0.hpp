@@ -37,6 +37,8 @@ class SubdomainIlu0 {
   // Position of the diagonal block in each block row.
   const Kokkos::View<Offset*, DeviceType>& diag_position() const noexcept { return diag_position_; }
   const FactorReport& report() const noexcept { return report_; }
+  IluForm form() const noexcept { return options_.form; }
+  const Partition& partition() const noexcept { return partition_; }
 
  private:
   FactorOptions options_;

@@ -1,0 +1,28 @@
+#include "krylov/dd_ilu_preconditioner.hpp"
+
+namespace fgdd {
+
+DdIluPreconditioner::DdIluPreconditioner(const ExecSpace& space, const SparseMatrix& dropped,
+                                         const Partition& partition, const DdIluOptions& options)
+    : options_(options),
+      factorization_(std::make_unique<SubdomainIlu0>(space, dropped, partition, options.factor)),
+      trsv_(std::make_unique<SubdomainTrsv>(space, *factorization_)) {}
+
+void DdIluPreconditioner::update_values(const ExecSpace& space, const SparseMatrix& dropped) {
+  factorization_->numeric(space, dropped);
+}
+
+void DdIluPreconditioner::apply(const ExecSpace& space, ConstVector r, Vector z) const {
+  trsv_->apply(space, options_.apply, r, z);
+}
+
+void DdIluPreconditioner::apply_transpose(const ExecSpace& space, ConstVector r, Vector z) const {
+  trsv_->apply_transpose(space, r, z);
+}
+
+std::string DdIluPreconditioner::name() const {
+  return std::string(options_.factor.form == IluForm::Ildu0 ? "ildu0-dd" : "ilu0-dd") + " (" +
+         to_string(options_.apply) + ")";
+}
+
+}  // namespace fgdd

@@ -1,0 +1,42 @@
+// The fgdd preconditioner (fine-grained-dd-sptrsv-gpu.txt): ILU0 / ILDU0 of the dropped,
+// block-diagonal matrix, applied with one Kokkos team per subdomain. Works in the partitioned
+// ordering of ReorderedSystem.
+#pragma once
+
+#include "factor/subdomain_ilu0.hpp"
+#include "krylov/preconditioner.hpp"
+#include "trsv/subdomain_trsv.hpp"
+
+#include <memory>
+
+namespace fgdd {
+
+struct DdIluOptions {
+  FactorOptions factor;
+  ApplyKernel apply = ApplyKernel::Auto;
+};
+
+class DdIluPreconditioner final : public Preconditioner {
+ public:
+  // Factors dropped (ReorderedSystem::dropped of partition) and builds the level sets.
+  // Throws ZeroPivot naming the caller's row, InvalidInput for bad options.
+  DdIluPreconditioner(const ExecSpace& space, const SparseMatrix& dropped,
+                      const Partition& partition, const DdIluOptions& options);
+
+  // New values, same pattern (after update_values): refactors on the device; levels are reused.
+  void update_values(const ExecSpace& space, const SparseMatrix& dropped);
+
+  void apply(const ExecSpace& space, ConstVector r, Vector z) const override;
+  void apply_transpose(const ExecSpace& space, ConstVector r, Vector z) const;
+  std::string name() const override;
+
+  const SubdomainIlu0& factorization() const noexcept { return *factorization_; }
+  const SubdomainTrsv& trsv() const noexcept { return *trsv_; }
+
+ private:
+  DdIluOptions options_;
+  std::unique_ptr<SubdomainIlu0> factorization_;  // stable address: trsv_ points to it
+  std::unique_ptr<SubdomainTrsv> trsv_;
+};
+
+}  // namespace fgdd

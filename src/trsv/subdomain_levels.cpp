@@ -1,0 +1,124 @@
+#include "trsv/subdomain_levels.hpp"
+
+#include "trsv/team_scratch.hpp"
+
+namespace fgdd {
+
+namespace detail {
+
+// One team per subdomain; its first thread sweeps the rows in dependency order (ascending for
+// Lower, descending for Upper), so a row's level is 1 + the highest level among its
+// dependencies in one pass: O(entries), whatever the DAG's depth (the paper's Algorithm 2
+// repeats a team-wide pass per level, O(levels × entries), which hurts long chains). A counting
+// sort by level then lists rows (ascending within a level, so the lists are deterministic) and
+// their strictly triangular entries.
+struct BuildLevelsKernel {
+  using Member = Kokkos::TeamPolicy<ExecSpace>::member_type;
+
+  SparseMatrix::RowMap row_map;
+  SparseMatrix::ColumnIndices col_ind;
+  Kokkos::View<Offset*, DeviceType> diag;
+  Kokkos::View<Ordinal*, DeviceType> offsets;
+  bool lower;
+  int scratch_level;
+  SubdomainLevels out;
+
+  KOKKOS_INLINE_FUNCTION Offset deps_begin(Ordinal i) const { return lower ? row_map(i) : diag(i) + 1; }
+  KOKKOS_INLINE_FUNCTION Offset deps_end(Ordinal i) const { return lower ? diag(i) : row_map(i + 1); }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const Ordinal s = team.league_rank();
+    const Ordinal first = offsets(s), last = offsets(s + 1), m = last - first;
+    Ordinal* level = static_cast<Ordinal*>(
+        team.team_scratch(scratch_level).get_shmem(sizeof(Ordinal) * (2 * std::size_t(m) + 1)));
+    Ordinal* cursor = level + m;
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      Ordinal deepest = 0;
+      for (Ordinal t = 0; t < m; ++t) {
+        const Ordinal i = lower ? first + t : last - 1 - t;
+        Ordinal l = 0;
+        for (Offset k = deps_begin(i); k < deps_end(i); ++k) {
+          const Ordinal below = level[col_ind(k) - first] + 1;
+          if (below > l) l = below;
+        }
+        level[i - first] = l;
+        if (l > deepest) deepest = l;
+      }
+      const Ordinal count = m > 0 ? deepest + 1 : 0;
+      for (Ordinal l = 0; l <= count; ++l) cursor[l] = 0;
+      for (Ordinal t = 0; t < m; ++t) ++cursor[level[t] + 1];
+      for (Ordinal l = 0; l < count; ++l) cursor[l + 1] += cursor[l];
+      const Ordinal base = first + s;
+      for (Ordinal l = 0; l <= count; ++l) out.level_ptr(base + l) = first + cursor[l];
+      for (Ordinal t = 0; t < m; ++t) out.rows(first + cursor[level[t]]++) = first + t;
+      // Entries of the subdomain's rows are contiguous, so its edges fit in the same range.
+      Offset e = row_map(first);
+      for (Ordinal l = 0; l < count; ++l) {
+        out.edge_ptr(base + l) = e;
+        for (Ordinal p = out.level_ptr(base + l); p < out.level_ptr(base + l + 1); ++p) {
+          const Ordinal i = out.rows(p);
+          for (Offset k = deps_begin(i); k < deps_end(i); ++k) {
+            out.edges(e) = k;
+            out.edge_row(e) = i;
+            ++e;
+          }
+        }
+      }
+      out.edge_ptr(base + count) = e;
+      out.num_levels(s) = count;
+    });
+  }
+};
+
+}  // namespace detail
+
+SubdomainLevels build_subdomain_levels(const ExecSpace& space, const SparseMatrix& factors,
+                                       const Kokkos::View<Offset*, DeviceType>& diag_position,
+                                       const Partition& partition, Triangle triangle) {
+  Kokkos::Timer timer;
+  const Ordinal n = factors.num_block_rows();
+  const Ordinal num_subdomains = partition.num_subdomains;
+  SubdomainLevels levels;
+  levels.triangle = triangle;
+  levels.num_levels = Kokkos::View<Ordinal*, DeviceType>("fgdd::trsv::num_levels", num_subdomains);
+  levels.level_ptr = Kokkos::View<Ordinal*, DeviceType>("fgdd::trsv::level_ptr", n + num_subdomains + 1);
+  levels.rows = Kokkos::View<Ordinal*, DeviceType>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::trsv::level_rows"), n);
+  levels.edge_ptr = Kokkos::View<Offset*, DeviceType>("fgdd::trsv::edge_ptr", n + num_subdomains + 1);
+  levels.edges = Kokkos::View<Offset*, DeviceType>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::trsv::edges"), factors.num_block_entries());
+  levels.edge_row = Kokkos::View<Ordinal*, DeviceType>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::trsv::edge_row"),
+      factors.num_block_entries());
+  if (num_subdomains == 0) return levels;
+
+  Ordinal largest = 0;
+  for (Ordinal s = 0; s < num_subdomains; ++s)
+    largest = std::max(largest, partition.host_subdomain_offsets[s + 1] -
+                                    partition.host_subdomain_offsets[s]);
+  const std::size_t scratch = sizeof(Ordinal) * (2 * std::size_t(largest) + 1);
+
+  detail::BuildLevelsKernel kernel{factors.row_map(), factors.col_ind(), diag_position,
+                                   partition.subdomain_offsets, triangle == Triangle::Lower,
+                                   detail::scratch_level_for(scratch), levels};
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  Kokkos::parallel_for(
+      triangle == Triangle::Lower ? "fgdd::trsv::lower_levels" : "fgdd::trsv::upper_levels",
+      Policy(space, num_subdomains, 1).set_scratch_size(kernel.scratch_level, Kokkos::PerTeam(scratch)),
+      kernel);
+
+  Ordinal max_levels = 0;
+  const auto num_levels = levels.num_levels;
+  Kokkos::parallel_reduce(
+      "fgdd::trsv::max_levels", Kokkos::RangePolicy<ExecSpace>(space, 0, num_subdomains),
+      KOKKOS_LAMBDA(const Ordinal s, Ordinal& m) {
+        if (num_levels(s) > m) m = num_levels(s);
+      },
+      Kokkos::Max<Ordinal>(max_levels));
+  levels.max_levels = max_levels;
+  space.fence();
+  levels.seconds = timer.seconds();
+  return levels;
+}
+
+}  // namespace fgdd

@@ -1,0 +1,39 @@
+// Per-subdomain level sets (the DAG of fine-grained-dd-sptrsv-gpu.txt §4.2) of one triangle of
+// the subdomain factors, built on the device with one team per subdomain in one launch.
+#pragma once
+
+#include "core/sparse_matrix.hpp"
+#include "partition/partition.hpp"
+
+namespace fgdd {
+
+enum class Triangle { Lower, Upper };
+
+// Level l of subdomain s holds the block rows rows(level_ptr(first_level(s) + l)) ..
+// rows(level_ptr(first_level(s) + l + 1) - 1), for l < num_levels(s); a row's level is one more
+// than the highest level it depends on, so every level only reads rows of earlier levels.
+// first_level(s) = subdomain_offsets(s) + s (a subdomain has at most as many levels as rows).
+// The strictly-triangular entries of level l's rows are listed in level order as well:
+// edges(edge_ptr(first_level(s) + l)) .. edges(edge_ptr(first_level(s) + l + 1) - 1) are entry
+// (block) indices into the factors, and edge_row(e) is the block row entry edges(e) belongs to.
+struct SubdomainLevels {
+  Triangle triangle = Triangle::Lower;
+  Kokkos::View<Ordinal*, DeviceType> num_levels;  // per subdomain
+  Kokkos::View<Ordinal*, DeviceType> level_ptr;   // n + num_subdomains + 1 (positions in rows)
+  Kokkos::View<Ordinal*, DeviceType> rows;        // n block rows
+  Kokkos::View<Offset*, DeviceType> edge_ptr;     // same indexing as level_ptr
+  Kokkos::View<Offset*, DeviceType> edges;        // strictly-triangular entry indices
+  Kokkos::View<Ordinal*, DeviceType> edge_row;    // block row of each listed entry
+  Ordinal max_levels = 0;                         // over all subdomains
+  Offset num_edges = 0;
+  double seconds = 0;                             // device time to build all of this
+};
+
+// factors: the subdomain factors (every entry inside its row's subdomain block); diag_position:
+// the diagonal block of each block row. Dependencies are the entries left of the diagonal for
+// Lower and right of it for Upper.
+SubdomainLevels build_subdomain_levels(const ExecSpace& space, const SparseMatrix& factors,
+                                       const Kokkos::View<Offset*, DeviceType>& diag_position,
+                                       const Partition& partition, Triangle triangle);
+
+}  // namespace fgdd

@@ -1,0 +1,242 @@
+// The one team-per-subdomain kernel behind every subdomain solve and apply (internal). A launch
+// runs up to three steps on the team's vector slice: triangular solves (forward, or transposed
+// by scattering), and D⁻¹ (or D⁻ᵀ) scaling. The slice lives in team scratch (InScratch) or is
+// the output vector itself in global memory.
+#pragma once
+
+#include "core/dense_block.hpp"
+#include "trsv/subdomain_levels.hpp"
+
+namespace fgdd::detail {
+
+enum class Traversal {
+  Vertex,  // one thread per row of a level, entries in row order: deterministic
+  Edge,    // threads over the level's entries, atomic updates of the row sums
+  Spin,    // no levels: each row waits on done flags of the rows it needs
+};
+
+enum class StepKind { Solve, SolveTransposed, Scale, ScaleTransposed };
+
+struct Step {
+  StepKind kind = StepKind::Solve;
+  bool lower = true;    // which triangle a solve uses
+  bool pivots = false;  // divide by D (true) or treat the diagonal as I
+};
+
+struct StepList {
+  Step step[3];
+  int count = 0;
+};
+
+// B: the block size when known at compile time (1..4, the fast paths), or 0 for any b ≤ 16.
+template <Traversal traversal, bool InScratch, int B>
+struct SubdomainSolveKernel {
+  using Member = Kokkos::TeamPolicy<ExecSpace>::member_type;
+
+  SparseMatrix::RowMap row_map;
+  SparseMatrix::ColumnIndices col_ind;
+  SparseMatrix::Values values;
+  Kokkos::View<Offset*, DeviceType> diag;
+  Kokkos::View<Scalar*, DeviceType> inv_diag;
+  Kokkos::View<Ordinal*, DeviceType> offsets;
+  SubdomainLevels lower_levels;
+  SubdomainLevels upper_levels;
+  ConstVector r;
+  Vector z;
+  StepList steps;
+  int runtime_b;
+  int scratch_level;
+
+  KOKKOS_INLINE_FUNCTION int b() const { return B > 0 ? B : runtime_b; }
+  KOKKOS_INLINE_FUNCTION const Scalar* block(Offset k) const { return &values(k * b() * b()); }
+
+  // x_i ← D_i⁻¹ x_i (or D_i⁻ᵀ x_i) in place.
+  KOKKOS_INLINE_FUNCTION void scale_row(Scalar* xi, Ordinal i, bool transposed) const {
+    const int n = b();
+    const Scalar* d = &inv_diag(Offset(i) * n * n);
+    Scalar copy[B > 0 ? B : max_block_size];
+    for (int c = 0; c < n; ++c) copy[c] = xi[c];
+    for (int c = 0; c < n; ++c) {
+      Scalar sum = 0;
+      for (int e = 0; e < n; ++e) sum += (transposed ? d[e * n + c] : d[c * n + e]) * copy[e];
+      xi[c] = sum;
+    }
+  }
+
+  // acc -= block(k) · xj
+  KOKKOS_INLINE_FUNCTION void subtract_product(Scalar* acc, Offset k, const Scalar* xj) const {
+    const int n = b();
+    const Scalar* a = block(k);
+    for (int c = 0; c < n; ++c) {
+      Scalar sum = 0;
+      for (int e = 0; e < n; ++e) sum += a[c * n + e] * xj[e];
+      acc[c] -= sum;
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION Offset deps_begin(bool lower, Ordinal i) const {
+    return lower ? row_map(i) : diag(i) + 1;
+  }
+  KOKKOS_INLINE_FUNCTION Offset deps_end(bool lower, Ordinal i) const {
+    return lower ? diag(i) : row_map(i + 1);
+  }
+
+  // Vertex: rows of a level in parallel, each thread runs its row's entries in order.
+  KOKKOS_INLINE_FUNCTION void solve_vertex(const Member& team, Scalar* x, Ordinal first,
+                                           const SubdomainLevels& levels, const Step& step) const {
+    const Ordinal s = team.league_rank(), base = first + s, n = b();
+    for (Ordinal l = 0; l < levels.num_levels(s); ++l) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, levels.level_ptr(base + l),
+                                                   levels.level_ptr(base + l + 1)),
+                           [&](const Ordinal p) {
+                             const Ordinal i = levels.rows(p);
+                             Scalar* xi = x + Offset(i - first) * n;
+                             Scalar acc[B > 0 ? B : max_block_size];
+                             for (int c = 0; c < n; ++c) acc[c] = xi[c];
+                             for (Offset k = deps_begin(step.lower, i); k < deps_end(step.lower, i); ++k)
+                               subtract_product(acc, k, x + Offset(col_ind(k) - first) * n);
+                             for (int c = 0; c < n; ++c) xi[c] = acc[c];
+                             if (step.pivots) scale_row(xi, i, false);
+                           });
+      team.team_barrier();
+    }
+  }
+
+  // Edge: all strictly triangular entries of a level at once, atomics into their rows.
+  KOKKOS_INLINE_FUNCTION void solve_edge(const Member& team, Scalar* x, Ordinal first,
+                                         const SubdomainLevels& levels, const Step& step) const {
+    const Ordinal s = team.league_rank(), base = first + s, n = b();
+    for (Ordinal l = 0; l < levels.num_levels(s); ++l) {
+      Kokkos::parallel_for(
+          Kokkos::TeamThreadRange(team, levels.edge_ptr(base + l), levels.edge_ptr(base + l + 1)),
+          [&](const Offset e) {
+            const Offset k = levels.edges(e);
+            const Scalar* xj = x + Offset(col_ind(k) - first) * n;
+            Scalar* xi = x + Offset(levels.edge_row(e) - first) * n;
+            const Scalar* a = block(k);
+            for (int c = 0; c < n; ++c) {
+              Scalar sum = 0;
+              for (int q = 0; q < n; ++q) sum += a[c * n + q] * xj[q];
+              Kokkos::atomic_add(&xi[c], -sum);
+            }
+          });
+      team.team_barrier();
+      if (!step.pivots) continue;
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, levels.level_ptr(base + l),
+                                                   levels.level_ptr(base + l + 1)),
+                           [&](const Ordinal p) {
+                             const Ordinal i = levels.rows(p);
+                             scale_row(x + Offset(i - first) * n, i, false);
+                           });
+      team.team_barrier();
+    }
+  }
+
+  // Spin (paper Algorithm 1): each thread takes rows in dependency order and waits on the done
+  // flag of every row it reads. A thread only ever waits on rows that come earlier in that order,
+  // which some thread of the team has already taken, so the team always makes progress.
+  KOKKOS_INLINE_FUNCTION void solve_spin(const Member& team, Scalar* x, int* done, Ordinal first,
+                                         Ordinal m, const Step& step) const {
+    const int n = b();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m), [&](const Ordinal t) { done[t] = 0; });
+    team.team_barrier();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m), [&](const Ordinal t) {
+      const Ordinal i = step.lower ? first + t : first + m - 1 - t;
+      Scalar acc[B > 0 ? B : max_block_size];
+      Scalar* xi = x + Offset(i - first) * n;
+      for (int c = 0; c < n; ++c) acc[c] = xi[c];
+      for (Offset k = deps_begin(step.lower, i); k < deps_end(step.lower, i); ++k) {
+        const Ordinal j = col_ind(k) - first;
+        while (atomic_load(&done[j]) == 0) {
+        }
+        Scalar xj[B > 0 ? B : max_block_size];
+        for (int c = 0; c < n; ++c) xj[c] = atomic_load(&x[Offset(j) * n + c]);
+        subtract_product(acc, k, xj);
+      }
+      if (step.pivots) scale_row(acc, i, false);
+      for (int c = 0; c < n; ++c) atomic_store(&xi[c], acc[c]);
+      Kokkos::memory_fence();
+      atomic_store(&done[i - first], 1);
+    });
+    team.team_barrier();
+  }
+
+  // Transposed solve with the rows of one triangle: levels in reverse, each row finished (scaled
+  // by D⁻ᵀ when pivots) and then scattered into the rows that depend on it.
+  KOKKOS_INLINE_FUNCTION void solve_transposed(const Member& team, Scalar* x, Ordinal first,
+                                               const SubdomainLevels& levels,
+                                               const Step& step) const {
+    const Ordinal s = team.league_rank(), base = first + s, n = b();
+    for (Ordinal l = levels.num_levels(s) - 1; l >= 0; --l) {
+      if (step.pivots) {
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, levels.level_ptr(base + l),
+                                                     levels.level_ptr(base + l + 1)),
+                             [&](const Ordinal p) {
+                               const Ordinal i = levels.rows(p);
+                               scale_row(x + Offset(i - first) * n, i, true);
+                             });
+        team.team_barrier();
+      }
+      Kokkos::parallel_for(
+          Kokkos::TeamThreadRange(team, levels.edge_ptr(base + l), levels.edge_ptr(base + l + 1)),
+          [&](const Offset e) {
+            const Offset k = levels.edges(e);
+            const Scalar* xi = x + Offset(levels.edge_row(e) - first) * n;
+            Scalar* xj = x + Offset(col_ind(k) - first) * n;
+            const Scalar* a = block(k);
+            for (int c = 0; c < n; ++c) {
+              Scalar sum = 0;
+              for (int q = 0; q < n; ++q) sum += a[q * n + c] * xi[q];
+              Kokkos::atomic_add(&xj[c], -sum);
+            }
+          });
+      team.team_barrier();
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const Ordinal s = team.league_rank();
+    const Ordinal first = offsets(s), m = offsets(s + 1) - first;
+    const int n = b();
+    const Offset length = Offset(m) * n, begin = Offset(first) * n;
+    Scalar* x;
+    int* done = nullptr;
+    if constexpr (InScratch) {
+      x = static_cast<Scalar*>(team.team_scratch(scratch_level).get_shmem(sizeof(Scalar) * length));
+      if constexpr (traversal == Traversal::Spin)
+        done = static_cast<int*>(team.team_scratch(scratch_level).get_shmem(sizeof(int) * m));
+    } else {
+      x = &z(begin);
+    }
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, length),
+                         [&](const Offset t) { x[t] = r(begin + t); });
+    team.team_barrier();
+    for (int q = 0; q < steps.count; ++q) {
+      const Step& step = steps.step[q];
+      const SubdomainLevels& levels = step.lower ? lower_levels : upper_levels;
+      switch (step.kind) {
+        case StepKind::Solve:
+          if constexpr (traversal == Traversal::Vertex) solve_vertex(team, x, first, levels, step);
+          if constexpr (traversal == Traversal::Edge) solve_edge(team, x, first, levels, step);
+          if constexpr (traversal == Traversal::Spin) solve_spin(team, x, done, first, m, step);
+          break;
+        case StepKind::SolveTransposed:
+          solve_transposed(team, x, first, levels, step);
+          break;
+        case StepKind::Scale:
+        case StepKind::ScaleTransposed:
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m), [&](const Ordinal t) {
+            scale_row(x + Offset(t) * n, first + t, step.kind == StepKind::ScaleTransposed);
+          });
+          team.team_barrier();
+          break;
+      }
+    }
+    if constexpr (InScratch) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, length),
+                           [&](const Offset t) { z(begin + t) = x[t]; });
+    }
+  }
+};
+
+}  // namespace fgdd::detail

@@ -1,0 +1,144 @@
+#include "trsv/subdomain_trsv.hpp"
+
+#include "core/errors.hpp"
+#include "trsv/subdomain_solve_kernel.hpp"
+#include "trsv/team_scratch.hpp"
+
+#include <string>
+
+namespace fgdd {
+
+namespace {
+
+using detail::Step;
+using detail::StepKind;
+using detail::StepList;
+using detail::Traversal;
+
+void check_length(const SparseMatrix& factors, Offset length, const char* name) {
+  if (length != factors.num_rows())
+    throw DimensionMismatch(std::string("vector ") + name + " has " + std::to_string(length) +
+                            " entries but the factors have " + std::to_string(factors.num_rows()) +
+                            " rows");
+}
+
+template <Traversal traversal, bool InScratch, int B>
+void launch_with_block(const ExecSpace& space, const SubdomainIlu0& f, const SubdomainLevels& lower,
+                       const SubdomainLevels& upper, const StepList& steps, ConstVector r,
+                       Vector z, std::size_t scratch_bytes, int scratch_level, const char* label) {
+  const SparseMatrix& factors = f.factors();
+  const Partition& partition = f.partition();
+  detail::SubdomainSolveKernel<traversal, InScratch, B> kernel{
+      factors.row_map(), factors.col_ind(), factors.values(), f.diag_position(), f.inv_diag(),
+      partition.subdomain_offsets, lower, upper, r, z, steps, factors.block_size(), scratch_level};
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  Policy policy(space, partition.num_subdomains, Kokkos::AUTO);
+  if (InScratch) policy.set_scratch_size(scratch_level, Kokkos::PerTeam(scratch_bytes));
+  Kokkos::parallel_for(label, policy, kernel);
+}
+
+template <Traversal traversal, bool InScratch>
+void launch(const ExecSpace& space, const SubdomainIlu0& f, const SubdomainLevels& lower,
+            const SubdomainLevels& upper, const StepList& steps, ConstVector r, Vector z,
+            std::size_t scratch_bytes, int scratch_level, const char* label) {
+  if (f.partition().num_subdomains == 0) return;
+  switch (f.factors().block_size()) {
+    case 1: return launch_with_block<traversal, InScratch, 1>(space, f, lower, upper, steps, r, z, scratch_bytes, scratch_level, label);
+    case 2: return launch_with_block<traversal, InScratch, 2>(space, f, lower, upper, steps, r, z, scratch_bytes, scratch_level, label);
+    case 3: return launch_with_block<traversal, InScratch, 3>(space, f, lower, upper, steps, r, z, scratch_bytes, scratch_level, label);
+    case 4: return launch_with_block<traversal, InScratch, 4>(space, f, lower, upper, steps, r, z, scratch_bytes, scratch_level, label);
+    default: return launch_with_block<traversal, InScratch, 0>(space, f, lower, upper, steps, r, z, scratch_bytes, scratch_level, label);
+  }
+}
+
+StepList one_step(Step step) {
+  StepList list;
+  list.step[0] = step;
+  list.count = 1;
+  return list;
+}
+
+}  // namespace
+
+SubdomainTrsv::SubdomainTrsv(const ExecSpace& space, const SubdomainIlu0& factorization)
+    : factorization_(&factorization) {
+  const SparseMatrix& factors = factorization.factors();
+  const Partition& partition = factorization.partition();
+  lower_ = build_subdomain_levels(space, factors, factorization.diag_position(), partition,
+                                  Triangle::Lower);
+  upper_ = build_subdomain_levels(space, factors, factorization.diag_position(), partition,
+                                  Triangle::Upper);
+  Ordinal largest = 0;
+  for (Ordinal s = 0; s < partition.num_subdomains; ++s)
+    largest = std::max(largest, partition.host_subdomain_offsets[s + 1] -
+                                    partition.host_subdomain_offsets[s]);
+  // The slice plus the spin-loop done flags, so one size serves every kernel.
+  slice_bytes_ = std::size_t(largest) * (sizeof(Scalar) * factors.block_size() + sizeof(int)) + 64;
+  scratch_level_ = detail::scratch_level_for(slice_bytes_);
+}
+
+void SubdomainTrsv::solve(const ExecSpace& space, Triangle triangle, Diagonal diagonal,
+                          TriangularKernel kernel, ConstVector r, Vector x) const {
+  const SubdomainIlu0& f = *factorization_;
+  check_length(f.factors(), r.extent(0), "r");
+  check_length(f.factors(), x.extent(0), "x");
+  const StepList steps =
+      one_step(Step{StepKind::Solve, triangle == Triangle::Lower, diagonal == Diagonal::Pivots});
+  const std::size_t bytes = slice_bytes_;
+  const int level = scratch_level_;
+  switch (kernel) {
+    case TriangularKernel::SpinLoopLds:
+      return launch<Traversal::Spin, true>(space, f, lower_, upper_, steps, r, x, bytes, level, "fgdd::trsv::spin_loop_lds");
+    case TriangularKernel::DagEcNoLds:
+      return launch<Traversal::Edge, false>(space, f, lower_, upper_, steps, r, x, bytes, level, "fgdd::trsv::dag_ec_no_lds");
+    case TriangularKernel::DagEcLds:
+      return launch<Traversal::Edge, true>(space, f, lower_, upper_, steps, r, x, bytes, level, "fgdd::trsv::dag_ec_lds");
+    case TriangularKernel::DagVcLds:
+      return launch<Traversal::Vertex, true>(space, f, lower_, upper_, steps, r, x, bytes, level, "fgdd::trsv::dag_vc_lds");
+  }
+}
+
+void SubdomainTrsv::apply(const ExecSpace& space, ApplyKernel kernel, ConstVector r, Vector z) const {
+  const SubdomainIlu0& f = *factorization_;
+  check_length(f.factors(), r.extent(0), "r");
+  check_length(f.factors(), z.extent(0), "z");
+  // Ildu0: L (unit), D⁻¹, U (unit). Ilu0: L (unit), U with its pivots on the diagonal.
+  const bool ildu = f.form() == IluForm::Ildu0;
+  StepList fused;
+  fused.step[fused.count++] = Step{StepKind::Solve, true, false};
+  if (ildu) fused.step[fused.count++] = Step{StepKind::Scale, true, false};
+  fused.step[fused.count++] = Step{StepKind::Solve, false, !ildu};
+  const std::size_t bytes = slice_bytes_;
+  const int level = scratch_level_;
+  switch (kernel) {
+    case ApplyKernel::Auto:
+    case ApplyKernel::DagEcIlduFused:
+      return launch<Traversal::Edge, true>(space, f, lower_, upper_, fused, r, z, bytes, level, "fgdd::trsv::dag_ec_ILDU0_fused");
+    case ApplyKernel::DagVcIlduFused:
+      return launch<Traversal::Vertex, true>(space, f, lower_, upper_, fused, r, z, bytes, level, "fgdd::trsv::dag_vc_ILDU0_fused");
+    case ApplyKernel::DagEcIldU0: {
+      // Two launches through z: the lower solve with the diagonal scaling, then the upper solve
+      // in place (each team reads and writes only its own rows).
+      StepList first;
+      first.step[first.count++] = Step{StepKind::Solve, true, false};
+      if (ildu) first.step[first.count++] = Step{StepKind::Scale, true, false};
+      launch<Traversal::Edge, true>(space, f, lower_, upper_, first, r, z, bytes, level, "fgdd::trsv::dag_ec_ILD_U0_lower");
+      return launch<Traversal::Edge, true>(space, f, lower_, upper_, one_step(Step{StepKind::Solve, false, !ildu}), z, z, bytes, level, "fgdd::trsv::dag_ec_ILD_U0_upper");
+    }
+  }
+}
+
+void SubdomainTrsv::apply_transpose(const ExecSpace& space, ConstVector r, Vector z) const {
+  const SubdomainIlu0& f = *factorization_;
+  check_length(f.factors(), r.extent(0), "r");
+  check_length(f.factors(), z.extent(0), "z");
+  // Mᵀ = Uᵀ Dᵀ Lᵀ (Ildu0) or Uᵀ Lᵀ with the pivots inside Uᵀ (Ilu0): solve Uᵀ first.
+  const bool ildu = f.form() == IluForm::Ildu0;
+  StepList steps;
+  steps.step[steps.count++] = Step{StepKind::SolveTransposed, false, !ildu};
+  if (ildu) steps.step[steps.count++] = Step{StepKind::ScaleTransposed, true, false};
+  steps.step[steps.count++] = Step{StepKind::SolveTransposed, true, false};
+  launch<Traversal::Edge, true>(space, f, lower_, upper_, steps, r, z, slice_bytes_, scratch_level_, "fgdd::trsv::dag_ec_ILDU0_fused_transpose");
+}
+
+}  // namespace fgdd

@@ -1,0 +1,50 @@
+// Triangular solves and the preconditioner apply z = U⁻¹ D⁻¹ L⁻¹ r on the subdomain factors of a
+// SubdomainIlu0 (fine-grained-dd-sptrsv-gpu.txt §4: Algorithms 1 and 3, §4.2.3–4.4), CSR and
+// BSR, one Kokkos team per subdomain. Vectors are in the partitioned ordering of the factors.
+#pragma once
+
+#include "factor/subdomain_ilu0.hpp"
+#include "trsv/subdomain_levels.hpp"
+#include "trsv/trsv_options.hpp"
+
+namespace fgdd {
+
+// The diagonal a triangular solve divides by: the pivot blocks D (through D⁻¹) or the identity.
+enum class Diagonal { Pivots, Unit };
+
+class SubdomainTrsv {
+ public:
+  // Builds the lower and upper level sets on the device. The factors are shared, not copied: after
+  // factorization.numeric(...) the solves use the new values with no further setup. The
+  // factorization must outlive this object.
+  SubdomainTrsv(const ExecSpace& space, const SubdomainIlu0& factorization);
+
+  // x = T⁻¹ r with T the lower (or upper) triangle of the factors: the strictly triangular blocks
+  // plus D (Diagonal::Pivots) or I (Diagonal::Unit). r and x do not alias.
+  void solve(const ExecSpace& space, Triangle triangle, Diagonal diagonal, TriangularKernel kernel,
+             ConstVector r, Vector x) const;
+
+  // z = M⁻¹ r: M = L D U for Ildu0 factors, M = L U for Ilu0 factors (same M, other scaling).
+  // r and z do not alias.
+  void apply(const ExecSpace& space, ApplyKernel kernel, ConstVector r, Vector z) const;
+
+  // z = M⁻ᵀ r (for BiCG), fused in one launch with the same level sets read in reverse.
+  void apply_transpose(const ExecSpace& space, ConstVector r, Vector z) const;
+
+  const SubdomainLevels& levels(Triangle triangle) const noexcept {
+    return triangle == Triangle::Lower ? lower_ : upper_;
+  }
+  // Bytes of team scratch a subdomain's vector slice needs, and the level it lives in (0 when
+  // it fits the fast per-team scratch, 1 otherwise: slower, never wrong).
+  std::size_t slice_bytes() const noexcept { return slice_bytes_; }
+  int scratch_level() const noexcept { return scratch_level_; }
+
+ private:
+  const SubdomainIlu0* factorization_;
+  SubdomainLevels lower_;
+  SubdomainLevels upper_;
+  std::size_t slice_bytes_ = 0;
+  int scratch_level_ = 0;
+};
+
+}  // namespace fgdd

@@ -1,0 +1,32 @@
+// Which kernel runs a subdomain triangular solve or a preconditioner apply. Names follow
+// fine-grained-dd-sptrsv-gpu.txt §5 (Tables 5.2 and 5.3) so results can be compared with it.
+#pragma once
+
+#include <string>
+
+namespace fgdd {
+
+// One triangle (lower or upper) of the subdomain factors, one Kokkos team per subdomain.
+enum class TriangularKernel {
+  SpinLoopLds,  // synchronization-free: done flags in team scratch, rows in ascending order
+  DagEcNoLds,   // level by level, threads over the level's nonzeros, vector in global memory
+  DagEcLds,     // level by level, threads over the level's nonzeros, vector slice in scratch
+  DagVcLds,     // level by level, one thread per row of the level (deterministic)
+};
+
+// z = M⁻¹ r for the subdomain ILU0 / ILDU0 preconditioner.
+enum class ApplyKernel {
+  Auto,            // DagEcIlduFused (fastest in the paper and on the H100, docs/PERFORMANCE.md)
+  DagEcIldU0,      // two launches: lower solve with diagonal scaling, then the upper solve
+  DagVcIlduFused,  // one launch: lower, D⁻¹, upper; one thread per row (deterministic)
+  DagEcIlduFused,  // one launch: lower, D⁻¹, upper; threads over nonzeros (atomics in scratch)
+};
+
+std::string to_string(TriangularKernel kernel);
+std::string to_string(ApplyKernel kernel);
+// Accepts the paper's names ("dag_ec_lds", "dag_ec_ILDU0_fused", ...) and "auto"; throws
+// InvalidInput listing the valid names.
+TriangularKernel parse_triangular_kernel(const std::string& name);
+ApplyKernel parse_apply_kernel(const std::string& name);
+
+}  // namespace fgdd

@@ -60,6 +60,16 @@ TEST_CASE("parse_solve_command fills the options", "[tools][cli]") {
   CHECK(command.json == "r.json");
   CHECK(command.write_solution == "x.mtx");
   CHECK(command.solver == "bicgstab");
+
+  const auto defaults = cli::parse_solve_command({"--matrix", "a.mtx"});
+  CHECK(defaults.precond == "ildu0-dd");
+  CHECK(defaults.dd.factor.form == IluForm::Ildu0);
+  CHECK(defaults.dd.apply == ApplyKernel::Auto);
+  const auto dd = cli::parse_solve_command(
+      {"--matrix", "a.mtx", "--precond", "ilu0-dd", "--apply", "dag_vc_ILDU0_fused", "--shift-pivots"});
+  CHECK(dd.dd.factor.form == IluForm::Ilu0);
+  CHECK(dd.dd.apply == ApplyKernel::DagVcIlduFused);
+  CHECK(dd.dd.factor.shift_tiny_pivots);
 }
 
 TEST_CASE("parse_solve_command names the bad argument", "[tools][cli]") {
@@ -77,6 +87,7 @@ TEST_CASE("parse_solve_command names the bad argument", "[tools][cli]") {
   fails_with({"--matrix", "a.mtx", "--solver", "gmres"}, "bicgstab");
   fails_with({"--matrix", "a.mtx", "--precond", "ilu"}, "jacobi|none");
   fails_with({"--matrix", "a.mtx", "--frobnicate"}, "'--frobnicate'");
+  fails_with({"--matrix", "a.mtx", "--apply", "fastest"}, "dag_ec_ILDU0_fused");
   CHECK(cli::parse_solve_command({"--help"}).help);
 }
 
@@ -131,14 +142,16 @@ TEST_CASE("fgdd-solve exit codes", "[tools][cli]") {
     CHECK(run.exit_code == 2);
     CHECK(run.output.find("length 7") != std::string::npos);
   }
-  SECTION("zero diagonal with Jacobi: 1, preconditioner_failed with the row") {
+  SECTION("zero pivot with ildu0-dd or Jacobi: 1, preconditioner_failed with the row") {
     const std::string matrix = dir.path + "/zero_diag.mtx";
     std::ofstream(matrix) << "%%MatrixMarket matrix coordinate real general\n"
                              "2 2 3\n1 1 2\n2 1 1\n2 2 0\n";
-    const Run run = run_solve("--matrix " + matrix, dir);
-    INFO(run.output);
-    CHECK(run.exit_code == 1);
-    CHECK(run.output.find("preconditioner_failed") != std::string::npos);
-    CHECK(run.output.find("row 1") != std::string::npos);
+    for (const std::string precond : {"ildu0-dd", "jacobi"}) {
+      const Run run = run_solve("--matrix " + matrix + " --precond " + precond, dir);
+      INFO(precond << ": " << run.output);
+      CHECK(run.exit_code == 1);
+      CHECK(run.output.find("preconditioner_failed") != std::string::npos);
+      CHECK(run.output.find("row 1") != std::string::npos);
+    }
   }
 }

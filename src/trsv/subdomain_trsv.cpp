@@ -72,9 +72,9 @@ SubdomainTrsv::SubdomainTrsv(const ExecSpace& space, const SubdomainIlu0& factor
   for (Ordinal s = 0; s < partition.num_subdomains; ++s)
     largest = std::max(largest, partition.host_subdomain_offsets[s + 1] -
                                     partition.host_subdomain_offsets[s]);
-  // The slice plus the spin-loop done flags, so one size serves every kernel.
-  slice_bytes_ = std::size_t(largest) * (sizeof(Scalar) * factors.block_size() + sizeof(int)) + 64;
-  scratch_level_ = detail::scratch_level_for(slice_bytes_);
+  slice_bytes_ = std::size_t(largest) * sizeof(Scalar) * factors.block_size();
+  // Kokkos aligns each scratch request, so leave room between the slice and the flags.
+  spin_bytes_ = slice_bytes_ + std::size_t(largest) * sizeof(int) + 64;
 }
 
 void SubdomainTrsv::solve(const ExecSpace& space, Triangle triangle, Diagonal diagonal,
@@ -85,10 +85,12 @@ void SubdomainTrsv::solve(const ExecSpace& space, Triangle triangle, Diagonal di
   const StepList steps =
       one_step(Step{StepKind::Solve, triangle == Triangle::Lower, diagonal == Diagonal::Pivots});
   const std::size_t bytes = slice_bytes_;
-  const int level = scratch_level_;
+  const int level = scratch_level();
   switch (kernel) {
     case TriangularKernel::SpinLoopLds:
-      return launch<Traversal::Spin, true>(space, f, lower_, upper_, steps, r, x, bytes, level, "fgdd::trsv::spin_loop_lds");
+      return launch<Traversal::Spin, true>(space, f, lower_, upper_, steps, r, x, spin_bytes_,
+                                           detail::scratch_level_for(spin_bytes_),
+                                           "fgdd::trsv::spin_loop_lds");
     case TriangularKernel::DagEcNoLds:
       return launch<Traversal::Edge, false>(space, f, lower_, upper_, steps, r, x, bytes, level, "fgdd::trsv::dag_ec_no_lds");
     case TriangularKernel::DagEcLds:
@@ -109,7 +111,7 @@ void SubdomainTrsv::apply(const ExecSpace& space, ApplyKernel kernel, ConstVecto
   if (ildu) fused.step[fused.count++] = Step{StepKind::Scale, true, false};
   fused.step[fused.count++] = Step{StepKind::Solve, false, !ildu};
   const std::size_t bytes = slice_bytes_;
-  const int level = scratch_level_;
+  const int level = scratch_level();
   switch (kernel) {
     case ApplyKernel::Auto:
     case ApplyKernel::DagEcIlduFused:
@@ -138,7 +140,8 @@ void SubdomainTrsv::apply_transpose(const ExecSpace& space, ConstVector r, Vecto
   steps.step[steps.count++] = Step{StepKind::SolveTransposed, false, !ildu};
   if (ildu) steps.step[steps.count++] = Step{StepKind::ScaleTransposed, true, false};
   steps.step[steps.count++] = Step{StepKind::SolveTransposed, true, false};
-  launch<Traversal::Edge, true>(space, f, lower_, upper_, steps, r, z, slice_bytes_, scratch_level_, "fgdd::trsv::dag_ec_ILDU0_fused_transpose");
+  launch<Traversal::Edge, true>(space, f, lower_, upper_, steps, r, z, slice_bytes_, scratch_level(),
+         "fgdd::trsv::dag_ec_ILDU0_fused_transpose");
 }
 
 }  // namespace fgdd

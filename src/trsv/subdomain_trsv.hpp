@@ -5,6 +5,7 @@
 
 #include "factor/subdomain_ilu0.hpp"
 #include "trsv/subdomain_levels.hpp"
+#include "trsv/team_scratch.hpp"
 #include "trsv/trsv_options.hpp"
 
 namespace fgdd {
@@ -34,17 +35,19 @@ class SubdomainTrsv {
   const SubdomainLevels& levels(Triangle triangle) const noexcept {
     return triangle == Triangle::Lower ? lower_ : upper_;
   }
-  // Bytes of team scratch a subdomain's vector slice needs, and the level it lives in (0 when
-  // it fits the fast per-team scratch, 1 otherwise: slower, never wrong).
+  // Bytes of team scratch the largest subdomain's vector slice needs (the spin loop adds an int
+  // done flag per row), and the level it lives in: 0 when it fits the fast per-team scratch,
+  // 1 otherwise (backed by global memory: slower, never wrong).
   std::size_t slice_bytes() const noexcept { return slice_bytes_; }
-  int scratch_level() const noexcept { return scratch_level_; }
+  int scratch_level() const noexcept { return detail::scratch_level_for(slice_bytes_); }
+  std::size_t spin_bytes() const noexcept { return spin_bytes_; }
 
  private:
   const SubdomainIlu0* factorization_;
   SubdomainLevels lower_;
   SubdomainLevels upper_;
   std::size_t slice_bytes_ = 0;
-  int scratch_level_ = 0;
+  std::size_t spin_bytes_ = 0;
 };
 
 }  // namespace fgdd

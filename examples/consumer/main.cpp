@@ -1,5 +1,5 @@
 // The smallest fgdd application: generate a problem, partition it, solve in the partitioned
-// ordering, check the status.
+// ordering with the subdomain ILDU0 preconditioner, check the status.
 #include <fgdd/fgdd.hpp>
 
 #include <cstdio>
@@ -17,10 +17,10 @@ int main(int argc, char* argv[]) {
   fgdd::Vector b_p("b_p", A.num_rows()), x_p("x_p", A.num_rows());
   Kokkos::deep_copy(b, 1.0);
   fgdd::permute_vector(space, dd.partition, block_size, b, b_p);
-  const fgdd::BlockJacobi jacobi(A_p);
+  const fgdd::DdIluPreconditioner ildu0(space, dd.system.dropped, dd.partition, {});
   fgdd::KrylovOptions options;
   options.relative_tolerance = 1e-10;
-  const fgdd::SolveResult result = fgdd::bicgstab(space, A_p, jacobi, b_p, x_p, options);
+  const fgdd::SolveResult result = fgdd::bicgstab(space, A_p, ildu0, b_p, x_p, options);
   fgdd::unpermute_vector(space, dd.partition, block_size, x_p, x);
 
   std::printf("%s, %d subdomains: %s after %d iterations, relative residual %.3e\n",

@@ -2,6 +2,7 @@
 
 #include "core/dense_block.hpp"
 #include "core/errors.hpp"
+#include "trsv/subdomain_levels.hpp"
 
 #include <string>
 
@@ -9,14 +10,15 @@ namespace fgdd {
 
 namespace detail {
 
-// Row-by-row ILU0 inside one subdomain (IKJ order). A scratch marker maps each column of the
-// current row to its position, so the update of row i by an earlier row j (vector-parallel over
-// row j's upper part, distinct targets) finds its target in O(1). U stays unscaled while rows are
-// eliminated; the Ildu0 scaling is a final pass.
+// ILU0 inside one subdomain, level by level (paper Algorithm 4 in the subdomain's DAG order): the
+// rows of one level depend only on rows of earlier levels, so each thread of the team takes a row
+// and eliminates it alone (IKJ: for every L entry j, subtract L_ij·U_jk from the entries k that
+// row i also holds, found by merging the two sorted rows). One barrier per level, not per entry.
+// U stays unscaled while rows are eliminated; the Ildu0 scaling is a final pass. B is the block
+// size when known at compile time (the b = 1..4 fast paths), 0 for any b ≤ max_block_size.
+template <int B>
 struct SubdomainIlu0Kernel {
   using Member = Kokkos::TeamPolicy<ExecSpace>::member_type;
-  using Marker = Kokkos::View<int*, ExecSpace::scratch_memory_space,
-                              Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
   SparseMatrix::RowMap row_map;
   SparseMatrix::ColumnIndices col_ind;
@@ -24,97 +26,94 @@ struct SubdomainIlu0Kernel {
   Kokkos::View<Offset*, DeviceType> diag;
   Kokkos::View<Scalar*, DeviceType> inv_diag;
   Kokkos::View<Ordinal*, DeviceType> offsets;
+  SubdomainLevels levels;                          // of the lower triangle
   Kokkos::View<Ordinal, DeviceType> failed_row;    // smallest failing block row, else n
   Kokkos::View<Scalar*, DeviceType> pivot_value;   // smallest |pivot| met per block row
   Kokkos::View<Offset, DeviceType> shifted;
-  int b;
+  int runtime_b;
   bool scale_upper;
   PivotRule rule;  // rule.tiny is relative: multiplied by the row's largest |entry|
 
-  KOKKOS_INLINE_FUNCTION Scalar* block(Offset k) const { return &lu(k * Offset(b) * b); }
+  static constexpr int capacity = B > 0 ? B * B : max_block_size * max_block_size;
+  KOKKOS_INLINE_FUNCTION int b() const { return B > 0 ? B : runtime_b; }
+  KOKKOS_INLINE_FUNCTION Scalar* block(Offset k) const { return &lu(k * Offset(b()) * b()); }
+
+  KOKKOS_INLINE_FUNCTION void eliminate_row(const Ordinal i) const {
+    const int bb = b() * b();
+    const Offset begin = row_map(i), end = row_map(i + 1);
+    Scalar row_max = 0;
+    for (Offset e = begin * bb; e < end * bb; ++e)
+      if (fabs(lu(e)) > row_max) row_max = fabs(lu(e));
+    for (Offset kj = begin; kj < diag(i); ++kj) {
+      const Ordinal j = col_ind(kj);
+      // L_ij = A_ij · D_j⁻¹
+      Scalar a[capacity];
+      for (int e = 0; e < bb; ++e) a[e] = block(kj)[e];
+      multiply_blocks(a, &inv_diag(Offset(j) * bb), block(kj), b());
+      // A_ik -= L_ij · U_jk for every k > j that row i also holds.
+      Offset target = kj + 1;
+      for (Offset kk = diag(j) + 1; kk < row_map(j + 1); ++kk) {
+        const Ordinal c = col_ind(kk);
+        while (target < end && col_ind(target) < c) ++target;
+        if (target == end) break;
+        if (col_ind(target) != c) continue;
+        Scalar product[capacity];
+        multiply_blocks(block(kj), block(kk), product, b());
+        Scalar* t = block(target);
+        for (int e = 0; e < bb; ++e) t[e] -= product[e];
+      }
+    }
+    Scalar a[capacity];
+    for (int e = 0; e < bb; ++e) a[e] = block(diag(i))[e];
+    PivotRule row_rule = rule;
+    row_rule.tiny = rule.tiny * row_max;
+    Scalar smallest = 0;
+    const int result = invert_block(a, &inv_diag(Offset(i) * bb), b(), row_rule, smallest);
+    pivot_value(i) = b() == 1 ? block(diag(i))[0] : smallest;
+    if (result < 0) {
+      Kokkos::atomic_fetch_min(&failed_row(), i);
+    } else if (result > 0) {
+      Kokkos::atomic_add(&shifted(), Offset(result));
+      // Keep D consistent with the D⁻¹ actually used: D = (D⁻¹)⁻¹.
+      Scalar d[capacity], unused;
+      for (int e = 0; e < bb; ++e) d[e] = inv_diag(Offset(i) * bb + e);
+      invert_block(d, block(diag(i)), b(), PivotRule{}, unused);
+    }
+  }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    const Ordinal first = offsets(team.league_rank());
-    const Ordinal last = offsets(team.league_rank() + 1);
-    Marker marker(team.team_scratch(0), last - first);
-    const int bb = b * b;
-    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, last - first),
-                         [&](const Ordinal c) { marker(c) = -1; });
-    team.team_barrier();
-    for (Ordinal i = first; i < last; ++i) {
-      const Offset begin = row_map(i), end = row_map(i + 1);
-      Scalar row_max = 0;
-      Kokkos::parallel_reduce(
-          Kokkos::TeamVectorRange(team, Offset(0), (end - begin) * bb),
-          [&](const Offset e, Scalar& m) {
-            const Scalar v = fabs(lu(begin * bb + e));
-            if (v > m) m = v;
-          },
-          Kokkos::Max<Scalar>(row_max));
-      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, begin, end),
-                           [&](const Offset k) { marker(col_ind(k) - first) = int(k - begin); });
-      team.team_barrier();
-      for (Offset kj = begin; kj < diag(i); ++kj) {
-        const Ordinal j = col_ind(kj);
-        // L_ij = A_ij · D_j⁻¹ (one block product, done once for the team).
-        Kokkos::single(Kokkos::PerTeam(team), [&]() {
-          Scalar a[max_block_size * max_block_size];
-          for (int e = 0; e < bb; ++e) a[e] = block(kj)[e];
-          multiply_blocks(a, &inv_diag(Offset(j) * bb), block(kj), b);
-        });
-        team.team_barrier();
-        // A_ik -= L_ij · U_jk for every k > j that row i also holds.
-        Kokkos::parallel_for(Kokkos::TeamVectorRange(team, diag(j) + 1, row_map(j + 1)),
-                             [&](const Offset kk) {
-                               const int at = marker(col_ind(kk) - first);
-                               if (at < 0) return;
-                               Scalar product[max_block_size * max_block_size];
-                               multiply_blocks(block(kj), block(kk), product, b);
-                               Scalar* target = block(begin + at);
-                               for (int e = 0; e < bb; ++e) target[e] -= product[e];
-                             });
-        team.team_barrier();
-      }
-      Kokkos::single(Kokkos::PerTeam(team), [&]() {
-        Scalar a[max_block_size * max_block_size];
-        for (int e = 0; e < bb; ++e) a[e] = block(diag(i))[e];
-        PivotRule row_rule = rule;
-        row_rule.tiny = rule.tiny * row_max;
-        Scalar smallest = 0;
-        const int result = invert_block(a, &inv_diag(Offset(i) * bb), b, row_rule, smallest);
-        pivot_value(i) = b == 1 ? block(diag(i))[0] : smallest;
-        if (result < 0) {
-          Kokkos::atomic_fetch_min(&failed_row(), i);
-        } else if (result > 0) {
-          Kokkos::atomic_add(&shifted(), Offset(result));
-          // Keep D consistent with the D⁻¹ actually used: D = (D⁻¹)⁻¹.
-          Scalar d[max_block_size * max_block_size], unused;
-          for (int e = 0; e < bb; ++e) d[e] = inv_diag(Offset(i) * bb + e);
-          invert_block(d, block(diag(i)), b, PivotRule{}, unused);
-        }
-      });
-      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, begin, end),
-                           [&](const Offset k) { marker(col_ind(k) - first) = -1; });
+    const Ordinal s = team.league_rank();
+    const Ordinal first = offsets(s), last = offsets(s + 1), base = first + s;
+    for (Ordinal l = 0; l < levels.num_levels(s); ++l) {
+      Kokkos::parallel_for(
+          Kokkos::TeamThreadRange(team, levels.level_ptr(base + l), levels.level_ptr(base + l + 1)),
+          [&](const Ordinal p) { eliminate_row(levels.rows(p)); });
       team.team_barrier();
     }
     if (!scale_upper) return;
-    // Ildu0: U_ik ← D_i⁻¹ U_ik, independent per block, so all rows at once.
-    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, row_map(first), row_map(last)),
-                         [&](const Offset k) {
-                           // The row of entry k: entries are contiguous per row, search back.
-                           Ordinal i = first;
-                           Ordinal hi = last - 1;
-                           while (i < hi) {
-                             const Ordinal mid = (i + hi + 1) / 2;
-                             if (row_map(mid) <= k) i = mid; else hi = mid - 1;
-                           }
-                           if (k <= diag(i)) return;
-                           Scalar u[max_block_size * max_block_size];
-                           for (int e = 0; e < bb; ++e) u[e] = block(k)[e];
-                           multiply_blocks(&inv_diag(Offset(i) * bb), u, block(k), b);
-                         });
+    // Ildu0: U_ik ← D_i⁻¹ U_ik, independent per row.
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const Ordinal i) {
+      const int bb = b() * b();
+      for (Offset k = diag(i) + 1; k < row_map(i + 1); ++k) {
+        Scalar u[capacity];
+        for (int e = 0; e < bb; ++e) u[e] = block(k)[e];
+        multiply_blocks(&inv_diag(Offset(i) * bb), u, block(k), b());
+      }
+    });
   }
 };
+
+template <int B>
+void launch_subdomain_ilu0(const ExecSpace& space, const SubdomainIlu0Kernel<0>& settings,
+                           Ordinal num_subdomains) {
+  SubdomainIlu0Kernel<B> kernel{settings.row_map,    settings.col_ind,     settings.lu,
+                                settings.diag,       settings.inv_diag,    settings.offsets,
+                                settings.levels,     settings.failed_row,  settings.pivot_value,
+                                settings.shifted,    settings.runtime_b,   settings.scale_upper,
+                                settings.rule};
+  Kokkos::parallel_for("fgdd::factor::subdomain_ilu0",
+                       Kokkos::TeamPolicy<ExecSpace>(space, num_subdomains, Kokkos::AUTO), kernel);
+}
 
 // Diagonal positions and a check that every entry lies in its row's subdomain block; returns the
 // first offending block row or n.
@@ -167,9 +166,7 @@ SubdomainIlu0::SubdomainIlu0(const ExecSpace& space, const SparseMatrix& dropped
   if (bad < n)
     throw InvalidInput("block row " + std::to_string(bad) +
                        " has an entry outside its subdomain: factor the dropped matrix");
-  for (Ordinal s = 0; s < partition.num_subdomains; ++s)
-    largest_subdomain_ = std::max(largest_subdomain_, partition.host_subdomain_offsets[s + 1] -
-                                                          partition.host_subdomain_offsets[s]);
+  lower_levels_ = build_subdomain_levels(space, dropped, diag_position_, partition, Triangle::Lower);
   inv_diag_ = Kokkos::View<Scalar*, DeviceType>("fgdd::factor::inv_diag",
                                                 Offset(n) * Offset(b) * Offset(b));
   factors_ = SparseMatrix(SparseMatrix::ValidatedTag{}, n, b, dropped.row_map(), dropped.col_ind(),
@@ -196,33 +193,34 @@ const FactorReport& SubdomainIlu0::numeric(const ExecSpace& space, const SparseM
   Kokkos::Timer timer;
   Kokkos::deep_copy(space, factors_.values(), dropped.values());
 
-  detail::SubdomainIlu0Kernel kernel;
+  detail::SubdomainIlu0Kernel<0> kernel;
   kernel.row_map = factors_.row_map();
   kernel.col_ind = factors_.col_ind();
   kernel.lu = factors_.values();
   kernel.diag = diag_position_;
   kernel.inv_diag = inv_diag_;
   kernel.offsets = partition_.subdomain_offsets;
+  kernel.levels = lower_levels_;
   kernel.failed_row = failed_row_;
   kernel.pivot_value = pivot_value_;
   kernel.shifted = shifted_count_;
   Kokkos::deep_copy(space, failed_row_, n);
   Kokkos::deep_copy(space, shifted_count_, Offset(0));
-  kernel.b = b;
+  kernel.runtime_b = b;
   kernel.scale_upper = options_.form == IluForm::Ildu0;
   kernel.rule.tiny = options_.pivot_threshold;
   kernel.rule.shift = options_.shift_tiny_pivots;
   kernel.rule.absolute_shift = options_.absolute_shift;
   kernel.rule.relative_shift = options_.relative_shift;
-
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  const int vector_length = std::min(32, Policy::vector_length_max());
-  const std::size_t scratch = detail::SubdomainIlu0Kernel::Marker::shmem_size(largest_subdomain_);
-  if (partition_.num_subdomains > 0) {
-    Kokkos::parallel_for("fgdd::factor::subdomain_ilu0",
-                         Policy(space, partition_.num_subdomains, 1, vector_length)
-                             .set_scratch_size(0, Kokkos::PerTeam(scratch)),
-                         kernel);
+  const Ordinal subdomains = partition_.num_subdomains;
+  if (subdomains > 0) {
+    switch (b) {
+      case 1: detail::launch_subdomain_ilu0<1>(space, kernel, subdomains); break;
+      case 2: detail::launch_subdomain_ilu0<2>(space, kernel, subdomains); break;
+      case 3: detail::launch_subdomain_ilu0<3>(space, kernel, subdomains); break;
+      case 4: detail::launch_subdomain_ilu0<4>(space, kernel, subdomains); break;
+      default: detail::launch_subdomain_ilu0<0>(space, kernel, subdomains); break;
+    }
   }
   Ordinal failed = n;
   Offset shifted = 0;

@@ -1,11 +1,13 @@
 // ILU0 / ILDU0 of the block-diagonal (dropped) matrix, one Kokkos team per subdomain
-// (fine-grained-dd-sptrsv-gpu.txt §4.3, Algorithm 4), CSR and BSR. The constructor does the
-// symbolic part once; numeric() refactors new values of the same pattern on the device.
+// (fine-grained-dd-sptrsv-gpu.txt §4.3, Algorithm 4) in the subdomain's level order, CSR and
+// BSR. The constructor does the symbolic part once (diagonals, level sets); numeric() refactors
+// new values of the same pattern on the device.
 #pragma once
 
 #include "core/sparse_matrix.hpp"
 #include "factor/factor_options.hpp"
 #include "partition/partition.hpp"
+#include "trsv/subdomain_levels.hpp"
 
 namespace fgdd {
 
@@ -38,6 +40,9 @@ class SubdomainIlu0 {
   const Kokkos::View<Offset*, DeviceType>& diag_position() const noexcept { return diag_position_; }
   const FactorReport& report() const noexcept { return report_; }
   IluForm form() const noexcept { return options_.form; }
+  // The level sets of the lower triangle, built in the symbolic phase; the factorization runs in
+  // their order and the triangular solves reuse them.
+  const SubdomainLevels& lower_levels() const noexcept { return lower_levels_; }
   const Partition& partition() const noexcept { return partition_; }
 
  private:
@@ -46,7 +51,7 @@ class SubdomainIlu0 {
   SparseMatrix factors_;
   Kokkos::View<Scalar*, DeviceType> inv_diag_;
   Kokkos::View<Offset*, DeviceType> diag_position_;
-  Ordinal largest_subdomain_ = 0;
+  SubdomainLevels lower_levels_;
   FactorReport report_;
   // Pivot bookkeeping, allocated once so a refactor allocates nothing.
   Kokkos::View<Ordinal, DeviceType> failed_row_;     // smallest failing block row, else n

@@ -64,8 +64,7 @@ SubdomainTrsv::SubdomainTrsv(const ExecSpace& space, const SubdomainIlu0& factor
     : factorization_(&factorization) {
   const SparseMatrix& factors = factorization.factors();
   const Partition& partition = factorization.partition();
-  lower_ = build_subdomain_levels(space, factors, factorization.diag_position(), partition,
-                                  Triangle::Lower);
+  lower_ = factorization.lower_levels();
   upper_ = build_subdomain_levels(space, factors, factorization.diag_position(), partition,
                                   Triangle::Upper);
   Ordinal largest = 0;

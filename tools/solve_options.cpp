@@ -9,7 +9,7 @@ namespace fgdd::cli {
 namespace {
 
 const std::vector<std::string> available_solvers = {"bicgstab"};
-const std::vector<std::string> available_preconds = {"ildu0-dd", "ilu0-dd", "jacobi", "none"};
+const std::vector<std::string> available_preconds = {"ildu0-dd", "ilu0-dd", "ic0-dd", "jacobi", "none"};
 
 std::string joined(const std::vector<std::string>& names) {
   std::string out;
@@ -96,7 +96,9 @@ SolveCommand parse_solve_command(const std::vector<std::string>& args) {
   }
   if (command.help || command.version) return command;
   if (command.matrix.empty()) throw UsageError("--matrix FILE.mtx|gen:SPEC is required");
-  command.dd.factor.form = command.precond == "ilu0-dd" ? IluForm::Ilu0 : IluForm::Ildu0;
+  command.dd.factor.form = command.precond == "ilu0-dd"  ? IluForm::Ilu0
+                           : command.precond == "ic0-dd" ? IluForm::Ildlt
+                                                         : IluForm::Ildu0;
   try {
     command.krylov.validate();
   } catch (const std::exception& error) {
@@ -120,10 +122,11 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
                               scratch on this backend
   --rhs FILE.mtx              right-hand side (Matrix Market array); default all ones
   --solver bicgstab           Krylov method (GMRES, CG, BiCG: not built yet)
-  --precond ildu0-dd|ilu0-dd|jacobi|none
+  --precond ildu0-dd|ilu0-dd|ic0-dd|jacobi|none
                               preconditioner; default ildu0-dd: ILDU0 of the subdomains'
                               diagonal blocks, one GPU team per subdomain (ilu0-dd: the same
-                              M scaled as ILU0; jacobi: block Jacobi for BSR)
+                              M scaled as ILU0; ic0-dd: L D Lᵀ for symmetric matrices, half
+                              the factorization work; jacobi: block Jacobi for BSR)
   --apply auto|dag_ec_ILDU0_fused|dag_vc_ILDU0_fused|dag_ec_ILD_U0
                               kernel applying ildu0-dd / ilu0-dd; default auto
                               (dag_vc_ILDU0_fused is deterministic run to run)

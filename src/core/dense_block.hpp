@@ -76,4 +76,15 @@ KOKKOS_INLINE_FUNCTION void multiply_blocks(const Scalar* a, const Scalar* b_blo
     }
 }
 
+// c = a · bᵀ for b×b blocks (c must not alias a or b).
+KOKKOS_INLINE_FUNCTION void multiply_blocks_transposed(const Scalar* a, const Scalar* b_block,
+                                                       Scalar* c, int b) {
+  for (int r = 0; r < b; ++r)
+    for (int j = 0; j < b; ++j) {
+      Scalar sum = 0;
+      for (int k = 0; k < b; ++k) sum += a[r * b + k] * b_block[j * b + k];
+      c[r * b + j] = sum;
+    }
+}
+
 }  // namespace fgdd::detail

@@ -7,6 +7,9 @@ namespace fgdd {
 enum class IluForm {
   Ilu0,   // L unit lower, U upper with its diagonal (inv_diag also kept for the solves)
   Ildu0,  // L unit lower, U unit upper, D⁻¹ separately (paper Fig. 4.4)
+  Ildlt,  // IC0 as L D Lᵀ for symmetric (positive definite) input: L and D are computed (half
+          // the work of Ildu0), then Lᵀ is stored as the unit upper U, so the result has the
+          // Ildu0 layout and every Ildu0 solve applies it
 };
 
 struct FactorOptions {

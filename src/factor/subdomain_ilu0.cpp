@@ -2,6 +2,7 @@
 
 #include "core/dense_block.hpp"
 #include "core/errors.hpp"
+#include "core/first_row_where.hpp"
 #include "trsv/subdomain_levels.hpp"
 
 #include <string>
@@ -14,7 +15,8 @@ namespace detail {
 // rows of one level depend only on rows of earlier levels, so each thread of the team takes a row
 // and eliminates it alone (IKJ: for every L entry j, subtract L_ij·U_jk from the entries k that
 // row i also holds, found by merging the two sorted rows). One barrier per level, not per entry.
-// U stays unscaled while rows are eliminated; the Ildu0 scaling is a final pass. B is the block
+// U stays unscaled while rows are eliminated; the Ildu0 scaling (or, for Ildlt, the copy of Lᵀ)
+// is a final pass. B is the block
 // size when known at compile time (the b = 1..4 fast paths), 0 for any b ≤ max_block_size.
 template <int B>
 struct SubdomainIlu0Kernel {
@@ -32,6 +34,7 @@ struct SubdomainIlu0Kernel {
   Kokkos::View<Offset, DeviceType> shifted;
   int runtime_b;
   bool scale_upper;
+  bool symmetric;  // Ildlt: L and D only
   PivotRule rule;  // rule.tiny is relative: multiplied by the row's largest |entry|
 
   static constexpr int capacity = B > 0 ? B * B : max_block_size * max_block_size;
@@ -44,6 +47,11 @@ struct SubdomainIlu0Kernel {
     Scalar row_max = 0;
     for (Offset e = begin * bb; e < end * bb; ++e)
       if (fabs(lu(e)) > row_max) row_max = fabs(lu(e));
+    if (symmetric) {
+      factor_row_ldlt(i);
+      invert_pivot(i, row_max);
+      return;
+    }
     for (Offset kj = begin; kj < diag(i); ++kj) {
       const Ordinal j = col_ind(kj);
       // L_ij = A_ij · D_j⁻¹
@@ -63,6 +71,12 @@ struct SubdomainIlu0Kernel {
         for (int e = 0; e < bb; ++e) t[e] -= product[e];
       }
     }
+    invert_pivot(i, row_max);
+  }
+
+  // D_i⁻¹ from the pivot block, with the tiny-pivot rule relative to the row's largest entry.
+  KOKKOS_INLINE_FUNCTION void invert_pivot(const Ordinal i, const Scalar row_max) const {
+    const int bb = b() * b();
     Scalar a[capacity];
     for (int e = 0; e < bb; ++e) a[e] = block(diag(i))[e];
     PivotRule row_rule = rule;
@@ -81,6 +95,35 @@ struct SubdomainIlu0Kernel {
     }
   }
 
+  // IC0 as L D Lᵀ, up-looking: for every L entry j of row i in ascending order,
+  // L_ij = (A_ij − Σ_k L_ik D_k L_jkᵀ) D_j⁻¹ over the columns k < j both rows hold (a merge);
+  // then D_i = A_ii − Σ_j L_ij D_j L_ijᵀ. Rows j < i are final: they are in earlier levels.
+  KOKKOS_INLINE_FUNCTION void factor_row_ldlt(const Ordinal i) const {
+    const int n = b(), bb = n * n;
+    Scalar sum[capacity], ld[capacity], product[capacity];
+    for (Offset kj = row_map(i); kj < diag(i); ++kj) {
+      const Ordinal j = col_ind(kj);
+      for (int e = 0; e < bb; ++e) sum[e] = block(kj)[e];
+      Offset q = row_map(j);
+      for (Offset p = row_map(i); p < kj; ++p) {
+        const Ordinal k = col_ind(p);
+        while (q < diag(j) && col_ind(q) < k) ++q;
+        if (q == diag(j)) break;
+        if (col_ind(q) != k) continue;
+        multiply_blocks(block(p), block(diag(k)), ld, n);    // L_ik D_k
+        multiply_blocks_transposed(ld, block(q), product, n);  // (L_ik D_k) L_jkᵀ
+        for (int e = 0; e < bb; ++e) sum[e] -= product[e];
+      }
+      multiply_blocks(sum, &inv_diag(Offset(j) * bb), block(kj), n);
+    }
+    Scalar* d = block(diag(i));
+    for (Offset kj = row_map(i); kj < diag(i); ++kj) {
+      multiply_blocks(block(kj), block(diag(col_ind(kj))), ld, n);
+      multiply_blocks_transposed(ld, block(kj), product, n);
+      for (int e = 0; e < bb; ++e) d[e] -= product[e];
+    }
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const Ordinal s = team.league_rank();
     const Ordinal first = offsets(s), last = offsets(s + 1), base = first + s;
@@ -90,14 +133,26 @@ struct SubdomainIlu0Kernel {
           [&](const Ordinal p) { eliminate_row(levels.rows(p)); });
       team.team_barrier();
     }
-    if (!scale_upper) return;
-    // Ildu0: U_ik ← D_i⁻¹ U_ik, independent per row.
+    if (!scale_upper) return;  // the level loop ended with a barrier: every row is final
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const Ordinal i) {
-      const int bb = b() * b();
+      const int n = b(), bb = n * n;
       for (Offset k = diag(i) + 1; k < row_map(i + 1); ++k) {
-        Scalar u[capacity];
-        for (int e = 0; e < bb; ++e) u[e] = block(k)[e];
-        multiply_blocks(&inv_diag(Offset(i) * bb), u, block(k), b());
+        if (symmetric) {
+          // Ildlt: U_ij = L_jiᵀ, the mirror entry (present: the pattern is symmetric).
+          const Ordinal j = col_ind(k);
+          Offset lo = row_map(j), hi = diag(j);
+          while (lo < hi) {
+            const Offset mid = (lo + hi) / 2;
+            if (col_ind(mid) < i) lo = mid + 1; else hi = mid;
+          }
+          for (int r = 0; r < n; ++r)
+            for (int c = 0; c < n; ++c) block(k)[r * n + c] = block(lo)[c * n + r];
+        } else {
+          // Ildu0: U_ik ← D_i⁻¹ U_ik.
+          Scalar u[capacity];
+          for (int e = 0; e < bb; ++e) u[e] = block(k)[e];
+          multiply_blocks(&inv_diag(Offset(i) * bb), u, block(k), n);
+        }
       }
     });
   }
@@ -110,7 +165,7 @@ void launch_subdomain_ilu0(const ExecSpace& space, const SubdomainIlu0Kernel<0>&
                                 settings.diag,       settings.inv_diag,    settings.offsets,
                                 settings.levels,     settings.failed_row,  settings.pivot_value,
                                 settings.shifted,    settings.runtime_b,   settings.scale_upper,
-                                settings.rule};
+                                settings.symmetric,  settings.rule};
   Kokkos::parallel_for("fgdd::factor::subdomain_ilu0",
                        Kokkos::TeamPolicy<ExecSpace>(space, num_subdomains, Kokkos::AUTO), kernel);
 }
@@ -144,6 +199,33 @@ Ordinal find_diagonals(const ExecSpace& space, const SparseMatrix& A,
   return bad < n ? bad : n;
 }
 
+// The first block row i holding a block A_ij that differs from A_jiᵀ by more than rounding
+// (relative 1e-12), or a block without its mirror; n if A is symmetric. Columns are sorted.
+Ordinal first_asymmetric_row(const ExecSpace& space, const SparseMatrix& A) {
+  const auto row_map = A.row_map();
+  const auto col_ind = A.col_ind();
+  const auto values = A.values();
+  const int b = A.block_size();
+  return first_row_where(
+      space, A.num_block_rows(), "fgdd::factor::check_symmetric", KOKKOS_LAMBDA(const Ordinal i) {
+        for (Offset k = row_map(i); k < row_map(i + 1); ++k) {
+          const Ordinal j = col_ind(k);
+          Offset lo = row_map(j), hi = row_map(j + 1);
+          while (lo < hi) {
+            const Offset mid = (lo + hi) / 2;
+            if (col_ind(mid) < i) lo = mid + 1; else hi = mid;
+          }
+          if (lo == row_map(j + 1) || col_ind(lo) != i) return true;
+          for (int r = 0; r < b; ++r)
+            for (int c = 0; c < b; ++c) {
+              const Scalar a = values(k * b * b + r * b + c), m = values(lo * b * b + c * b + r);
+              if (fabs(a - m) > 1e-12 * (fabs(a) > fabs(m) ? fabs(a) : fabs(m))) return true;
+            }
+        }
+        return false;
+      });
+}
+
 }  // namespace detail
 
 SubdomainIlu0::SubdomainIlu0(const ExecSpace& space, const SparseMatrix& dropped,
@@ -166,6 +248,16 @@ SubdomainIlu0::SubdomainIlu0(const ExecSpace& space, const SparseMatrix& dropped
   if (bad < n)
     throw InvalidInput("block row " + std::to_string(bad) +
                        " has an entry outside its subdomain: factor the dropped matrix");
+  if (options_.form == IluForm::Ildlt) {
+    const Ordinal asymmetric = detail::first_asymmetric_row(space, dropped);
+    if (asymmetric < n) {
+      Ordinal original = 0;
+      Kokkos::deep_copy(original, Kokkos::subview(partition.iperm, asymmetric));
+      throw InvalidInput("IC0 (IluForm::Ildlt) needs a symmetric matrix: block row " +
+                         std::to_string(original) +
+                         " has an entry whose mirror is missing or differs");
+    }
+  }
   lower_levels_ = build_subdomain_levels(space, dropped, diag_position_, partition, Triangle::Lower);
   inv_diag_ = Kokkos::View<Scalar*, DeviceType>("fgdd::factor::inv_diag",
                                                 Offset(n) * Offset(b) * Offset(b));
@@ -207,7 +299,8 @@ const FactorReport& SubdomainIlu0::numeric(const ExecSpace& space, const SparseM
   Kokkos::deep_copy(space, failed_row_, n);
   Kokkos::deep_copy(space, shifted_count_, Offset(0));
   kernel.runtime_b = b;
-  kernel.scale_upper = options_.form == IluForm::Ildu0;
+  kernel.scale_upper = options_.form != IluForm::Ilu0;
+  kernel.symmetric = options_.form == IluForm::Ildlt;
   kernel.rule.tiny = options_.pivot_threshold;
   kernel.rule.shift = options_.shift_tiny_pivots;
   kernel.rule.absolute_shift = options_.absolute_shift;

@@ -20,8 +20,9 @@ struct FactorReport {
 class SubdomainIlu0 {
  public:
   // dropped: A_p without inter-subdomain couplings (ReorderedSystem::dropped); partition: the
-  // one that produced it. Throws InvalidInput if an entry lies outside its subdomain block or
-  // the options are invalid. Runs numeric() once.
+  // one that produced it. Throws InvalidInput if an entry lies outside its subdomain block, the
+  // options are invalid, or (Ildlt) the matrix is not symmetric, naming the caller's block row.
+  // Runs numeric() once.
   SubdomainIlu0(const ExecSpace& space, const SparseMatrix& dropped, const Partition& partition,
                 const FactorOptions& options);
 
@@ -32,7 +33,7 @@ class SubdomainIlu0 {
 
   // The factors in the dropped pattern: blocks left of the diagonal hold L (unit lower, its
   // diagonal implicit); the diagonal blocks hold the pivots D; blocks right of it hold U, scaled
-  // to unit upper (D⁻¹ U) for Ildu0 and unscaled for Ilu0.
+  // to unit upper (D⁻¹ U) for Ildu0 and Ildlt (where U = Lᵀ), unscaled for Ilu0.
   const SparseMatrix& factors() const noexcept { return factors_; }
   // D⁻¹, one b×b row-major block per block row.
   const Kokkos::View<Scalar*, DeviceType>& inv_diag() const noexcept { return inv_diag_; }

@@ -103,8 +103,8 @@ void SubdomainTrsv::apply(const ExecSpace& space, ApplyKernel kernel, ConstVecto
   const SubdomainIlu0& f = *factorization_;
   check_length(f.factors(), r.extent(0), "r");
   check_length(f.factors(), z.extent(0), "z");
-  // Ildu0: L (unit), D⁻¹, U (unit). Ilu0: L (unit), U with its pivots on the diagonal.
-  const bool ildu = f.form() == IluForm::Ildu0;
+  // Ildu0 and Ildlt: L (unit), D⁻¹, U (unit). Ilu0: L (unit), U with its pivots on the diagonal.
+  const bool ildu = f.form() != IluForm::Ilu0;
   StepList fused;
   fused.step[fused.count++] = Step{StepKind::Solve, true, false};
   if (ildu) fused.step[fused.count++] = Step{StepKind::Scale, true, false};
@@ -133,8 +133,8 @@ void SubdomainTrsv::apply_transpose(const ExecSpace& space, ConstVector r, Vecto
   const SubdomainIlu0& f = *factorization_;
   check_length(f.factors(), r.extent(0), "r");
   check_length(f.factors(), z.extent(0), "z");
-  // Mᵀ = Uᵀ Dᵀ Lᵀ (Ildu0) or Uᵀ Lᵀ with the pivots inside Uᵀ (Ilu0): solve Uᵀ first.
-  const bool ildu = f.form() == IluForm::Ildu0;
+  // Mᵀ = Uᵀ Dᵀ Lᵀ (Ildu0, Ildlt) or Uᵀ Lᵀ with the pivots inside Uᵀ (Ilu0): solve Uᵀ first.
+  const bool ildu = f.form() != IluForm::Ilu0;
   StepList steps;
   steps.step[steps.count++] = Step{StepKind::SolveTransposed, false, !ildu};
   if (ildu) steps.step[steps.count++] = Step{StepKind::ScaleTransposed, true, false};

@@ -81,6 +81,7 @@ SolveCommand parse_solve_command(const std::vector<std::string>& args) {
     else if (option == "--precond") command.precond = one_of(option, value(), available_preconds);
     else if (option == "--apply") command.dd.apply = parse_apply_option(value());
     else if (option == "--shift-pivots") command.dd.factor.shift_tiny_pivots = true;
+    else if (option == "--fill") command.dd.factor.level_of_fill = parse_int(option, value());
     else if (option == "--tol") command.krylov.relative_tolerance = parse_double(option, value());
     else if (option == "--abs-tol") command.krylov.absolute_tolerance = parse_double(option, value());
     else if (option == "--max-iters") command.krylov.max_iterations = parse_int(option, value());
@@ -96,6 +97,11 @@ SolveCommand parse_solve_command(const std::vector<std::string>& args) {
   }
   if (command.help || command.version) return command;
   if (command.matrix.empty()) throw UsageError("--matrix FILE.mtx|gen:SPEC is required");
+  try {
+    command.dd.factor.validate();
+  } catch (const std::exception& error) {
+    throw UsageError(error.what());
+  }
   command.dd.factor.form = command.precond == "ilu0-dd"  ? IluForm::Ilu0
                            : command.precond == "ic0-dd" ? IluForm::Ildlt
                                                          : IluForm::Ildu0;
@@ -130,6 +136,8 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
   --apply auto|dag_ec_ILDU0_fused|dag_vc_ILDU0_fused|dag_ec_ILD_U0
                               kernel applying ildu0-dd / ilu0-dd; default auto
                               (dag_vc_ILDU0_fused is deterministic run to run)
+  --fill K                    ILU(K) inside each subdomain (0..8): more fill, fewer
+                              iterations; default 0
   --shift-pivots              shift tiny pivots instead of failing (the count is reported)
   --tol T                     relative tolerance on ||b - A x|| / ||b||; default 1e-8
   --abs-tol T                 absolute tolerance; default 0

@@ -66,7 +66,9 @@ TEST_CASE("parse_solve_command fills the options", "[tools][cli]") {
   CHECK(defaults.dd.factor.form == IluForm::Ildu0);
   CHECK(defaults.dd.apply == ApplyKernel::Auto);
   const auto dd = cli::parse_solve_command(
-      {"--matrix", "a.mtx", "--precond", "ilu0-dd", "--apply", "dag_vc_ILDU0_fused", "--shift-pivots"});
+      {"--matrix", "a.mtx", "--precond", "ilu0-dd", "--apply", "dag_vc_ILDU0_fused", "--shift-pivots",
+       "--fill", "2"});
+  CHECK(dd.dd.factor.level_of_fill == 2);
   CHECK(dd.dd.factor.form == IluForm::Ilu0);
   CHECK(dd.dd.apply == ApplyKernel::DagVcIlduFused);
   CHECK(dd.dd.factor.shift_tiny_pivots);
@@ -88,6 +90,7 @@ TEST_CASE("parse_solve_command names the bad argument", "[tools][cli]") {
   fails_with({"--matrix", "a.mtx", "--precond", "ilu"}, "jacobi|none");
   fails_with({"--matrix", "a.mtx", "--frobnicate"}, "'--frobnicate'");
   fails_with({"--matrix", "a.mtx", "--apply", "fastest"}, "dag_ec_ILDU0_fused");
+  fails_with({"--matrix", "a.mtx", "--fill", "12"}, "level_of_fill");
   CHECK(cli::parse_solve_command({"--help"}).help);
 }
 

@@ -17,6 +17,9 @@ struct FactorOptions {
   // A pivot d of row i is tiny when |d| <= pivot_threshold · max_j |A_ij| (or d is 0 or not
   // finite). Without shifting, a tiny pivot throws ZeroPivot naming the row.
   double pivot_threshold = 1e-14;
+  // ILU(k): keep fill up to this level inside each subdomain (0 = the matrix's own pattern).
+  // More fill, fewer iterations; the symbolic phase runs once on the host.
+  int level_of_fill = 0;
   // Opt-in: replace a tiny pivot by absolute_shift·sign(d) + relative_shift·d and count it.
   bool shift_tiny_pivots = false;
   double absolute_shift = 1e-8;

@@ -241,9 +241,23 @@ SubdomainIlu0::SubdomainIlu0(const ExecSpace& space, const SparseMatrix& dropped
   if (b > detail::max_block_size)
     throw InvalidInput("block size " + std::to_string(b) + " exceeds the supported " +
                        std::to_string(detail::max_block_size));
+  source_row_map_ = dropped.row_map();
+  source_col_ind_ = dropped.col_ind();
+  SparseMatrix::RowMap row_map = dropped.row_map();
+  SparseMatrix::ColumnIndices col_ind = dropped.col_ind();
+  if (options_.level_of_fill > 0) {
+    fill_ = ilu_fill_pattern(dropped, options_.level_of_fill);
+    row_map = fill_.row_map;
+    col_ind = fill_.col_ind;
+    report_.fill_entries = fill_.fill_entries;
+  }
+  factors_ = SparseMatrix(SparseMatrix::ValidatedTag{}, n, b, row_map, col_ind,
+                          SparseMatrix::Values(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                                                  "fgdd::factor::lu"),
+                                               col_ind.extent(0) * Offset(b) * Offset(b)));
   diag_position_ = Kokkos::View<Offset*, DeviceType>("fgdd::factor::diag_position", n);
   const Ordinal bad = n == 0 ? 0
-                             : detail::find_diagonals(space, dropped, partition.subdomain_offsets,
+                             : detail::find_diagonals(space, factors_, partition.subdomain_offsets,
                                                       partition.num_subdomains, diag_position_);
   if (bad < n)
     throw InvalidInput("block row " + std::to_string(bad) +
@@ -258,13 +272,9 @@ SubdomainIlu0::SubdomainIlu0(const ExecSpace& space, const SparseMatrix& dropped
                          " has an entry whose mirror is missing or differs");
     }
   }
-  lower_levels_ = build_subdomain_levels(space, dropped, diag_position_, partition, Triangle::Lower);
+  lower_levels_ = build_subdomain_levels(space, factors_, diag_position_, partition, Triangle::Lower);
   inv_diag_ = Kokkos::View<Scalar*, DeviceType>("fgdd::factor::inv_diag",
                                                 Offset(n) * Offset(b) * Offset(b));
-  factors_ = SparseMatrix(SparseMatrix::ValidatedTag{}, n, b, dropped.row_map(), dropped.col_ind(),
-                          SparseMatrix::Values(Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                                                                  "fgdd::factor::lu"),
-                                               dropped.num_entries()));
   failed_row_ = Kokkos::View<Ordinal, DeviceType>("fgdd::factor::failed_row");
   pivot_value_ = Kokkos::View<Scalar*, DeviceType>("fgdd::factor::pivot_value", n);
   shifted_count_ = Kokkos::View<Offset, DeviceType>("fgdd::factor::shifted");
@@ -278,12 +288,15 @@ const FactorReport& SubdomainIlu0::numeric(const ExecSpace& space, const SparseM
   const Ordinal n = factors_.num_block_rows();
   const int b = factors_.block_size();
   if (dropped.num_block_rows() != n || dropped.block_size() != b ||
-      dropped.row_map().data() != factors_.row_map().data() ||
-      dropped.col_ind().data() != factors_.col_ind().data())
+      dropped.row_map().data() != source_row_map_.data() ||
+      dropped.col_ind().data() != source_col_ind_.data())
     throw InvalidInput("numeric: the matrix is not the pattern the factorization was set up with "
                        "(refresh values with update_values and pass the same dropped matrix)");
   Kokkos::Timer timer;
-  Kokkos::deep_copy(space, factors_.values(), dropped.values());
+  if (options_.level_of_fill > 0)
+    detail::scatter_into_pattern(space, dropped, fill_, factors_.values());
+  else
+    Kokkos::deep_copy(space, factors_.values(), dropped.values());
 
   detail::SubdomainIlu0Kernel<0> kernel;
   kernel.row_map = factors_.row_map();

@@ -6,6 +6,7 @@
 
 #include "core/sparse_matrix.hpp"
 #include "factor/factor_options.hpp"
+#include "factor/fill_pattern.hpp"
 #include "partition/partition.hpp"
 #include "trsv/subdomain_levels.hpp"
 
@@ -13,6 +14,7 @@ namespace fgdd {
 
 struct FactorReport {
   Offset shifted_pivots = 0;  // pivots replaced because options.shift_tiny_pivots was set
+  Offset fill_entries = 0;    // blocks ILU(k) added to the dropped pattern
   double symbolic_seconds = 0;
   double numeric_seconds = 0;
 };
@@ -31,7 +33,7 @@ class SubdomainIlu0 {
   // pivot value for b = 1) when a pivot is tiny and shifting is off.
   const FactorReport& numeric(const ExecSpace& space, const SparseMatrix& dropped);
 
-  // The factors in the dropped pattern: blocks left of the diagonal hold L (unit lower, its
+  // The factors in the dropped pattern (plus fill for ILU(k)): blocks left of the diagonal hold L (unit lower, its
   // diagonal implicit); the diagonal blocks hold the pivots D; blocks right of it hold U, scaled
   // to unit upper (D⁻¹ U) for Ildu0 and Ildlt (where U = Lᵀ), unscaled for Ilu0.
   const SparseMatrix& factors() const noexcept { return factors_; }
@@ -50,6 +52,9 @@ class SubdomainIlu0 {
   FactorOptions options_;
   Partition partition_;
   SparseMatrix factors_;
+  FillPattern fill_;                        // empty for level_of_fill 0
+  SparseMatrix::RowMap source_row_map_;     // the dropped pattern numeric() accepts
+  SparseMatrix::ColumnIndices source_col_ind_;
   Kokkos::View<Scalar*, DeviceType> inv_diag_;
   Kokkos::View<Offset*, DeviceType> diag_position_;
   SubdomainLevels lower_levels_;

@@ -45,4 +45,27 @@ void spmv(const ExecSpace& space, const SparseMatrix& A, ConstVector x, Vector y
   detail::kk_spmv(space, 1.0, kk_matrix, x, 0.0, y);
 }
 
+void spmv_transpose(const ExecSpace& space, const SparseMatrix& A, ConstVector x, Vector y) {
+  check_vector_size(A, x.extent(0), "x");
+  check_vector_size(A, y.extent(0), "y");
+  const auto row_map = A.row_map();
+  const auto col_ind = A.col_ind();
+  const auto values = A.values();
+  const int b = A.block_size();
+  const Offset block_entries = Offset(b) * Offset(b);
+  Kokkos::deep_copy(space, y, 0.0);
+  Kokkos::parallel_for(
+      "fgdd::core::spmv_transpose", Kokkos::RangePolicy<ExecSpace>(space, 0, A.num_rows()),
+      KOKKOS_LAMBDA(const Offset row) {
+        const Offset block_row = row / b;
+        const Offset row_in_block = row % b;
+        const Scalar xr = x(row);
+        for (Offset k = row_map(block_row); k < row_map(block_row + 1); ++k) {
+          const Scalar* block_values = &values(k * block_entries + row_in_block * b);
+          const Offset y_start = Offset(col_ind(k)) * b;
+          for (int j = 0; j < b; ++j) Kokkos::atomic_add(&y(y_start + j), block_values[j] * xr);
+        }
+      });
+}
+
 }  // namespace fgdd

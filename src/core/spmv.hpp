@@ -9,4 +9,8 @@ namespace fgdd {
 // Throws DimensionMismatch on wrong lengths.
 void spmv(const ExecSpace& space, const SparseMatrix& A, ConstVector x, Vector y);
 
+// y = Aᵀ x (for BiCG): each block row scatters into y with atomics, so the summation order, and
+// the last bits of y, can vary between runs on parallel backends.
+void spmv_transpose(const ExecSpace& space, const SparseMatrix& A, ConstVector x, Vector y);
+
 }  // namespace fgdd

@@ -66,19 +66,33 @@ BlockJacobi::BlockJacobi(const SparseMatrix& A) : block_size_(A.block_size()) {
   }
 }
 
-void BlockJacobi::apply(const ExecSpace& space, ConstVector r, Vector z) const {
-  const int b = block_size_;
+namespace {
+
+// z = D⁻¹ r, or D⁻ᵀ r when transposed (column instead of row of each inverse block).
+void apply_inverse_blocks(const ExecSpace& space, const Kokkos::View<Scalar*, DeviceType>& inverse,
+                          int b, bool transposed, ConstVector r, Vector z) {
   const Offset block_entries = Offset(b) * Offset(b);
-  const auto inverse = inverse_blocks_;
   Kokkos::parallel_for(
       "fgdd::krylov::jacobi_apply", Kokkos::RangePolicy<ExecSpace>(space, 0, r.extent(0)),
       KOKKOS_LAMBDA(const Offset row) {
         const Offset block_row = row / b;
-        const Scalar* inv_row = &inverse(block_row * block_entries + (row % b) * b);
+        const Offset within = row % b;
+        const Scalar* block = &inverse(block_row * block_entries);
         Scalar sum = 0;
-        for (int j = 0; j < b; ++j) sum += inv_row[j] * r(block_row * b + j);
+        for (int j = 0; j < b; ++j)
+          sum += (transposed ? block[j * b + within] : block[within * b + j]) * r(block_row * b + j);
         z(row) = sum;
       });
+}
+
+}  // namespace
+
+void BlockJacobi::apply(const ExecSpace& space, ConstVector r, Vector z) const {
+  apply_inverse_blocks(space, inverse_blocks_, block_size_, false, r, z);
+}
+
+void BlockJacobi::apply_transpose(const ExecSpace& space, ConstVector r, Vector z) const {
+  apply_inverse_blocks(space, inverse_blocks_, block_size_, true, r, z);
 }
 
 }  // namespace fgdd

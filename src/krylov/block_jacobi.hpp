@@ -12,6 +12,8 @@ class BlockJacobi final : public Preconditioner {
   // Throws ZeroPivot naming the first row whose block is singular (pivot ≤ 1e-14 × block max).
   explicit BlockJacobi(const SparseMatrix& A);
   void apply(const ExecSpace& space, ConstVector r, Vector z) const override;
+  bool has_transpose() const noexcept override { return true; }
+  void apply_transpose(const ExecSpace& space, ConstVector r, Vector z) const override;
   std::string name() const override { return "jacobi"; }
 
  private:

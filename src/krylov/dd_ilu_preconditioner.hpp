@@ -27,7 +27,8 @@ class DdIluPreconditioner final : public Preconditioner {
   void update_values(const ExecSpace& space, const SparseMatrix& dropped);
 
   void apply(const ExecSpace& space, ConstVector r, Vector z) const override;
-  void apply_transpose(const ExecSpace& space, ConstVector r, Vector z) const;
+  bool has_transpose() const noexcept override { return true; }
+  void apply_transpose(const ExecSpace& space, ConstVector r, Vector z) const override;
   std::string name() const override;
 
   const SubdomainIlu0& factorization() const noexcept { return *factorization_; }

@@ -18,6 +18,10 @@ void KrylovOptions::validate() const {
     throw InvalidInput("relative_tolerance and absolute_tolerance cannot both be 0");
   if (max_iterations < 0)
     throw InvalidInput("max_iterations must be >= 0, got " + std::to_string(max_iterations));
+  if (restart < 1) throw InvalidInput("restart must be >= 1, got " + std::to_string(restart));
+  if (stagnation_iterations < 0)
+    throw InvalidInput("stagnation_iterations must be >= 0, got " +
+                       std::to_string(stagnation_iterations));
   if (!(divergence_factor > 1))
     throw InvalidInput("divergence_factor must be > 1, got " + std::to_string(divergence_factor));
 }

@@ -12,6 +12,9 @@ class Preconditioner {
   virtual ~Preconditioner() = default;
   // z = M⁻¹ r. r and z have the matrix's row count and do not alias.
   virtual void apply(const ExecSpace& space, ConstVector r, Vector z) const = 0;
+  // z = M⁻ᵀ r, for solvers that need it (BiCG). The default throws InvalidInput.
+  virtual bool has_transpose() const noexcept { return false; }
+  virtual void apply_transpose(const ExecSpace& space, ConstVector r, Vector z) const;
   virtual std::string name() const = 0;
 };
 
@@ -19,6 +22,10 @@ class Preconditioner {
 class IdentityPreconditioner final : public Preconditioner {
  public:
   void apply(const ExecSpace& space, ConstVector r, Vector z) const override;
+  bool has_transpose() const noexcept override { return true; }
+  void apply_transpose(const ExecSpace& space, ConstVector r, Vector z) const override {
+    apply(space, r, z);
+  }
   std::string name() const override { return "none"; }
 };
 

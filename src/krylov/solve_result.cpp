@@ -8,6 +8,7 @@ const char* to_string(SolveStatus status) noexcept {
     case SolveStatus::MaxIterations: return "max_iterations";
     case SolveStatus::Breakdown: return "breakdown";
     case SolveStatus::Diverged: return "diverged";
+    case SolveStatus::Stagnated: return "stagnated";
     case SolveStatus::NanOrInf: return "nan_or_inf";
     case SolveStatus::PreconditionerFailed: return "preconditioner_failed";
   }

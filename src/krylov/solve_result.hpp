@@ -11,6 +11,7 @@ enum class SolveStatus {
   MaxIterations,
   Breakdown,             // a scalar the method divides by became (near) zero
   Diverged,              // the residual grew beyond divergence_factor × the initial one
+  Stagnated,             // no progress for KrylovOptions::stagnation_iterations iterations
   NanOrInf,              // a non-finite value appeared; x holds the last finite iterate
   PreconditionerFailed,  // the preconditioner could not be applied
 };

@@ -50,6 +50,18 @@ double xpay_into_norm2(const ExecSpace& space, ConstVector x, double a, ConstVec
   return result;
 }
 
+void xpby(const ExecSpace& space, ConstVector x, double b, Vector y) {
+  Kokkos::parallel_for(
+      "fgdd::krylov::xpby", Kokkos::RangePolicy<ExecSpace>(space, 0, x.extent(0)),
+      KOKKOS_LAMBDA(const Offset i) { y(i) = x(i) + b * y(i); });
+}
+
+void scale_into(const ExecSpace& space, double a, ConstVector x, Vector y) {
+  Kokkos::parallel_for(
+      "fgdd::krylov::scale", Kokkos::RangePolicy<ExecSpace>(space, 0, x.extent(0)),
+      KOKKOS_LAMBDA(const Offset i) { y(i) = a * x(i); });
+}
+
 void add_two_scaled(const ExecSpace& space, double a, ConstVector x, double b, ConstVector w,
                     Vector y) {
   Kokkos::parallel_for(

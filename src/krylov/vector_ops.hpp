@@ -26,6 +26,12 @@ double axpby_norm2(const ExecSpace& space, double a, ConstVector x, double b, Ve
 // z = x + a y; returns ‖z‖².
 double xpay_into_norm2(const ExecSpace& space, ConstVector x, double a, ConstVector y, Vector z);
 
+// y = x + b y
+void xpby(const ExecSpace& space, ConstVector x, double b, Vector y);
+
+// y = a x
+void scale_into(const ExecSpace& space, double a, ConstVector x, Vector y);
+
 // y += a x + b w
 void add_two_scaled(const ExecSpace& space, double a, ConstVector x, double b, ConstVector w,
                     Vector y);

@@ -1,0 +1,287 @@
+#include "factor/global_ilu0.hpp"
+
+#include "core/dense_block.hpp"
+#include "core/errors.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace fgdd {
+
+namespace detail {
+
+// What every launch of the global ILU0 reads and writes.
+struct GlobalIlu0Data {
+  SparseMatrix::RowMap row_map;
+  SparseMatrix::ColumnIndices col_ind;
+  SparseMatrix::Values lu;
+  Kokkos::View<Offset*, DeviceType> diag;
+  Kokkos::View<Scalar*, DeviceType> inv_diag;
+  Kokkos::View<Ordinal*, DeviceType> level_rows;
+  Kokkos::View<Ordinal, DeviceType> failed_row;   // smallest failing block row, else n
+  Kokkos::View<Scalar*, DeviceType> pivot_value;  // per block row: its (smallest |) pivot
+  Kokkos::View<Offset, DeviceType> shifted;
+  int runtime_b = 1;
+  PivotRule rule;  // rule.tiny is relative: multiplied by the row's largest |entry|
+};
+
+// One level of the IKJ ILU0 (paper Algorithm 4 in the global DAG order): every row of the level
+// depends only on rows of earlier levels, already final, and only its own thread writes it, so
+// the rows are eliminated independently, one per team thread. For each L block (i, j) in column
+// order, the vector lanes share row j's U blocks; each looks its column up in row i by binary
+// search (columns are sorted) and subtracts L_ij·U_jk there; the targets are distinct, so no
+// atomics, and the result is deterministic. U stays unscaled; Ildu0 scales it after the last
+// level. B is the block size when known at compile time (the b = 1..4 fast paths), 0 for any
+// b ≤ max_block_size.
+template <int B>
+struct GlobalIlu0LevelKernel {
+  using Member = Kokkos::TeamPolicy<ExecSpace>::member_type;
+  static constexpr int capacity = B > 0 ? B * B : max_block_size * max_block_size;
+
+  GlobalIlu0Data data;
+  Ordinal level_begin = 0;
+  Ordinal level_end = 0;
+
+  KOKKOS_INLINE_FUNCTION int b() const { return B > 0 ? B : data.runtime_b; }
+  KOKKOS_INLINE_FUNCTION Scalar* block(Offset k) const { return &data.lu(k * Offset(b()) * b()); }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
+    const Ordinal p = level_begin + member.league_rank() * member.team_size() + member.team_rank();
+    if (p >= level_end) return;  // no team barrier below, so idle threads may leave
+    const Ordinal i = data.level_rows(p);
+    const int bb = b() * b();
+    const Offset begin = data.row_map(i), end = data.row_map(i + 1), d = data.diag(i);
+    Scalar row_max = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::ThreadVectorRange(member, begin * bb, end * bb),
+        [&](const Offset e, Scalar& m) {
+          const Scalar v = fabs(data.lu(e));
+          if (v > m) m = v;
+        },
+        Kokkos::Max<Scalar>(row_max));
+    for (Offset kj = begin; kj < d; ++kj) {
+      const Ordinal j = data.col_ind(kj);
+      // L_ij = A_ij · D_j⁻¹, computed by every lane into registers. Lane 0 stores it after the
+      // update loop, whose end synchronizes the lanes, so no lane reads a half-written block.
+      Scalar l[capacity];
+      {
+        Scalar a[capacity];
+        for (int e = 0; e < bb; ++e) a[e] = block(kj)[e];
+        multiply_blocks(a, &data.inv_diag(Offset(j) * bb), l, b());
+      }
+      // A_ik -= L_ij · U_jk for every k > j that row i also holds (k > j lies after kj).
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(member, data.diag(j) + 1, data.row_map(j + 1)),
+                           [&](const Offset kk) {
+                             const Ordinal c = data.col_ind(kk);
+                             Offset lo = kj + 1, hi = end;
+                             while (lo < hi) {
+                               const Offset mid = lo + (hi - lo) / 2;
+                               if (data.col_ind(mid) < c)
+                                 lo = mid + 1;
+                               else
+                                 hi = mid;
+                             }
+                             if (lo == end || data.col_ind(lo) != c) return;
+                             Scalar product[capacity];
+                             multiply_blocks(l, block(kk), product, b());
+                             Scalar* t = block(lo);
+                             for (int e = 0; e < bb; ++e) t[e] -= product[e];
+                           });
+      Kokkos::single(Kokkos::PerThread(member), [&]() {
+        Scalar* target = block(kj);
+        for (int e = 0; e < bb; ++e) target[e] = l[e];
+      });
+    }
+    // The pivot, exactly as SubdomainIlu0 treats it.
+    Kokkos::single(Kokkos::PerThread(member), [&]() {
+      Scalar a[capacity];
+      for (int e = 0; e < bb; ++e) a[e] = block(d)[e];
+      PivotRule row_rule = data.rule;
+      row_rule.tiny = data.rule.tiny * row_max;
+      Scalar smallest = 0;
+      const int result = invert_block(a, &data.inv_diag(Offset(i) * bb), b(), row_rule, smallest);
+      data.pivot_value(i) = b() == 1 ? block(d)[0] : smallest;
+      if (result < 0) {
+        Kokkos::atomic_fetch_min(&data.failed_row(), i);
+      } else if (result > 0) {
+        Kokkos::atomic_add(&data.shifted(), Offset(result));
+        // Keep D consistent with the D⁻¹ actually used: D = (D⁻¹)⁻¹.
+        Scalar inv[capacity], unused;
+        for (int e = 0; e < bb; ++e) inv[e] = data.inv_diag(Offset(i) * bb + e);
+        invert_block(inv, block(d), b(), PivotRule{}, unused);
+      }
+    });
+  }
+};
+
+// Ildu0: U_ik ← D_i⁻¹ U_ik, independent per row, once every row is eliminated.
+template <int B>
+struct GlobalScaleUpperKernel {
+  static constexpr int capacity = B > 0 ? B * B : max_block_size * max_block_size;
+  GlobalIlu0Data data;
+
+  KOKKOS_INLINE_FUNCTION int b() const { return B > 0 ? B : data.runtime_b; }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i) const {
+    const int bb = b() * b();
+    for (Offset k = data.diag(i) + 1; k < data.row_map(i + 1); ++k) {
+      Scalar u[capacity];
+      for (int e = 0; e < bb; ++e) u[e] = data.lu(k * bb + e);
+      multiply_blocks(&data.inv_diag(Offset(i) * bb), u, &data.lu(k * bb), b());
+    }
+  }
+};
+
+template <int B>
+void launch_global_ilu0(const ExecSpace& space, const GlobalIlu0Data& data,
+                        const std::vector<Ordinal>& level_ptr, int vector_length, bool scale_upper,
+                        Ordinal n) {
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  GlobalIlu0LevelKernel<B> kernel{data, 0, 0};
+  // A few rows per team, one per thread; their lanes share a row's work.
+  const int team_size = std::max(
+      1,
+      std::min(Policy(space, 1, 1, vector_length).team_size_max(kernel, Kokkos::ParallelForTag()),
+               128 / vector_length));
+  for (std::size_t l = 0; l + 1 < level_ptr.size(); ++l) {
+    kernel.level_begin = level_ptr[l];
+    kernel.level_end = level_ptr[l + 1];
+    const Ordinal league = (kernel.level_end - kernel.level_begin + team_size - 1) / team_size;
+    Kokkos::parallel_for("fgdd::factor::global_ilu0_level",
+                         Policy(space, league, team_size, vector_length), kernel);
+  }
+  if (scale_upper)
+    Kokkos::parallel_for("fgdd::factor::global_ildu0_scale_upper",
+                         Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+                         GlobalScaleUpperKernel<B>{data});
+}
+
+// True when B has A's block rows, block size and pattern (compared on the device unless the
+// arrays are the same).
+bool global_same_pattern(const ExecSpace& space, const SparseMatrix& A, const SparseMatrix& B) {
+  if (A.num_block_rows() != B.num_block_rows() || A.block_size() != B.block_size() ||
+      A.num_block_entries() != B.num_block_entries())
+    return false;
+  if (A.row_map().data() == B.row_map().data() && A.col_ind().data() == B.col_ind().data())
+    return true;
+  const auto a_row_map = A.row_map(), b_row_map = B.row_map();
+  const auto a_col_ind = A.col_ind(), b_col_ind = B.col_ind();
+  const Offset rows = Offset(A.num_block_rows()) + 1, entries = A.num_block_entries();
+  Offset differences = 0;
+  Kokkos::parallel_reduce(
+      "fgdd::factor::global_compare_pattern",
+      Kokkos::RangePolicy<ExecSpace>(space, 0, std::max(rows, entries)),
+      KOKKOS_LAMBDA(const Offset k, Offset& count) {
+        if (k < rows && a_row_map(k) != b_row_map(k)) ++count;
+        if (k < entries && a_col_ind(k) != b_col_ind(k)) ++count;
+      },
+      differences);
+  return differences == 0;
+}
+
+}  // namespace detail
+
+GlobalIlu0::GlobalIlu0(const ExecSpace& space, const SparseMatrix& A, const FactorOptions& options)
+    : options_(options) {
+  options_.validate();
+  if (options_.form != IluForm::Ilu0 && options_.form != IluForm::Ildu0)
+    throw InvalidInput(
+        "GlobalIlu0 computes IluForm::Ilu0 or IluForm::Ildu0 (Ildlt is offered by "
+        "SubdomainIlu0 only)");
+  if (options_.level_of_fill != 0)
+    throw InvalidInput("GlobalIlu0 is ILU0: level_of_fill must be 0, not " +
+                       std::to_string(options_.level_of_fill));
+  Kokkos::Timer timer;
+  const Ordinal n = A.num_block_rows();
+  const int b = A.block_size();
+  if (b > detail::max_block_size)
+    throw InvalidInput("block size " + std::to_string(b) + " exceeds the supported " +
+                       std::to_string(detail::max_block_size));
+  diag_position_ = diagonal_positions(space, A);
+  lower_levels_ = build_global_levels(space, A, diag_position_, Triangle::Lower);
+  inv_diag_ = Kokkos::View<Scalar*, DeviceType>("fgdd::factor::global_inv_diag",
+                                                Offset(n) * Offset(b) * Offset(b));
+  factors_ = SparseMatrix(SparseMatrix::ValidatedTag{}, n, b, A.row_map(), A.col_ind(),
+                          SparseMatrix::Values(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                                                  "fgdd::factor::global_lu"),
+                                               A.num_entries()));
+  failed_row_ = Kokkos::View<Ordinal, DeviceType>("fgdd::factor::global_failed_row");
+  pivot_value_ = Kokkos::View<Scalar*, DeviceType>("fgdd::factor::global_pivot_value", n);
+  shifted_count_ = Kokkos::View<Offset, DeviceType>("fgdd::factor::global_shifted");
+  // Lanes per row: about the U blocks a row reads per L block, a power of two (at most 32, and
+  // what the backend allows).
+  const Offset upper_blocks = n > 0 ? (A.num_block_entries() - Offset(n)) / 2 / Offset(n) : 0;
+  const int lanes_max = std::min(32, Kokkos::TeamPolicy<ExecSpace>::vector_length_max());
+  vector_length_ = 1;
+  while (vector_length_ < lanes_max && Offset(vector_length_) < upper_blocks) vector_length_ *= 2;
+  space.fence();
+  const double symbolic = timer.seconds();
+  numeric(space, A);
+  report_.symbolic_seconds = symbolic;
+}
+
+const FactorReport& GlobalIlu0::numeric(const ExecSpace& space, const SparseMatrix& A) {
+  const Ordinal n = factors_.num_block_rows();
+  const int b = factors_.block_size();
+  if (!detail::global_same_pattern(space, factors_, A))
+    throw InvalidInput("numeric: the matrix is not the pattern the global ILU0 was set up with (" +
+                       std::to_string(A.num_block_rows()) + " block rows of size " +
+                       std::to_string(A.block_size()) + ", " +
+                       std::to_string(A.num_block_entries()) + " blocks; expected " +
+                       std::to_string(n) + ", " + std::to_string(b) + ", " +
+                       std::to_string(factors_.num_block_entries()) + ")");
+  Kokkos::Timer timer;
+  Kokkos::deep_copy(space, factors_.values(), A.values());
+  Kokkos::deep_copy(space, failed_row_, n);
+  Kokkos::deep_copy(space, shifted_count_, Offset(0));
+
+  detail::GlobalIlu0Data data;
+  data.row_map = factors_.row_map();
+  data.col_ind = factors_.col_ind();
+  data.lu = factors_.values();
+  data.diag = diag_position_;
+  data.inv_diag = inv_diag_;
+  data.level_rows = lower_levels_.rows;
+  data.failed_row = failed_row_;
+  data.pivot_value = pivot_value_;
+  data.shifted = shifted_count_;
+  data.runtime_b = b;
+  data.rule.tiny = options_.pivot_threshold;
+  data.rule.shift = options_.shift_tiny_pivots;
+  data.rule.absolute_shift = options_.absolute_shift;
+  data.rule.relative_shift = options_.relative_shift;
+  const bool scale = options_.form == IluForm::Ildu0;
+  const auto& levels = lower_levels_.host_level_ptr;
+  switch (b) {
+    case 1:
+      detail::launch_global_ilu0<1>(space, data, levels, vector_length_, scale, n);
+      break;
+    case 2:
+      detail::launch_global_ilu0<2>(space, data, levels, vector_length_, scale, n);
+      break;
+    case 3:
+      detail::launch_global_ilu0<3>(space, data, levels, vector_length_, scale, n);
+      break;
+    case 4:
+      detail::launch_global_ilu0<4>(space, data, levels, vector_length_, scale, n);
+      break;
+    default:
+      detail::launch_global_ilu0<0>(space, data, levels, vector_length_, scale, n);
+      break;
+  }
+  Ordinal failed = n;
+  Offset shifted = 0;
+  Kokkos::deep_copy(space, failed, failed_row_);
+  Kokkos::deep_copy(space, shifted, shifted_count_);
+  space.fence();
+  if (failed < n) {
+    Scalar value = 0;
+    Kokkos::deep_copy(value, Kokkos::subview(pivot_value_, failed));
+    throw ZeroPivot(std::int64_t(failed) * b, value);
+  }
+  report_.shifted_pivots = shifted;
+  report_.numeric_seconds = timer.seconds();
+  return report_;
+}
+
+}  // namespace fgdd

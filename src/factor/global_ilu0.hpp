@@ -1,0 +1,57 @@
+// Exact, dependency-preserving ILU0 / ILDU0 of a whole matrix (no subdomains, nothing dropped):
+// the same factors as the serial IKJ ILU0 up to rounding, computed level by level on the device
+// (one launch per level of the lower triangle). CSR and BSR. The exact baseline the DD
+// preconditioner is measured against, and a preconditioner users may choose.
+#pragma once
+
+#include "core/sparse_matrix.hpp"
+#include "factor/factor_options.hpp"
+#include "factor/global_levels.hpp"
+#include "factor/subdomain_ilu0.hpp"
+
+namespace fgdd {
+
+class GlobalIlu0 {
+ public:
+  // A: any SparseMatrix. Finds the diagonals and builds the lower level sets once (the
+  // symbolic part), then runs numeric(). Throws InvalidInput for invalid options (also for
+  // IluForm::Ildlt and level_of_fill > 0, which only SubdomainIlu0 offers) or a block size above
+  // 16, ZeroPivot as numeric() does.
+  GlobalIlu0(const ExecSpace& space, const SparseMatrix& A, const FactorOptions& options);
+
+  // Refactors with new values of the same pattern; the level sets are reused. A is the matrix
+  // given to the constructor or any matrix with an identical pattern (checked on the device).
+  // Throws InvalidInput for another pattern or block size, ZeroPivot naming the scalar row of A
+  // (the first row of the smallest failing block row; with its pivot value for b = 1, its
+  // smallest |pivot| otherwise) when a pivot is tiny and shifting is off.
+  const FactorReport& numeric(const ExecSpace& space, const SparseMatrix& A);
+
+  // The factors in A's pattern: blocks left of the diagonal hold L (unit lower, its diagonal
+  // implicit); the diagonal blocks hold the pivots D; blocks right of it hold U, scaled to unit
+  // upper (D⁻¹ U) for Ildu0 and unscaled for Ilu0.
+  const SparseMatrix& factors() const noexcept { return factors_; }
+  // D⁻¹, one b×b row-major block per block row.
+  const Kokkos::View<Scalar*, DeviceType>& inv_diag() const noexcept { return inv_diag_; }
+  // Position of the diagonal block in each block row.
+  const Kokkos::View<Offset*, DeviceType>& diag_position() const noexcept { return diag_position_; }
+  const FactorReport& report() const noexcept { return report_; }
+  IluForm form() const noexcept { return options_.form; }
+  // The level sets of the lower triangle: the factorization runs in their order and the lower
+  // triangular solves reuse them.
+  const GlobalLevels& lower_levels() const noexcept { return lower_levels_; }
+
+ private:
+  FactorOptions options_;
+  SparseMatrix factors_;
+  Kokkos::View<Scalar*, DeviceType> inv_diag_;
+  Kokkos::View<Offset*, DeviceType> diag_position_;
+  GlobalLevels lower_levels_;
+  FactorReport report_;
+  int vector_length_ = 1;  // lanes per row in the elimination kernel
+  // Pivot bookkeeping, allocated once so a refactor allocates nothing.
+  Kokkos::View<Ordinal, DeviceType> failed_row_;   // smallest failing block row, else n
+  Kokkos::View<Scalar*, DeviceType> pivot_value_;  // per block row: its (smallest |) pivot
+  Kokkos::View<Offset, DeviceType> shifted_count_;
+};
+
+}  // namespace fgdd

@@ -1,0 +1,66 @@
+#include "krylov/bicg.hpp"
+
+#include "core/errors.hpp"
+#include "core/spmv.hpp"
+#include "krylov/solve_tracker.hpp"
+#include "krylov/vector_ops.hpp"
+
+#include <cmath>
+#include <string>
+
+namespace fgdd {
+
+SolveResult bicg(const ExecSpace& space, const SparseMatrix& A, const Preconditioner& M,
+                 ConstVector b, Vector x, const KrylovOptions& options) {
+  if (!M.has_transpose())
+    throw InvalidInput("BiCG needs M⁻ᵀ, and preconditioner '" + M.name() + "' has none");
+  const Offset n = b.extent(0);
+  Vector r("fgdd::krylov::r", n), r_shadow("fgdd::krylov::r_shadow", n), z("fgdd::krylov::z", n),
+      z_shadow("fgdd::krylov::z_shadow", n), p("fgdd::krylov::p", n),
+      p_shadow("fgdd::krylov::p_shadow", n), q("fgdd::krylov::q", n),
+      q_shadow("fgdd::krylov::q_shadow", n);
+  detail::SolveTracker tracker(space, A, b, x, options, r);
+  SolveStatus status = SolveStatus::MaxIterations;
+  std::string reason;
+  const auto finish = [&](SolveStatus st, std::string why) {
+    return tracker.finish(st, std::move(why), x, q);
+  };
+  if (tracker.finished_at_start(status, reason)) return finish(status, reason);
+
+  detail::copy(space, r, r_shadow);
+  M.apply(space, r, z);
+  M.apply_transpose(space, r_shadow, z_shadow);
+  detail::copy(space, z, p);
+  detail::copy(space, z_shadow, p_shadow);
+  double rho = detail::dot(space, z, r_shadow);
+  for (int iteration = 1; iteration <= options.max_iterations; ++iteration) {
+    if (!std::isfinite(rho)) return finish(SolveStatus::NanOrInf, "rho is NaN or Inf");
+    const double z_norm = std::sqrt(detail::norm2_squared(space, z));
+    const double shadow_norm = std::sqrt(detail::norm2_squared(space, r_shadow));
+    if (detail::negligible(rho, z_norm * shadow_norm))
+      return finish(SolveStatus::Breakdown, "rho = <M⁻¹ r, r_shadow> vanished");
+    spmv(space, A, p, q);
+    spmv_transpose(space, A, p_shadow, q_shadow);
+    const double sigma = detail::dot(space, p_shadow, q);
+    if (!std::isfinite(sigma)) return finish(SolveStatus::NanOrInf, "<p_shadow, A p> is NaN or Inf");
+    if (detail::negligible(sigma, std::sqrt(detail::norm2_squared(space, p_shadow)) *
+                                      std::sqrt(detail::norm2_squared(space, q))))
+      return finish(SolveStatus::Breakdown, "<p_shadow, A p> vanished");
+    const double alpha = rho / sigma;
+    detail::axpy(space, alpha, p, x);
+    const double r_norm = std::sqrt(detail::xpay_into_norm2(space, r, -alpha, q, r));
+    detail::axpy(space, -alpha, q_shadow, r_shadow);
+    if (tracker.record(iteration, r_norm, status, reason)) return finish(status, reason);
+    M.apply(space, r, z);
+    M.apply_transpose(space, r_shadow, z_shadow);
+    const double rho_new = detail::dot(space, z, r_shadow);
+    const double beta = rho_new / rho;
+    detail::xpby(space, z, beta, p);
+    detail::xpby(space, z_shadow, beta, p_shadow);
+    rho = rho_new;
+  }
+  return finish(SolveStatus::MaxIterations,
+                "no convergence in " + std::to_string(options.max_iterations) + " iterations");
+}
+
+}  // namespace fgdd

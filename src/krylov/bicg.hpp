@@ -1,0 +1,16 @@
+// Preconditioned BiCG (ilupack-gpu-data-parallel.txt): needs Aᵀ and M⁻ᵀ, so M must have a
+// transpose apply (Preconditioner::has_transpose).
+#pragma once
+
+#include "core/sparse_matrix.hpp"
+#include "krylov/krylov_options.hpp"
+#include "krylov/preconditioner.hpp"
+#include "krylov/solve_result.hpp"
+
+namespace fgdd {
+
+// Solves A x = b from the x given. Throws InvalidInput if M has no transpose apply.
+SolveResult bicg(const ExecSpace& space, const SparseMatrix& A, const Preconditioner& M,
+                 ConstVector b, Vector x, const KrylovOptions& options);
+
+}  // namespace fgdd

@@ -1,0 +1,48 @@
+#include "krylov/cg.hpp"
+
+#include "core/spmv.hpp"
+#include "krylov/solve_tracker.hpp"
+#include "krylov/vector_ops.hpp"
+
+#include <cmath>
+#include <string>
+
+namespace fgdd {
+
+SolveResult cg(const ExecSpace& space, const SparseMatrix& A, const Preconditioner& M,
+               ConstVector b, Vector x, const KrylovOptions& options) {
+  const Offset n = b.extent(0);
+  Vector r("fgdd::krylov::r", n), z("fgdd::krylov::z", n), p("fgdd::krylov::p", n),
+      q("fgdd::krylov::q", n);
+  detail::SolveTracker tracker(space, A, b, x, options, r);
+  SolveStatus status = SolveStatus::MaxIterations;
+  std::string reason;
+  const auto finish = [&](SolveStatus st, std::string why) {
+    return tracker.finish(st, std::move(why), x, q);
+  };
+  if (tracker.finished_at_start(status, reason)) return finish(status, reason);
+
+  M.apply(space, r, z);
+  detail::copy(space, z, p);
+  double rho = detail::dot(space, r, z);
+  for (int iteration = 1; iteration <= options.max_iterations; ++iteration) {
+    if (!std::isfinite(rho)) return finish(SolveStatus::NanOrInf, "<r, M⁻¹ r> is NaN or Inf");
+    if (rho <= 0) return finish(SolveStatus::Breakdown, "<r, M⁻¹ r> <= 0: M is not positive definite");
+    spmv(space, A, p, q);
+    const double p_q = detail::dot(space, p, q);
+    if (!std::isfinite(p_q)) return finish(SolveStatus::NanOrInf, "<p, A p> is NaN or Inf");
+    if (p_q <= 0) return finish(SolveStatus::Breakdown, "<p, A p> <= 0: A is not positive definite");
+    const double alpha = rho / p_q;
+    detail::axpy(space, alpha, p, x);
+    const double r_norm = std::sqrt(detail::xpay_into_norm2(space, r, -alpha, q, r));
+    if (tracker.record(iteration, r_norm, status, reason)) return finish(status, reason);
+    M.apply(space, r, z);
+    const double rho_new = detail::dot(space, r, z);
+    detail::xpby(space, z, rho_new / rho, p);
+    rho = rho_new;
+  }
+  return finish(SolveStatus::MaxIterations,
+                "no convergence in " + std::to_string(options.max_iterations) + " iterations");
+}
+
+}  // namespace fgdd

@@ -1,0 +1,16 @@
+// Preconditioned conjugate gradients for symmetric positive definite A and M (e.g. ic0-dd).
+#pragma once
+
+#include "core/sparse_matrix.hpp"
+#include "krylov/krylov_options.hpp"
+#include "krylov/preconditioner.hpp"
+#include "krylov/solve_result.hpp"
+
+namespace fgdd {
+
+// Solves A x = b from the x given. A breakdown (<p, A p> ≤ 0 or <r, z> ≤ 0) means A or M is not
+// positive definite and comes back as SolveStatus::Breakdown with the reason.
+SolveResult cg(const ExecSpace& space, const SparseMatrix& A, const Preconditioner& M,
+               ConstVector b, Vector x, const KrylovOptions& options);
+
+}  // namespace fgdd

@@ -1,0 +1,141 @@
+#include "krylov/gmres.hpp"
+
+#include "core/kokkos_compat.hpp"
+#include "core/spmv.hpp"
+#include "krylov/solve_tracker.hpp"
+#include "krylov/vector_ops.hpp"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace fgdd {
+
+namespace {
+
+using Basis = Kokkos::View<Scalar**, Kokkos::LayoutLeft, DeviceType>;
+
+// Orthogonalizes w against columns 0..j of V; h(0..j) receives the coefficients.
+void orthogonalize(const ExecSpace& space, Orthogonalization method, const Basis& V, int j,
+                   Vector w, const Kokkos::View<Scalar*, DeviceType>& h,
+                   const Kokkos::View<Scalar*, DeviceType>& correction) {
+  const auto columns = std::make_pair(0, j + 1);
+  const auto Vj = Kokkos::subview(V, Kokkos::ALL, columns);
+  const auto hj = Kokkos::subview(h, columns);
+  if (method == Orthogonalization::Cgs2) {
+    const auto cj = Kokkos::subview(correction, columns);
+    detail::kk_gemv(space, "T", 1.0, Vj, w, 0.0, hj);
+    detail::kk_gemv(space, "N", -1.0, Vj, hj, 1.0, w);
+    detail::kk_gemv(space, "T", 1.0, Vj, w, 0.0, cj);  // the second pass fixes lost orthogonality
+    detail::kk_gemv(space, "N", -1.0, Vj, cj, 1.0, w);
+    Kokkos::parallel_for(
+        "fgdd::krylov::gmres_cgs2_sum", Kokkos::RangePolicy<ExecSpace>(space, 0, j + 1),
+        KOKKOS_LAMBDA(const int i) { hj(i) += cj(i); });
+    return;
+  }
+  for (int i = 0; i <= j; ++i) {
+    const auto vi = Kokkos::subview(V, Kokkos::ALL, i);
+    const double hij = detail::dot(space, vi, w);
+    detail::axpy(space, -hij, vi, w);
+    Kokkos::deep_copy(space, Kokkos::subview(h, i), hij);
+  }
+}
+
+// Solves the j×j upper triangular system R y = g on the host (R column-major in H).
+std::vector<double> back_substitute(const std::vector<double>& H, int ld, int j,
+                                    const std::vector<double>& g) {
+  std::vector<double> y(j);
+  for (int i = j - 1; i >= 0; --i) {
+    double sum = g[i];
+    for (int k = i + 1; k < j; ++k) sum -= H[k * ld + i] * y[k];
+    y[i] = sum / H[i * ld + i];
+  }
+  return y;
+}
+
+}  // namespace
+
+SolveResult gmres(const ExecSpace& space, const SparseMatrix& A, const Preconditioner& M,
+                  ConstVector b, Vector x, const KrylovOptions& options) {
+  const Offset n = b.extent(0);
+  const int m = options.restart;
+  Vector r("fgdd::krylov::r", n), w("fgdd::krylov::w", n), z("fgdd::krylov::z", n);
+  detail::SolveTracker tracker(space, A, b, x, options, r);
+  SolveStatus status = SolveStatus::MaxIterations;
+  std::string reason;
+  const auto finish = [&](SolveStatus st, std::string why) {
+    return tracker.finish(st, std::move(why), x, w);
+  };
+  if (tracker.finished_at_start(status, reason)) return finish(status, reason);
+
+  Basis V(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::krylov::gmres_basis"), n, m + 1);
+  Kokkos::View<Scalar*, DeviceType> h("fgdd::krylov::gmres_h", m + 1),
+      correction("fgdd::krylov::gmres_correction", m + 1), y_device("fgdd::krylov::gmres_y", m);
+  const int ld = m + 1;
+  std::vector<double> H(std::size_t(ld) * m), cs(m), sn(m), g(m + 1);
+  int iteration = 0;
+  double beta = tracker.residual();
+  while (iteration < options.max_iterations) {
+    // A cycle: V(:, 0) = r / ‖r‖, then up to m Arnoldi steps.
+    detail::scale_into(space, 1.0 / beta, r, Kokkos::subview(V, Kokkos::ALL, 0));
+    std::fill(g.begin(), g.end(), 0.0);
+    g[0] = beta;
+    int j = 0;
+    bool stop = false;
+    for (; j < m && iteration < options.max_iterations; ++j) {
+      ++iteration;
+      M.apply(space, Kokkos::subview(V, Kokkos::ALL, j), z);
+      spmv(space, A, z, w);
+      orthogonalize(space, options.orthogonalization, V, j, w, h, correction);
+      const double h_next = std::sqrt(detail::norm2_squared(space, w));
+      const auto host_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), h);
+      double* column = &H[std::size_t(j) * ld];
+      for (int i = 0; i <= j; ++i) column[i] = host_h(i);
+      column[j + 1] = h_next;
+      for (int i = 0; i <= j + 1; ++i)
+        if (!std::isfinite(column[i])) return finish(SolveStatus::NanOrInf, "Arnoldi vector holds NaN or Inf");
+      // Earlier rotations, then a new one that zeroes H(j+1, j).
+      for (int i = 0; i < j; ++i) {
+        const double t = cs[i] * column[i] + sn[i] * column[i + 1];
+        column[i + 1] = -sn[i] * column[i] + cs[i] * column[i + 1];
+        column[i] = t;
+      }
+      const double denom = std::hypot(column[j], column[j + 1]);
+      if (denom == 0) return finish(SolveStatus::Breakdown, "Hessenberg column vanished");
+      cs[j] = column[j] / denom;
+      sn[j] = column[j + 1] / denom;
+      column[j] = denom;
+      column[j + 1] = 0;
+      g[j + 1] = -sn[j] * g[j];
+      g[j] = cs[j] * g[j];
+      stop = tracker.record(iteration, std::abs(g[j + 1]), status, reason);
+      // A lucky breakdown: the Krylov space holds the solution, the cycle ends here.
+      const bool exhausted = detail::negligible(h_next, 1e6 * beta);
+      if (!exhausted) detail::scale_into(space, 1.0 / h_next, w, Kokkos::subview(V, Kokkos::ALL, j + 1));
+      if (stop || exhausted) {
+        ++j;
+        break;
+      }
+    }
+    // x += M⁻¹ V(:, 0..j-1) y with R y = g.
+    const std::vector<double> y = back_substitute(H, ld, j, g);
+    const auto host_y = Kokkos::create_mirror_view(y_device);
+    for (int i = 0; i < j; ++i) host_y(i) = y[i];
+    Kokkos::deep_copy(space, y_device, host_y);
+    const auto columns = std::make_pair(0, j);
+    detail::kk_gemv(space, "N", 1.0, Kokkos::subview(V, Kokkos::ALL, columns),
+                    Kokkos::subview(y_device, columns), 0.0, w);
+    M.apply(space, w, z);
+    detail::axpy(space, 1.0, z, x);
+    // The true residual starts the next cycle and confirms a converged estimate.
+    spmv(space, A, x, r);
+    beta = std::sqrt(detail::axpby_norm2(space, 1.0, b, -1.0, r));
+    if (!std::isfinite(beta)) return finish(SolveStatus::NanOrInf, "residual became NaN or Inf");
+    if (tracker.below_target(beta)) return finish(SolveStatus::Converged, "residual below tolerance");
+    if (stop && status != SolveStatus::Converged) return finish(status, reason);
+  }
+  return finish(SolveStatus::MaxIterations,
+                "no convergence in " + std::to_string(options.max_iterations) + " iterations");
+}
+
+}  // namespace fgdd

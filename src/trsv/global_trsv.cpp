@@ -1,0 +1,264 @@
+#include "trsv/global_trsv.hpp"
+
+#include "core/dense_block.hpp"
+#include "core/errors.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace fgdd {
+
+namespace detail {
+
+// What one triangular sweep reads and writes. Row i of the sweep computes
+//   x_i = S (R r_i − Σ_j T_ij x_j)
+// over its strictly triangular blocks T_ij, with R = D_i⁻¹ when scale_rhs (the Ildu0 upper
+// sweep of an apply, which folds the diagonal scaling in) and S = D_i⁻¹ when scale_result (a
+// triangle with its pivots), else the identity.
+struct GlobalSolveData {
+  SparseMatrix::RowMap row_map;
+  SparseMatrix::ColumnIndices col_ind;
+  SparseMatrix::Values values;
+  Kokkos::View<Offset*, DeviceType> diag;
+  Kokkos::View<Scalar*, DeviceType> inv_diag;
+  Kokkos::View<Ordinal*, DeviceType> level_rows;
+  ConstVector r;
+  Vector x;
+  bool lower = true;
+  bool scale_rhs = false;
+  bool scale_result = false;
+  int runtime_b = 1;
+};
+
+// The row work of a sweep: B is the block size when known at compile time (1..4), or 0 for any
+// b ≤ 16.
+template <int B>
+struct GlobalSolveRow {
+  static constexpr int width = B > 0 ? B : max_block_size;
+
+  GlobalSolveData data;
+
+  KOKKOS_INLINE_FUNCTION int b() const { return B > 0 ? B : data.runtime_b; }
+  KOKKOS_INLINE_FUNCTION Offset deps_begin(Ordinal i) const {
+    return data.lower ? data.row_map(i) : data.diag(i) + 1;
+  }
+  KOKKOS_INLINE_FUNCTION Offset deps_end(Ordinal i) const {
+    return data.lower ? data.diag(i) : data.row_map(i + 1);
+  }
+
+  // v ← D_i⁻¹ v
+  KOKKOS_INLINE_FUNCTION void scale(Scalar* v, Ordinal i) const {
+    const int n = b();
+    const Scalar* d = &data.inv_diag(Offset(i) * n * n);
+    Scalar copy[width];
+    for (int c = 0; c < n; ++c) copy[c] = v[c];
+    for (int c = 0; c < n; ++c) {
+      Scalar sum = 0;
+      for (int e = 0; e < n; ++e) sum += d[c * n + e] * copy[e];
+      v[c] = sum;
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void load_rhs(Scalar* acc, Ordinal i) const {
+    const int n = b();
+    for (int c = 0; c < n; ++c) acc[c] = data.r(Offset(i) * n + c);
+    if (data.scale_rhs) scale(acc, i);
+  }
+
+  KOKKOS_INLINE_FUNCTION void store(Scalar* acc, Ordinal i) const {
+    const int n = b();
+    if (data.scale_result) scale(acc, i);
+    for (int c = 0; c < n; ++c) data.x(Offset(i) * n + c) = acc[c];
+  }
+};
+
+// One level of a sweep, vertex-centric, a row per thread (RangePolicy over the level's
+// positions in level_rows), its blocks in column order. Rows of a level only read x of earlier
+// levels, written by earlier launches.
+template <int B>
+struct GlobalSolveThreadKernel {
+  GlobalSolveRow<B> row;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal p) const {
+    const GlobalSolveData& data = row.data;
+    const Ordinal i = data.level_rows(p);
+    const int n = row.b();
+    Scalar acc[GlobalSolveRow<B>::width];
+    row.load_rhs(acc, i);
+    for (Offset k = row.deps_begin(i); k < row.deps_end(i); ++k) {
+      const Scalar* a = &data.values(k * n * n);
+      const Offset j = Offset(data.col_ind(k)) * n;
+      for (int c = 0; c < n; ++c) {
+        Scalar sum = 0;
+        for (int e = 0; e < n; ++e) sum += a[c * n + e] * data.x(j + e);
+        acc[c] -= sum;
+      }
+    }
+    row.store(acc, i);
+  }
+};
+
+// The same level with a row per team thread whose vector lanes reduce the row's products, one
+// scalar component at a time (long rows).
+template <int B>
+struct GlobalSolveLanesKernel {
+  using Member = Kokkos::TeamPolicy<ExecSpace>::member_type;
+
+  GlobalSolveRow<B> row;
+  Ordinal level_begin = 0;
+  Ordinal level_end = 0;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
+    const Ordinal p = level_begin + member.league_rank() * member.team_size() + member.team_rank();
+    if (p >= level_end) return;  // no team barrier below
+    const GlobalSolveData& data = row.data;
+    const Ordinal i = data.level_rows(p);
+    const int n = row.b();
+    Scalar acc[GlobalSolveRow<B>::width];
+    row.load_rhs(acc, i);  // every lane, before any lane writes x_i (r may alias x)
+    for (int c = 0; c < n; ++c) {
+      Scalar sum = 0;
+      Kokkos::parallel_reduce(
+          Kokkos::ThreadVectorRange(member, row.deps_begin(i), row.deps_end(i)),
+          [&](const Offset k, Scalar& partial) {
+            const Scalar* a = &data.values(k * n * n + c * n);
+            const Offset j = Offset(data.col_ind(k)) * n;
+            for (int e = 0; e < n; ++e) partial += a[e] * data.x(j + e);
+          },
+          sum);
+      acc[c] -= sum;
+    }
+    Kokkos::single(Kokkos::PerThread(member), [&]() { row.store(acc, i); });
+  }
+};
+
+template <int B>
+void launch_global_sweep(const ExecSpace& space, const GlobalSolveData& data,
+                         const GlobalLevels& levels, GlobalRowKernel kernel_kind, int lanes) {
+  const std::vector<Ordinal>& level_ptr = levels.host_level_ptr;
+  if (kernel_kind == GlobalRowKernel::LanesPerRow) {
+    GlobalSolveLanesKernel<B> kernel{GlobalSolveRow<B>{data}, 0, 0};
+    using Policy = Kokkos::TeamPolicy<ExecSpace>;
+    const int team_size = std::max(
+        1, std::min(Policy(space, 1, 1, lanes).team_size_max(kernel, Kokkos::ParallelForTag()),
+                    128 / lanes));
+    for (Ordinal l = 0; l < levels.num_levels; ++l) {
+      kernel.level_begin = level_ptr[l];
+      kernel.level_end = level_ptr[l + 1];
+      const Ordinal league = (kernel.level_end - kernel.level_begin + team_size - 1) / team_size;
+      Kokkos::parallel_for("fgdd::trsv::global_level_lanes",
+                           Policy(space, league, team_size, lanes), kernel);
+    }
+  } else {
+    const GlobalSolveThreadKernel<B> kernel{GlobalSolveRow<B>{data}};
+    for (Ordinal l = 0; l < levels.num_levels; ++l)
+      Kokkos::parallel_for("fgdd::trsv::global_level",
+                           Kokkos::RangePolicy<ExecSpace>(space, level_ptr[l], level_ptr[l + 1]),
+                           kernel);
+  }
+}
+
+void global_sweep(const ExecSpace& space, const GlobalSolveData& data, const GlobalLevels& levels,
+                  GlobalRowKernel kernel, int lanes) {
+  switch (data.runtime_b) {
+    case 1:
+      return launch_global_sweep<1>(space, data, levels, kernel, lanes);
+    case 2:
+      return launch_global_sweep<2>(space, data, levels, kernel, lanes);
+    case 3:
+      return launch_global_sweep<3>(space, data, levels, kernel, lanes);
+    case 4:
+      return launch_global_sweep<4>(space, data, levels, kernel, lanes);
+    default:
+      return launch_global_sweep<0>(space, data, levels, kernel, lanes);
+  }
+}
+
+}  // namespace detail
+
+namespace {
+
+void check_length(const SparseMatrix& factors, Offset length, const char* name) {
+  if (length != factors.num_rows())
+    throw DimensionMismatch(std::string("vector ") + name + " has " + std::to_string(length) +
+                            " entries but the factors have " + std::to_string(factors.num_rows()) +
+                            " rows");
+}
+
+// Auto: vector lanes pay off only for long rows; lanes: a power of two near the average number
+// of strictly triangular blocks per row, at most 32 and what the backend allows.
+void choose_kernel(GlobalRowKernel requested, const GlobalLevels& levels, Ordinal n,
+                   GlobalRowKernel& kernel, int& lanes) {
+  const Offset average = n > 0 ? (levels.num_dependencies + Offset(n) - 1) / Offset(n) : 0;
+  kernel = requested;
+  if (kernel == GlobalRowKernel::Auto)
+    kernel = average >= 16 ? GlobalRowKernel::LanesPerRow : GlobalRowKernel::ThreadPerRow;
+  const int lanes_max = std::min(32, Kokkos::TeamPolicy<ExecSpace>::vector_length_max());
+  lanes = 1;
+  while (lanes < lanes_max && Offset(lanes) < average) lanes *= 2;
+}
+
+}  // namespace
+
+GlobalTrsv::GlobalTrsv(const ExecSpace& space, const GlobalIlu0& factorization,
+                       GlobalRowKernel kernel)
+    : factorization_(&factorization) {
+  const SparseMatrix& factors = factorization.factors();
+  lower_ = factorization.lower_levels();
+  upper_ = build_global_levels(space, factors, factorization.diag_position(), Triangle::Upper);
+  choose_kernel(kernel, lower_, factors.num_block_rows(), lower_kernel_, lower_lanes_);
+  choose_kernel(kernel, upper_, factors.num_block_rows(), upper_kernel_, upper_lanes_);
+}
+
+void GlobalTrsv::solve(const ExecSpace& space, Triangle triangle, Diagonal diagonal, ConstVector r,
+                       Vector x) const {
+  const GlobalIlu0& f = *factorization_;
+  check_length(f.factors(), r.extent(0), "r");
+  check_length(f.factors(), x.extent(0), "x");
+  const bool lower = triangle == Triangle::Lower;
+  detail::GlobalSolveData data{f.factors().row_map(),
+                               f.factors().col_ind(),
+                               f.factors().values(),
+                               f.diag_position(),
+                               f.inv_diag(),
+                               levels(triangle).rows,
+                               r,
+                               x,
+                               lower,
+                               false,
+                               diagonal == Diagonal::Pivots,
+                               f.factors().block_size()};
+  detail::global_sweep(space, data, levels(triangle), row_kernel(triangle),
+                       lower ? lower_lanes_ : upper_lanes_);
+}
+
+void GlobalTrsv::apply(const ExecSpace& space, ConstVector r, Vector z) const {
+  const GlobalIlu0& f = *factorization_;
+  check_length(f.factors(), r.extent(0), "r");
+  check_length(f.factors(), z.extent(0), "z");
+  const bool ildu = f.form() == IluForm::Ildu0;
+  // L y = r (unit lower) into z.
+  detail::GlobalSolveData data{f.factors().row_map(),
+                               f.factors().col_ind(),
+                               f.factors().values(),
+                               f.diag_position(),
+                               f.inv_diag(),
+                               lower_.rows,
+                               r,
+                               z,
+                               true,
+                               false,
+                               false,
+                               f.factors().block_size()};
+  detail::global_sweep(space, data, lower_, lower_kernel_, lower_lanes_);
+  // In place on z. Ildu0: z_i = D_i⁻¹ y_i − Σ U_ik z_k with U unit; Ilu0: z_i = D_i⁻¹ (y_i −
+  // Σ U_ik z_k) with U holding the pivots.
+  data.level_rows = upper_.rows;
+  data.r = z;
+  data.lower = false;
+  data.scale_rhs = ildu;
+  data.scale_result = !ildu;
+  detail::global_sweep(space, data, upper_, upper_kernel_, upper_lanes_);
+}
+
+}  // namespace fgdd

@@ -1,0 +1,59 @@
+// Exact triangular solves and the preconditioner apply z = M⁻¹ r on the factors of a GlobalIlu0
+// (no subdomains): level-set scheduling over the whole matrix, one launch per level, rows of a
+// level in parallel (vertex-centric, deterministic). CSR and BSR.
+#pragma once
+
+#include "factor/global_ilu0.hpp"
+#include "factor/global_levels.hpp"
+#include "trsv/subdomain_levels.hpp"
+#include "trsv/subdomain_trsv.hpp"
+
+namespace fgdd {
+
+// How the rows of one level are spread over the device.
+enum class GlobalRowKernel {
+  Auto,          // LanesPerRow when a row holds 16 or more strictly triangular blocks on
+                 // average in the triangle solved, else ThreadPerRow
+  ThreadPerRow,  // one thread per row, the row's blocks in column order
+  LanesPerRow,   // one team thread per row, its vector lanes over the row's blocks (long rows)
+};
+
+class GlobalTrsv {
+ public:
+  // Takes the lower level sets from the factorization and builds the upper ones on the device.
+  // The factors are shared, not copied: after factorization.numeric(...) the solves use the new
+  // values with no further setup. The factorization must outlive this object.
+  GlobalTrsv(const ExecSpace& space, const GlobalIlu0& factorization,
+             GlobalRowKernel kernel = GlobalRowKernel::Auto);
+
+  // x = T⁻¹ r with T the lower (or upper) triangle of the factors: the strictly triangular blocks
+  // plus D (Diagonal::Pivots) or I (Diagonal::Unit). One launch per level of that triangle. r and
+  // x may be the same vector (each row reads its own entry of r before writing x). Throws
+  // DimensionMismatch unless both have the factors' row count.
+  void solve(const ExecSpace& space, Triangle triangle, Diagonal diagonal, ConstVector r,
+             Vector x) const;
+
+  // z = M⁻¹ r: M = L D U for Ildu0 factors (L unit, D⁻¹, U unit), M = L U for Ilu0 factors (L
+  // unit, U with the pivots): one launch per lower level, then one per upper level (D⁻¹ is folded
+  // into the upper launches). r and z may be the same vector. Throws DimensionMismatch.
+  void apply(const ExecSpace& space, ConstVector r, Vector z) const;
+
+  const GlobalLevels& levels(Triangle triangle) const noexcept {
+    return triangle == Triangle::Lower ? lower_ : upper_;
+  }
+  // The kernel each triangle's solves use (Auto resolved).
+  GlobalRowKernel row_kernel(Triangle triangle) const noexcept {
+    return triangle == Triangle::Lower ? lower_kernel_ : upper_kernel_;
+  }
+
+ private:
+  const GlobalIlu0* factorization_;
+  GlobalLevels lower_;
+  GlobalLevels upper_;
+  GlobalRowKernel lower_kernel_ = GlobalRowKernel::ThreadPerRow;
+  GlobalRowKernel upper_kernel_ = GlobalRowKernel::ThreadPerRow;
+  int lower_lanes_ = 1;  // vector lanes per row for LanesPerRow
+  int upper_lanes_ = 1;
+};
+
+}  // namespace fgdd

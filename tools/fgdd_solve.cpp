@@ -36,6 +36,12 @@ std::unique_ptr<Preconditioner> make_preconditioner(const ExecSpace& space,
                                                     const PartitionedMatrix& partitioned) {
   if (command.precond == "jacobi") return std::make_unique<BlockJacobi>(partitioned.system.permuted);
   if (command.precond == "none") return std::make_unique<IdentityPreconditioner>();
+  if (command.precond == "ilu0" || command.precond == "ildu0") {
+    GlobalIluOptions options;
+    options.factor = command.dd.factor;
+    options.factor.form = command.precond == "ilu0" ? IluForm::Ilu0 : IluForm::Ildu0;
+    return std::make_unique<GlobalIluPreconditioner>(space, partitioned.system.permuted, options);
+  }
   return std::make_unique<DdIluPreconditioner>(space, partitioned.system.dropped,
                                                partitioned.partition, command.dd);
 }
@@ -93,7 +99,11 @@ int run(const cli::SolveCommand& command) {
     };
   }
   Vector x_p("fgdd::solve::x_p", A.num_rows());
-  report.result = bicgstab(space, A_p, *M, b_p, x_p, options);
+  const auto solve = command.solver == "gmres" ? gmres
+                     : command.solver == "cg"  ? cg
+                     : command.solver == "bicg" ? bicg
+                                                : bicgstab;
+  report.result = solve(space, A_p, *M, b_p, x_p, options);
   Vector x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::solve::x"), A.num_rows());
   unpermute_vector(space, partitioned.partition, block_size, x_p, x);
 

@@ -8,8 +8,8 @@ namespace fgdd::cli {
 
 namespace {
 
-const std::vector<std::string> available_solvers = {"bicgstab"};
-const std::vector<std::string> available_preconds = {"ildu0-dd", "ilu0-dd", "ic0-dd", "jacobi", "none"};
+const std::vector<std::string> available_solvers = {"bicgstab", "gmres", "cg", "bicg"};
+const std::vector<std::string> available_preconds = {"ildu0-dd", "ilu0-dd", "ic0-dd", "ilu0", "ildu0", "jacobi", "none"};
 
 std::string joined(const std::vector<std::string>& names) {
   std::string out;
@@ -81,6 +81,12 @@ SolveCommand parse_solve_command(const std::vector<std::string>& args) {
     else if (option == "--precond") command.precond = one_of(option, value(), available_preconds);
     else if (option == "--apply") command.dd.apply = parse_apply_option(value());
     else if (option == "--shift-pivots") command.dd.factor.shift_tiny_pivots = true;
+    else if (option == "--restart") command.krylov.restart = parse_int(option, value());
+    else if (option == "--ortho") {
+      const std::string method = one_of(option, value(), {"cgs2", "mgs"});
+      command.krylov.orthogonalization =
+          method == "mgs" ? Orthogonalization::Mgs : Orthogonalization::Cgs2;
+    }
     else if (option == "--fill") command.dd.factor.level_of_fill = parse_int(option, value());
     else if (option == "--tol") command.krylov.relative_tolerance = parse_double(option, value());
     else if (option == "--abs-tol") command.krylov.absolute_tolerance = parse_double(option, value());
@@ -127,12 +133,18 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
   --subdomain-rows N          rows per subdomain at most; default: the most that fit team
                               scratch on this backend
   --rhs FILE.mtx              right-hand side (Matrix Market array); default all ones
-  --solver bicgstab           Krylov method (GMRES, CG, BiCG: not built yet)
-  --precond ildu0-dd|ilu0-dd|ic0-dd|jacobi|none
+  --solver bicgstab|gmres|cg|bicg
+                              Krylov method; default bicgstab (cg: SPD A with ic0-dd or
+                              jacobi; bicg: needs a transpose apply, not the global ILU)
+  --restart M                 GMRES restart length; default 30
+  --ortho cgs2|mgs            GMRES orthogonalization on the device; default cgs2
+  --precond ildu0-dd|ilu0-dd|ic0-dd|ilu0|ildu0|jacobi|none
                               preconditioner; default ildu0-dd: ILDU0 of the subdomains'
                               diagonal blocks, one GPU team per subdomain (ilu0-dd: the same
                               M scaled as ILU0; ic0-dd: L D Lᵀ for symmetric matrices, half
-                              the factorization work; jacobi: block Jacobi for BSR)
+                              the factorization work; ilu0/ildu0: exact global ILU0, nothing
+                              dropped, applied level by level: fewer iterations, slower
+                              applies; jacobi: block Jacobi for BSR)
   --apply auto|dag_ec_ILDU0_fused|dag_vc_ILDU0_fused|dag_ec_ILD_U0
                               kernel applying ildu0-dd / ilu0-dd; default auto
                               (dag_vc_ILDU0_fused is deterministic run to run)

@@ -86,7 +86,9 @@ TEST_CASE("parse_solve_command names the bad argument", "[tools][cli]") {
   fails_with({"--matrix", "a.mtx", "--tol", "-1"}, "relative_tolerance");
   fails_with({"--matrix", "a.mtx", "--max-iters", "-3"}, "'-3'");
   fails_with({"--matrix", "a.mtx", "--max-iters", "1e3"}, "'1e3'");
-  fails_with({"--matrix", "a.mtx", "--solver", "gmres"}, "bicgstab");
+  fails_with({"--matrix", "a.mtx", "--solver", "minres"}, "bicgstab|gmres|cg|bicg");
+  fails_with({"--matrix", "a.mtx", "--ortho", "householder"}, "cgs2|mgs");
+  fails_with({"--matrix", "a.mtx", "--restart", "0"}, "restart");
   fails_with({"--matrix", "a.mtx", "--precond", "ilu"}, "jacobi|none");
   fails_with({"--matrix", "a.mtx", "--frobnicate"}, "'--frobnicate'");
   fails_with({"--matrix", "a.mtx", "--apply", "fastest"}, "dag_ec_ILDU0_fused");

@@ -87,6 +87,7 @@ SolveCommand parse_solve_command(const std::vector<std::string>& args) {
       command.krylov.orthogonalization =
           method == "mgs" ? Orthogonalization::Mgs : Orthogonalization::Cgs2;
     }
+    else if (option == "--team-size") command.dd.team_size = parse_int(option, value());
     else if (option == "--fill") command.dd.factor.level_of_fill = parse_int(option, value());
     else if (option == "--tol") command.krylov.relative_tolerance = parse_double(option, value());
     else if (option == "--abs-tol") command.krylov.absolute_tolerance = parse_double(option, value());
@@ -148,6 +149,8 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
   --apply auto|dag_ec_ILDU0_fused|dag_vc_ILDU0_fused|dag_ec_ILD_U0
                               kernel applying ildu0-dd / ilu0-dd; default auto
                               (dag_vc_ILDU0_fused is deterministic run to run)
+  --team-size N               threads per subdomain team in the DD apply; default: Kokkos
+                              chooses (tuning knob for benchmarks)
   --fill K                    ILU(K) inside each subdomain (0..8): more fill, fewer
                               iterations; default 0
   --shift-pivots              shift tiny pivots instead of failing (the count is reported)

@@ -328,6 +328,7 @@ const FactorReport& SubdomainIlu0::numeric(const ExecSpace& space, const SparseM
       default: detail::launch_subdomain_ilu0<0>(space, kernel, subdomains); break;
     }
   }
+  ++numeric_count_;
   Ordinal failed = n;
   Offset shifted = 0;
   Kokkos::deep_copy(space, failed, kernel.failed_row);

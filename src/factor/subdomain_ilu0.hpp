@@ -10,6 +10,8 @@
 #include "partition/partition.hpp"
 #include "trsv/subdomain_levels.hpp"
 
+#include <cstdint>
+
 namespace fgdd {
 
 struct FactorReport {
@@ -43,6 +45,8 @@ class SubdomainIlu0 {
   const Kokkos::View<Offset*, DeviceType>& diag_position() const noexcept { return diag_position_; }
   const FactorReport& report() const noexcept { return report_; }
   IluForm form() const noexcept { return options_.form; }
+  // How many times the values were (re)computed; solves that keep a copy compare it.
+  std::uint64_t numeric_count() const noexcept { return numeric_count_; }
   // The level sets of the lower triangle, built in the symbolic phase; the factorization runs in
   // their order and the triangular solves reuse them.
   const SubdomainLevels& lower_levels() const noexcept { return lower_levels_; }
@@ -59,6 +63,7 @@ class SubdomainIlu0 {
   Kokkos::View<Offset*, DeviceType> diag_position_;
   SubdomainLevels lower_levels_;
   FactorReport report_;
+  std::uint64_t numeric_count_ = 0;
   // Pivot bookkeeping, allocated once so a refactor allocates nothing.
   Kokkos::View<Ordinal, DeviceType> failed_row_;     // smallest failing block row, else n
   Kokkos::View<Scalar*, DeviceType> pivot_value_;    // per block row: its (smallest |) pivot

@@ -6,7 +6,7 @@ DdIluPreconditioner::DdIluPreconditioner(const ExecSpace& space, const SparseMat
                                          const Partition& partition, const DdIluOptions& options)
     : options_(options),
       factorization_(std::make_unique<SubdomainIlu0>(space, dropped, partition, options.factor)),
-      trsv_(std::make_unique<SubdomainTrsv>(space, *factorization_)) {}
+      trsv_(std::make_unique<SubdomainTrsv>(space, *factorization_, options.team_size)) {}
 
 void DdIluPreconditioner::update_values(const ExecSpace& space, const SparseMatrix& dropped) {
   factorization_->numeric(space, dropped);

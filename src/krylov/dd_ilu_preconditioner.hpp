@@ -14,6 +14,7 @@ namespace fgdd {
 struct DdIluOptions {
   FactorOptions factor;
   ApplyKernel apply = ApplyKernel::Auto;
+  int team_size = 0;  // threads per subdomain team in the apply; 0: Kokkos chooses
 };
 
 class DdIluPreconditioner final : public Preconditioner {

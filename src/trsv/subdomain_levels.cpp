@@ -51,17 +51,23 @@ struct BuildLevelsKernel {
       const Ordinal base = first + s;
       for (Ordinal l = 0; l <= count; ++l) out.level_ptr(base + l) = first + cursor[l];
       for (Ordinal t = 0; t < m; ++t) out.rows(first + cursor[level[t]]++) = first + t;
-      // Entries of the subdomain's rows are contiguous, so its edges fit in the same range.
+      // Entries of the subdomain's rows are contiguous, so its edges fit in the same range; the
+      // upper edges start after the lower ones, so one array in edge order holds both triangles.
       Offset e = row_map(first);
+      if (!lower)
+        for (Ordinal i = first; i < last; ++i) e += diag(i) - row_map(i);
       for (Ordinal l = 0; l < count; ++l) {
         out.edge_ptr(base + l) = e;
         for (Ordinal p = out.level_ptr(base + l); p < out.level_ptr(base + l + 1); ++p) {
           const Ordinal i = out.rows(p);
+          out.row_edge_begin(p) = e;
           for (Offset k = deps_begin(i); k < deps_end(i); ++k) {
             out.edges(e) = k;
             out.edge_row(e) = i;
+            out.edge_col(e) = col_ind(k);
             ++e;
           }
+          out.row_edge_end(p) = e;
         }
       }
       out.edge_ptr(base + count) = e;
@@ -90,6 +96,13 @@ SubdomainLevels build_subdomain_levels(const ExecSpace& space, const SparseMatri
   levels.edge_row = Kokkos::View<Ordinal*, DeviceType>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::trsv::edge_row"),
       factors.num_block_entries());
+  levels.edge_col = Kokkos::View<Ordinal*, DeviceType>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::trsv::edge_col"),
+      factors.num_block_entries());
+  levels.row_edge_begin = Kokkos::View<Offset*, DeviceType>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::trsv::row_edge_begin"), n);
+  levels.row_edge_end = Kokkos::View<Offset*, DeviceType>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::trsv::row_edge_end"), n);
   if (num_subdomains == 0) return levels;
 
   Ordinal largest = 0;

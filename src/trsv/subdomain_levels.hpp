@@ -15,7 +15,12 @@ enum class Triangle { Lower, Upper };
 // first_level(s) = subdomain_offsets(s) + s (a subdomain has at most as many levels as rows).
 // The strictly-triangular entries of level l's rows are listed in level order as well:
 // edges(edge_ptr(first_level(s) + l)) .. edges(edge_ptr(first_level(s) + l + 1) - 1) are entry
-// (block) indices into the factors, and edge_row(e) is the block row entry edges(e) belongs to.
+// (block) indices into the factors, edge_row(e) / edge_col(e) the block row and column of entry
+// edges(e). The entries of the row at position p of rows are edges row_edge_begin(p) ..
+// row_edge_end(p) - 1. Solves read these contiguous lists (and values gathered in the same
+// order) instead of chasing rows → entries → columns, so a level costs one round of independent
+// loads. Edge positions lie in the factors' entry range of the subdomain, lower edges first and
+// upper edges after them, so the two triangles never share a position.
 struct SubdomainLevels {
   Triangle triangle = Triangle::Lower;
   Kokkos::View<Ordinal*, DeviceType> num_levels;  // per subdomain
@@ -24,6 +29,9 @@ struct SubdomainLevels {
   Kokkos::View<Offset*, DeviceType> edge_ptr;     // same indexing as level_ptr
   Kokkos::View<Offset*, DeviceType> edges;        // strictly-triangular entry indices
   Kokkos::View<Ordinal*, DeviceType> edge_row;    // block row of each listed entry
+  Kokkos::View<Ordinal*, DeviceType> edge_col;    // block column of each listed entry
+  Kokkos::View<Offset*, DeviceType> row_edge_begin;  // per position in rows
+  Kokkos::View<Offset*, DeviceType> row_edge_end;
   Ordinal max_levels = 0;                         // over all subdomains
   Offset num_edges = 0;
   double seconds = 0;                             // device time to build all of this

@@ -41,6 +41,7 @@ struct SubdomainSolveKernel {
   Kokkos::View<Ordinal*, DeviceType> offsets;
   SubdomainLevels lower_levels;
   SubdomainLevels upper_levels;
+  Kokkos::View<const Scalar*, DeviceType> edge_values;  // factor blocks in edge order
   ConstVector r;
   Vector z;
   StepList steps;
@@ -49,6 +50,9 @@ struct SubdomainSolveKernel {
 
   KOKKOS_INLINE_FUNCTION int b() const { return B > 0 ? B : runtime_b; }
   KOKKOS_INLINE_FUNCTION const Scalar* block(Offset k) const { return &values(k * b() * b()); }
+  KOKKOS_INLINE_FUNCTION const Scalar* edge_block(Offset e) const {
+    return &edge_values(e * b() * b());
+  }
 
   // x_i ← D_i⁻¹ x_i (or D_i⁻ᵀ x_i) in place.
   KOKKOS_INLINE_FUNCTION void scale_row(Scalar* xi, Ordinal i, bool transposed) const {
@@ -63,10 +67,9 @@ struct SubdomainSolveKernel {
     }
   }
 
-  // acc -= block(k) · xj
-  KOKKOS_INLINE_FUNCTION void subtract_product(Scalar* acc, Offset k, const Scalar* xj) const {
+  // acc -= a · xj
+  KOKKOS_INLINE_FUNCTION void subtract_product(Scalar* acc, const Scalar* a, const Scalar* xj) const {
     const int n = b();
-    const Scalar* a = block(k);
     for (int c = 0; c < n; ++c) {
       Scalar sum = 0;
       for (int e = 0; e < n; ++e) sum += a[c * n + e] * xj[e];
@@ -93,8 +96,8 @@ struct SubdomainSolveKernel {
                              Scalar* xi = x + Offset(i - first) * n;
                              Scalar acc[B > 0 ? B : max_block_size];
                              for (int c = 0; c < n; ++c) acc[c] = xi[c];
-                             for (Offset k = deps_begin(step.lower, i); k < deps_end(step.lower, i); ++k)
-                               subtract_product(acc, k, x + Offset(col_ind(k) - first) * n);
+                             for (Offset e = levels.row_edge_begin(p); e < levels.row_edge_end(p); ++e)
+                               subtract_product(acc, edge_block(e), x + Offset(levels.edge_col(e) - first) * n);
                              for (int c = 0; c < n; ++c) xi[c] = acc[c];
                              if (step.pivots) scale_row(xi, i, false);
                            });
@@ -110,10 +113,9 @@ struct SubdomainSolveKernel {
       Kokkos::parallel_for(
           Kokkos::TeamThreadRange(team, levels.edge_ptr(base + l), levels.edge_ptr(base + l + 1)),
           [&](const Offset e) {
-            const Offset k = levels.edges(e);
-            const Scalar* xj = x + Offset(col_ind(k) - first) * n;
+            const Scalar* xj = x + Offset(levels.edge_col(e) - first) * n;
             Scalar* xi = x + Offset(levels.edge_row(e) - first) * n;
-            const Scalar* a = block(k);
+            const Scalar* a = edge_block(e);
             for (int c = 0; c < n; ++c) {
               Scalar sum = 0;
               for (int q = 0; q < n; ++q) sum += a[c * n + q] * xj[q];
@@ -151,7 +153,7 @@ struct SubdomainSolveKernel {
         }
         Scalar xj[B > 0 ? B : max_block_size];
         for (int c = 0; c < n; ++c) xj[c] = atomic_load(&x[Offset(j) * n + c]);
-        subtract_product(acc, k, xj);
+        subtract_product(acc, block(k), xj);
       }
       if (step.pivots) scale_row(acc, i, false);
       for (int c = 0; c < n; ++c) atomic_store(&xi[c], acc[c]);
@@ -180,10 +182,9 @@ struct SubdomainSolveKernel {
       Kokkos::parallel_for(
           Kokkos::TeamThreadRange(team, levels.edge_ptr(base + l), levels.edge_ptr(base + l + 1)),
           [&](const Offset e) {
-            const Offset k = levels.edges(e);
             const Scalar* xi = x + Offset(levels.edge_row(e) - first) * n;
-            Scalar* xj = x + Offset(col_ind(k) - first) * n;
-            const Scalar* a = block(k);
+            Scalar* xj = x + Offset(levels.edge_col(e) - first) * n;
+            const Scalar* a = edge_block(e);
             for (int c = 0; c < n; ++c) {
               Scalar sum = 0;
               for (int q = 0; q < n; ++q) sum += a[q * n + c] * xi[q];

@@ -5,6 +5,7 @@
 #include "trsv/team_scratch.hpp"
 
 #include <string>
+#include <type_traits>
 
 namespace fgdd {
 
@@ -22,32 +23,73 @@ void check_length(const SparseMatrix& factors, Offset length, const char* name) 
                             " rows");
 }
 
+// edge_values(e) = the factor block of edge e, for every edge of both triangles.
+void gather_edge_values(const ExecSpace& space, const SubdomainIlu0& f,
+                        const SubdomainLevels& lower, const SubdomainLevels& upper,
+                        const Kokkos::View<Scalar*, DeviceType>& edge_values) {
+  const auto values = f.factors().values();
+  const auto offsets = f.partition().subdomain_offsets;
+  const int bb = f.factors().block_size() * f.factors().block_size();
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  Kokkos::parallel_for(
+      "fgdd::trsv::gather_edge_values", Policy(space, f.partition().num_subdomains, Kokkos::AUTO),
+      KOKKOS_LAMBDA(const Policy::member_type& team) {
+        const Ordinal s = team.league_rank(), base = offsets(s) + s;
+        for (int triangle = 0; triangle < 2; ++triangle) {
+          const SubdomainLevels& levels = triangle == 0 ? lower : upper;
+          const Offset begin = levels.edge_ptr(base);
+          const Offset end = levels.edge_ptr(base + levels.num_levels(s));
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, Offset(0), (end - begin) * bb),
+                               [&](const Offset t) {
+                                 const Offset e = begin + t / bb;
+                                 edge_values(e * bb + t % bb) = values(levels.edges(e) * bb + t % bb);
+                               });
+        }
+      });
+}
+
 template <Traversal traversal, bool InScratch, int B>
 void launch_with_block(const ExecSpace& space, const SubdomainIlu0& f, const SubdomainLevels& lower,
-                       const SubdomainLevels& upper, const StepList& steps, ConstVector r,
-                       Vector z, std::size_t scratch_bytes, int scratch_level, const char* label) {
+                       const SubdomainLevels& upper, const Kokkos::View<Scalar*, DeviceType>& edge_values,
+                       int team_size, const StepList& steps, ConstVector r, Vector z, std::size_t scratch_bytes,
+                       int scratch_level, const char* label) {
   const SparseMatrix& factors = f.factors();
   const Partition& partition = f.partition();
   detail::SubdomainSolveKernel<traversal, InScratch, B> kernel{
       factors.row_map(), factors.col_ind(), factors.values(), f.diag_position(), f.inv_diag(),
-      partition.subdomain_offsets, lower, upper, r, z, steps, factors.block_size(), scratch_level};
+      partition.subdomain_offsets, lower, upper, edge_values, r, z, steps, factors.block_size(),
+      scratch_level};
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  Policy policy(space, partition.num_subdomains, Kokkos::AUTO);
+  Policy policy = team_size > 0 ? Policy(space, partition.num_subdomains, team_size)
+                                : Policy(space, partition.num_subdomains, Kokkos::AUTO);
   if (InScratch) policy.set_scratch_size(scratch_level, Kokkos::PerTeam(scratch_bytes));
   Kokkos::parallel_for(label, policy, kernel);
 }
 
+// What every launch reads besides the vectors.
+struct Operands {
+  const SubdomainIlu0& f;
+  const SubdomainLevels& lower;
+  const SubdomainLevels& upper;
+  const Kokkos::View<Scalar*, DeviceType>& edge_values;
+  int team_size;
+};
+
 template <Traversal traversal, bool InScratch>
-void launch(const ExecSpace& space, const SubdomainIlu0& f, const SubdomainLevels& lower,
-            const SubdomainLevels& upper, const StepList& steps, ConstVector r, Vector z,
-            std::size_t scratch_bytes, int scratch_level, const char* label) {
-  if (f.partition().num_subdomains == 0) return;
-  switch (f.factors().block_size()) {
-    case 1: return launch_with_block<traversal, InScratch, 1>(space, f, lower, upper, steps, r, z, scratch_bytes, scratch_level, label);
-    case 2: return launch_with_block<traversal, InScratch, 2>(space, f, lower, upper, steps, r, z, scratch_bytes, scratch_level, label);
-    case 3: return launch_with_block<traversal, InScratch, 3>(space, f, lower, upper, steps, r, z, scratch_bytes, scratch_level, label);
-    case 4: return launch_with_block<traversal, InScratch, 4>(space, f, lower, upper, steps, r, z, scratch_bytes, scratch_level, label);
-    default: return launch_with_block<traversal, InScratch, 0>(space, f, lower, upper, steps, r, z, scratch_bytes, scratch_level, label);
+void launch(const ExecSpace& space, const Operands& o, const StepList& steps, ConstVector r,
+            Vector z, std::size_t scratch_bytes, int scratch_level, const char* label) {
+  if (o.f.partition().num_subdomains == 0) return;
+  const auto go = [&](auto block_size) {
+    launch_with_block<traversal, InScratch, decltype(block_size)::value>(
+        space, o.f, o.lower, o.upper, o.edge_values, o.team_size, steps, r, z, scratch_bytes,
+        scratch_level, label);
+  };
+  switch (o.f.factors().block_size()) {
+    case 1: return go(std::integral_constant<int, 1>());
+    case 2: return go(std::integral_constant<int, 2>());
+    case 3: return go(std::integral_constant<int, 3>());
+    case 4: return go(std::integral_constant<int, 4>());
+    default: return go(std::integral_constant<int, 0>());
   }
 }
 
@@ -60,8 +102,10 @@ StepList one_step(Step step) {
 
 }  // namespace
 
-SubdomainTrsv::SubdomainTrsv(const ExecSpace& space, const SubdomainIlu0& factorization)
-    : factorization_(&factorization) {
+SubdomainTrsv::SubdomainTrsv(const ExecSpace& space, const SubdomainIlu0& factorization,
+                             int team_size)
+    : factorization_(&factorization), team_size_(team_size) {
+  if (team_size < 0) throw InvalidInput("team_size must be >= 0, got " + std::to_string(team_size));
   const SparseMatrix& factors = factorization.factors();
   const Partition& partition = factorization.partition();
   lower_ = factorization.lower_levels();
@@ -72,8 +116,19 @@ SubdomainTrsv::SubdomainTrsv(const ExecSpace& space, const SubdomainIlu0& factor
     largest = std::max(largest, partition.host_subdomain_offsets[s + 1] -
                                     partition.host_subdomain_offsets[s]);
   slice_bytes_ = std::size_t(largest) * sizeof(Scalar) * factors.block_size();
+  edge_values_ = Kokkos::View<Scalar*, DeviceType>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::trsv::edge_values"),
+      factors.num_entries());
+  refresh_edge_values(space);
   // Kokkos aligns each scratch request, so leave room between the slice and the flags.
   spin_bytes_ = slice_bytes_ + std::size_t(largest) * sizeof(int) + 64;
+}
+
+void SubdomainTrsv::refresh_edge_values(const ExecSpace& space) const {
+  const SubdomainIlu0& f = *factorization_;
+  if (gathered_count_ == f.numeric_count()) return;
+  gather_edge_values(space, f, lower_, upper_, edge_values_);
+  gathered_count_ = f.numeric_count();
 }
 
 void SubdomainTrsv::solve(const ExecSpace& space, Triangle triangle, Diagonal diagonal,
@@ -81,21 +136,23 @@ void SubdomainTrsv::solve(const ExecSpace& space, Triangle triangle, Diagonal di
   const SubdomainIlu0& f = *factorization_;
   check_length(f.factors(), r.extent(0), "r");
   check_length(f.factors(), x.extent(0), "x");
+  refresh_edge_values(space);
+  const Operands operands{f, lower_, upper_, edge_values_, team_size_};
   const StepList steps =
       one_step(Step{StepKind::Solve, triangle == Triangle::Lower, diagonal == Diagonal::Pivots});
   const std::size_t bytes = slice_bytes_;
   const int level = scratch_level();
   switch (kernel) {
     case TriangularKernel::SpinLoopLds:
-      return launch<Traversal::Spin, true>(space, f, lower_, upper_, steps, r, x, spin_bytes_,
+      return launch<Traversal::Spin, true>(space, operands, steps, r, x, spin_bytes_,
                                            detail::scratch_level_for(spin_bytes_),
                                            "fgdd::trsv::spin_loop_lds");
     case TriangularKernel::DagEcNoLds:
-      return launch<Traversal::Edge, false>(space, f, lower_, upper_, steps, r, x, bytes, level, "fgdd::trsv::dag_ec_no_lds");
+      return launch<Traversal::Edge, false>(space, operands, steps, r, x, bytes, level, "fgdd::trsv::dag_ec_no_lds");
     case TriangularKernel::DagEcLds:
-      return launch<Traversal::Edge, true>(space, f, lower_, upper_, steps, r, x, bytes, level, "fgdd::trsv::dag_ec_lds");
+      return launch<Traversal::Edge, true>(space, operands, steps, r, x, bytes, level, "fgdd::trsv::dag_ec_lds");
     case TriangularKernel::DagVcLds:
-      return launch<Traversal::Vertex, true>(space, f, lower_, upper_, steps, r, x, bytes, level, "fgdd::trsv::dag_vc_lds");
+      return launch<Traversal::Vertex, true>(space, operands, steps, r, x, bytes, level, "fgdd::trsv::dag_vc_lds");
   }
 }
 
@@ -103,6 +160,8 @@ void SubdomainTrsv::apply(const ExecSpace& space, ApplyKernel kernel, ConstVecto
   const SubdomainIlu0& f = *factorization_;
   check_length(f.factors(), r.extent(0), "r");
   check_length(f.factors(), z.extent(0), "z");
+  refresh_edge_values(space);
+  const Operands operands{f, lower_, upper_, edge_values_, team_size_};
   // Ildu0 and Ildlt: L (unit), D⁻¹, U (unit). Ilu0: L (unit), U with its pivots on the diagonal.
   const bool ildu = f.form() != IluForm::Ilu0;
   StepList fused;
@@ -114,17 +173,17 @@ void SubdomainTrsv::apply(const ExecSpace& space, ApplyKernel kernel, ConstVecto
   switch (kernel) {
     case ApplyKernel::Auto:
     case ApplyKernel::DagEcIlduFused:
-      return launch<Traversal::Edge, true>(space, f, lower_, upper_, fused, r, z, bytes, level, "fgdd::trsv::dag_ec_ILDU0_fused");
+      return launch<Traversal::Edge, true>(space, operands, fused, r, z, bytes, level, "fgdd::trsv::dag_ec_ILDU0_fused");
     case ApplyKernel::DagVcIlduFused:
-      return launch<Traversal::Vertex, true>(space, f, lower_, upper_, fused, r, z, bytes, level, "fgdd::trsv::dag_vc_ILDU0_fused");
+      return launch<Traversal::Vertex, true>(space, operands, fused, r, z, bytes, level, "fgdd::trsv::dag_vc_ILDU0_fused");
     case ApplyKernel::DagEcIldU0: {
       // Two launches through z: the lower solve with the diagonal scaling, then the upper solve
       // in place (each team reads and writes only its own rows).
       StepList first;
       first.step[first.count++] = Step{StepKind::Solve, true, false};
       if (ildu) first.step[first.count++] = Step{StepKind::Scale, true, false};
-      launch<Traversal::Edge, true>(space, f, lower_, upper_, first, r, z, bytes, level, "fgdd::trsv::dag_ec_ILD_U0_lower");
-      return launch<Traversal::Edge, true>(space, f, lower_, upper_, one_step(Step{StepKind::Solve, false, !ildu}), z, z, bytes, level, "fgdd::trsv::dag_ec_ILD_U0_upper");
+      launch<Traversal::Edge, true>(space, operands, first, r, z, bytes, level, "fgdd::trsv::dag_ec_ILD_U0_lower");
+      return launch<Traversal::Edge, true>(space, operands, one_step(Step{StepKind::Solve, false, !ildu}), z, z, bytes, level, "fgdd::trsv::dag_ec_ILD_U0_upper");
     }
   }
 }
@@ -133,13 +192,15 @@ void SubdomainTrsv::apply_transpose(const ExecSpace& space, ConstVector r, Vecto
   const SubdomainIlu0& f = *factorization_;
   check_length(f.factors(), r.extent(0), "r");
   check_length(f.factors(), z.extent(0), "z");
+  refresh_edge_values(space);
+  const Operands operands{f, lower_, upper_, edge_values_, team_size_};
   // Mᵀ = Uᵀ Dᵀ Lᵀ (Ildu0, Ildlt) or Uᵀ Lᵀ with the pivots inside Uᵀ (Ilu0): solve Uᵀ first.
   const bool ildu = f.form() != IluForm::Ilu0;
   StepList steps;
   steps.step[steps.count++] = Step{StepKind::SolveTransposed, false, !ildu};
   if (ildu) steps.step[steps.count++] = Step{StepKind::ScaleTransposed, true, false};
   steps.step[steps.count++] = Step{StepKind::SolveTransposed, true, false};
-  launch<Traversal::Edge, true>(space, f, lower_, upper_, steps, r, z, slice_bytes_, scratch_level(),
+  launch<Traversal::Edge, true>(space, operands, steps, r, z, slice_bytes_, scratch_level(),
          "fgdd::trsv::dag_ec_ILDU0_fused_transpose");
 }
 

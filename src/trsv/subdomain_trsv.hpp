@@ -15,10 +15,11 @@ enum class Diagonal { Pivots, Unit };
 
 class SubdomainTrsv {
  public:
-  // Builds the lower and upper level sets on the device. The factors are shared, not copied: after
-  // factorization.numeric(...) the solves use the new values with no further setup. The
-  // factorization must outlive this object.
-  SubdomainTrsv(const ExecSpace& space, const SubdomainIlu0& factorization);
+  // Builds the lower and upper level sets on the device and copies the factor blocks into their
+  // edge order. After factorization.numeric(...) the next solve notices (numeric_count) and
+  // gathers the new values again; nothing else is redone. The factorization must outlive this.
+  // team_size: threads per subdomain team; 0 lets Kokkos choose (Kokkos::AUTO).
+  SubdomainTrsv(const ExecSpace& space, const SubdomainIlu0& factorization, int team_size = 0);
 
   // x = T⁻¹ r with T the lower (or upper) triangle of the factors: the strictly triangular blocks
   // plus D (Diagonal::Pivots) or I (Diagonal::Unit). r and x do not alias.
@@ -44,10 +45,15 @@ class SubdomainTrsv {
 
  private:
   const SubdomainIlu0* factorization_;
+  int team_size_ = 0;
   SubdomainLevels lower_;
   SubdomainLevels upper_;
   std::size_t slice_bytes_ = 0;
   std::size_t spin_bytes_ = 0;
+  // Factor blocks in edge order (both triangles; see SubdomainLevels), refreshed lazily.
+  mutable Kokkos::View<Scalar*, DeviceType> edge_values_;
+  mutable std::uint64_t gathered_count_ = 0;
+  void refresh_edge_values(const ExecSpace& space) const;
 };
 
 }  // namespace fgdd

@@ -105,32 +105,92 @@ struct SubdomainSolveKernel {
     }
   }
 
-  // Edge: all strictly triangular entries of a level at once, atomics into their rows.
+  // x_i -= a · x_j with atomics (other threads update row i in the same level).
+  KOKKOS_INLINE_FUNCTION void scatter_product(Scalar* x, Ordinal first, const Scalar* a,
+                                              Ordinal row, Ordinal col) const {
+    const int n = b();
+    const Scalar* xj = x + Offset(col - first) * n;
+    Scalar* xi = x + Offset(row - first) * n;
+    for (int c = 0; c < n; ++c) {
+      Scalar sum = 0;
+      for (int q = 0; q < n; ++q) sum += a[c * n + q] * xj[q];
+      Kokkos::atomic_add(&xi[c], -sum);
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void scale_level(const Member& team, Scalar* x, Ordinal first,
+                                          const SubdomainLevels& levels, Ordinal l) const {
+    const Ordinal base = first + team.league_rank();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, levels.level_ptr(base + l),
+                                                 levels.level_ptr(base + l + 1)),
+                         [&](const Ordinal p) {
+                           const Ordinal i = levels.rows(p);
+                           scale_row(x + Offset(i - first) * b(), i, false);
+                         });
+    team.team_barrier();
+  }
+
+  // One edge's data in registers.
+  struct EdgeData {
+    bool valid = false;
+    Ordinal row = 0, col = 0;
+    Scalar a[B > 0 ? B * B : 1];
+  };
+
+  KOKKOS_INLINE_FUNCTION void load_edge(const SubdomainLevels& levels, Offset e, Offset end,
+                                        EdgeData& d) const {
+    d.valid = e < end;
+    if (!d.valid) return;
+    d.row = levels.edge_row(e);
+    d.col = levels.edge_col(e);
+    for (int q = 0; q < B * B; ++q) d.a[q] = edge_values(e * (B * B) + q);
+  }
+
+  // Edge: all strictly triangular entries of a level at once, atomics into their rows. With a
+  // compile-time block size each thread loads its first edge of the next level (and the level
+  // bound after it) before working on the current one: the edge data never depends on x, so
+  // its memory latency leaves the level-to-level critical path, which is then the scratch
+  // atomics and the barrier.
   KOKKOS_INLINE_FUNCTION void solve_edge(const Member& team, Scalar* x, Ordinal first,
                                          const SubdomainLevels& levels, const Step& step) const {
-    const Ordinal s = team.league_rank(), base = first + s, n = b();
-    for (Ordinal l = 0; l < levels.num_levels(s); ++l) {
-      Kokkos::parallel_for(
-          Kokkos::TeamThreadRange(team, levels.edge_ptr(base + l), levels.edge_ptr(base + l + 1)),
-          [&](const Offset e) {
-            const Scalar* xj = x + Offset(levels.edge_col(e) - first) * n;
-            Scalar* xi = x + Offset(levels.edge_row(e) - first) * n;
-            const Scalar* a = edge_block(e);
-            for (int c = 0; c < n; ++c) {
-              Scalar sum = 0;
-              for (int q = 0; q < n; ++q) sum += a[c * n + q] * xj[q];
-              Kokkos::atomic_add(&xi[c], -sum);
-            }
-          });
-      team.team_barrier();
-      if (!step.pivots) continue;
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, levels.level_ptr(base + l),
-                                                   levels.level_ptr(base + l + 1)),
-                           [&](const Ordinal p) {
-                             const Ordinal i = levels.rows(p);
-                             scale_row(x + Offset(i - first) * n, i, false);
-                           });
-      team.team_barrier();
+    const Ordinal s = team.league_rank(), base = first + s, num_levels = levels.num_levels(s);
+    if constexpr (B == 0) {
+      for (Ordinal l = 0; l < num_levels; ++l) {
+        Kokkos::parallel_for(
+            Kokkos::TeamThreadRange(team, levels.edge_ptr(base + l), levels.edge_ptr(base + l + 1)),
+            [&](const Offset e) {
+              scatter_product(x, first, edge_block(e), levels.edge_row(e), levels.edge_col(e));
+            });
+        team.team_barrier();
+        if (step.pivots) scale_level(team, x, first, levels, l);
+      }
+    } else {
+      if (num_levels == 0) return;
+      const Offset t = team.team_rank(), threads = team.team_size();
+      Offset begin = levels.edge_ptr(base), end = levels.edge_ptr(base + 1);
+      Offset end_next = num_levels > 1 ? levels.edge_ptr(base + 2) : end;
+      EdgeData current;
+      load_edge(levels, begin + t, end, current);
+      for (Ordinal l = 0; l < num_levels; ++l) {
+        EdgeData next;
+        Offset end_after = end_next;
+        if (l + 1 < num_levels) {
+          load_edge(levels, end + t, end_next, next);
+          if (l + 2 < num_levels) end_after = levels.edge_ptr(base + l + 3);
+        }
+        if (current.valid) scatter_product(x, first, current.a, current.row, current.col);
+        for (Offset e = begin + t + threads; e < end; e += threads) {
+          EdgeData more;
+          load_edge(levels, e, end, more);
+          scatter_product(x, first, more.a, more.row, more.col);
+        }
+        team.team_barrier();
+        if (step.pivots) scale_level(team, x, first, levels, l);
+        begin = end;
+        end = end_next;
+        end_next = end_after;
+        current = next;
+      }
     }
   }
 

@@ -27,6 +27,8 @@
 #include "partition/partition_matrix.hpp"
 #include "partition/partition_options.hpp"
 #include "partition/reorder.hpp"
+#include "solver/solver.hpp"
+#include "solver/solver_options.hpp"
 #include "trsv/global_trsv.hpp"
 #include "trsv/subdomain_levels.hpp"
 #include "trsv/subdomain_trsv.hpp"

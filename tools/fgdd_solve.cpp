@@ -5,7 +5,6 @@
 
 #include <cstdio>
 #include <iostream>
-#include <memory>
 
 namespace {
 
@@ -31,27 +30,12 @@ Vector load_rhs(const cli::SolveCommand& command, const SparseMatrix& A) {
   return b;
 }
 
-std::unique_ptr<Preconditioner> make_preconditioner(const ExecSpace& space,
-                                                    const cli::SolveCommand& command,
-                                                    const PartitionedMatrix& partitioned) {
-  if (command.precond == "jacobi") return std::make_unique<BlockJacobi>(partitioned.system.permuted);
-  if (command.precond == "none") return std::make_unique<IdentityPreconditioner>();
-  if (command.precond == "ilu0" || command.precond == "ildu0") {
-    GlobalIluOptions options;
-    options.factor = command.dd.factor;
-    options.factor.form = command.precond == "ilu0" ? IluForm::Ilu0 : IluForm::Ildu0;
-    return std::make_unique<GlobalIluPreconditioner>(space, partitioned.system.permuted, options);
-  }
-  return std::make_unique<DdIluPreconditioner>(space, partitioned.system.dropped,
-                                               partitioned.partition, command.dd);
-}
-
 int run(const cli::SolveCommand& command) {
   const ExecSpace space;
   cli::SolveReport report;
   report.backend = ExecSpace::name();
-  report.solver = command.solver;
-  report.precond = command.precond;
+  report.solver = to_string(command.options.method);
+  report.precond = to_string(command.options.preconditioner);
 
   Kokkos::Timer timer;
   std::cout << "setup: loading " << command.matrix << " ..." << std::flush;
@@ -66,46 +50,33 @@ int run(const cli::SolveCommand& command) {
   report.block_size = A.block_size();
   const Vector b = load_rhs(command, A);
 
-  // The solver runs in the partitioned ordering: b is permuted once, x unpermuted once.
-  std::cout << "setup: partitioning ..." << std::flush;
-  const PartitionedMatrix partitioned =
-      partition_matrix(space, A, problem.grid, command.partition);
-  std::cout << " done\n";
-  report.partition = partitioned.report;
-  const SparseMatrix& A_p = partitioned.system.permuted;
-  const int block_size = A.block_size();
-  Vector b_p(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::solve::b_p"), A.num_rows());
-  permute_vector(space, partitioned.partition, block_size, b, b_p);
-
-  timer.reset();
-  std::unique_ptr<Preconditioner> M;
+  // The Solver partitions, factors and solves in the partitioned ordering; b and x stay in ours.
+  SolverOptions options = command.options;
+  if (command.monitor) {
+    options.krylov.monitor = [](int iteration, double residual) {
+      std::printf("  iteration %5d  residual %.6e\n", iteration, residual);
+    };
+  }
+  Solver solver(options);
+  std::cout << "setup: partitioning and factoring ..." << std::flush;
   try {
-    M = make_preconditioner(space, command, partitioned);
+    solver.setup(space, A, problem.grid);
   } catch (const ZeroPivot& pivot) {
+    std::cout << "\n";
+    report.partition = solver.partition_report();
     report.result.status = SolveStatus::PreconditionerFailed;
     report.result.reason = pivot.what();
     cli::print_summary(std::cout, report);
     if (!command.json.empty()) cli::write_json(command.json, report);
     return 1;
   }
-  space.fence();
-  report.setup_seconds = timer.seconds();
-  report.precond = M->name();
+  std::cout << " done\n";
+  report.partition = solver.partition_report();
+  report.setup_seconds = solver.setup_seconds();
+  report.precond = solver.preconditioner().name();
 
-  KrylovOptions options = command.krylov;
-  if (command.monitor) {
-    options.monitor = [](int iteration, double residual) {
-      std::printf("  iteration %5d  residual %.6e\n", iteration, residual);
-    };
-  }
-  Vector x_p("fgdd::solve::x_p", A.num_rows());
-  const auto solve = command.solver == "gmres" ? gmres
-                     : command.solver == "cg"  ? cg
-                     : command.solver == "bicg" ? bicg
-                                                : bicgstab;
-  report.result = solve(space, A_p, *M, b_p, x_p, options);
-  Vector x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::solve::x"), A.num_rows());
-  unpermute_vector(space, partitioned.partition, block_size, x_p, x);
+  Vector x("fgdd::solve::x", A.num_rows());
+  report.result = solver.solve(space, b, x);
 
   if (!command.write_solution.empty()) write_matrix_market_vector(command.write_solution, x);
   cli::print_summary(std::cout, report);

@@ -1,66 +1,21 @@
 #include "solve_options.hpp"
 
+#include "core/errors.hpp"
+
 #include <algorithm>
-#include <cerrno>
-#include <cstdlib>
 
 namespace fgdd::cli {
 
 namespace {
 
-const std::vector<std::string> available_solvers = {"bicgstab", "gmres", "cg", "bicg"};
-const std::vector<std::string> available_preconds = {"ildu0-dd", "ilu0-dd", "ic0-dd", "ilu0", "ildu0", "jacobi", "none"};
-
-std::string joined(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& name : names) out += (out.empty() ? "" : "|") + name;
-  return out;
-}
-
-double parse_double(const std::string& option, const std::string& text) {
-  char* end = nullptr;
-  errno = 0;
-  const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || errno == ERANGE)
-    throw UsageError(option + " expects a number, got '" + text + "'");
-  return value;
-}
-
-long long parse_count(const std::string& option, const std::string& text, long long largest) {
-  char* end = nullptr;
-  errno = 0;
-  const long long value = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || errno == ERANGE || value < 0 || value > largest)
-    throw UsageError(option + " expects a non-negative integer, got '" + text + "'");
-  return value;
-}
-
-int parse_int(const std::string& option, const std::string& text) {
-  return static_cast<int>(parse_count(option, text, 2147483647LL));
-}
-
-std::string one_of(const std::string& option, const std::string& value,
-                   const std::vector<std::string>& allowed) {
-  if (std::find(allowed.begin(), allowed.end(), value) == allowed.end())
-    throw UsageError(option + " must be one of " + joined(allowed) + ", got '" + value + "'");
-  return value;
-}
-
-Partitioner parse_partitioner_option(const std::string& name) {
-  try {
-    return parse_partitioner(name);
-  } catch (const std::exception& error) {
-    throw UsageError(std::string("--partitioner: ") + error.what());
-  }
-}
-
-ApplyKernel parse_apply_option(const std::string& name) {
-  try {
-    return parse_apply_kernel(name);
-  } catch (const std::exception& error) {
-    throw UsageError(std::string("--apply: ") + error.what());
-  }
-}
+// Command-line options that are solver options, and the SolverOptions key each one sets.
+const std::vector<std::pair<std::string, std::string>> solver_flags = {
+    {"--solver", "method"},          {"--precond", "preconditioner"},
+    {"--partitioner", "partitioner"}, {"--subdomain-rows", "subdomain_rows"},
+    {"--apply", "apply"},            {"--fill", "fill"},
+    {"--team-size", "team_size"},    {"--tol", "tol"},
+    {"--abs-tol", "abs_tol"},        {"--max-iters", "max_iters"},
+    {"--restart", "restart"},        {"--ortho", "ortho"}};
 
 }  // namespace
 
@@ -72,32 +27,23 @@ SolveCommand parse_solve_command(const std::vector<std::string>& args) {
       if (i + 1 >= args.size()) throw UsageError(option + " needs a value");
       return args[++i];
     };
-    if (option == "--help" || option == "-h") command.help = true;
-    else if (option == "--version") command.version = true;
-    else if (option == "--monitor") command.monitor = true;
-    else if (option == "--matrix") command.matrix = value();
-    else if (option == "--rhs") command.rhs = value();
-    else if (option == "--solver") command.solver = one_of(option, value(), available_solvers);
-    else if (option == "--precond") command.precond = one_of(option, value(), available_preconds);
-    else if (option == "--apply") command.dd.apply = parse_apply_option(value());
-    else if (option == "--shift-pivots") command.dd.factor.shift_tiny_pivots = true;
-    else if (option == "--restart") command.krylov.restart = parse_int(option, value());
-    else if (option == "--ortho") {
-      const std::string method = one_of(option, value(), {"cgs2", "mgs"});
-      command.krylov.orthogonalization =
-          method == "mgs" ? Orthogonalization::Mgs : Orthogonalization::Cgs2;
-    }
-    else if (option == "--team-size") command.dd.team_size = parse_int(option, value());
-    else if (option == "--fill") command.dd.factor.level_of_fill = parse_int(option, value());
-    else if (option == "--tol") command.krylov.relative_tolerance = parse_double(option, value());
-    else if (option == "--abs-tol") command.krylov.absolute_tolerance = parse_double(option, value());
-    else if (option == "--max-iters") command.krylov.max_iterations = parse_int(option, value());
-    else if (option == "--partitioner") command.partition.partitioner = parse_partitioner_option(value());
-    else if (option == "--subdomain-rows") {
-      command.partition.subdomain_rows = Offset(parse_count(option, value(), 1LL << 40));
-      if (command.partition.subdomain_rows == 0)
+    const auto flag = std::find_if(solver_flags.begin(), solver_flags.end(),
+                                   [&](const auto& f) { return f.first == option; });
+    if (flag != solver_flags.end()) {
+      try {
+        command.options.set(flag->second, value());
+      } catch (const fgdd::Error& error) {
+        throw UsageError(option + ": " + error.what());
+      }
+      if (option == "--subdomain-rows" && command.options.partition.subdomain_rows == 0)
         throw UsageError("--subdomain-rows must be at least 1 (omit it for the default)");
     }
+    else if (option == "--help" || option == "-h") command.help = true;
+    else if (option == "--version") command.version = true;
+    else if (option == "--monitor") command.monitor = true;
+    else if (option == "--shift-pivots") command.options.dd.factor.shift_tiny_pivots = true;
+    else if (option == "--matrix") command.matrix = value();
+    else if (option == "--rhs") command.rhs = value();
     else if (option == "--write-solution") command.write_solution = value();
     else if (option == "--json") command.json = value();
     else throw UsageError("unknown argument '" + option + "' (see --help)");
@@ -105,15 +51,7 @@ SolveCommand parse_solve_command(const std::vector<std::string>& args) {
   if (command.help || command.version) return command;
   if (command.matrix.empty()) throw UsageError("--matrix FILE.mtx|gen:SPEC is required");
   try {
-    command.dd.factor.validate();
-  } catch (const std::exception& error) {
-    throw UsageError(error.what());
-  }
-  command.dd.factor.form = command.precond == "ilu0-dd"  ? IluForm::Ilu0
-                           : command.precond == "ic0-dd" ? IluForm::Ildlt
-                                                         : IluForm::Ildu0;
-  try {
-    command.krylov.validate();
+    command.options.validate();
   } catch (const std::exception& error) {
     throw UsageError(error.what());
   }

@@ -2,9 +2,7 @@
 // same struct users fill in code).
 #pragma once
 
-#include "krylov/dd_ilu_preconditioner.hpp"
-#include "krylov/krylov_options.hpp"
-#include "partition/partition_options.hpp"
+#include "solver/solver_options.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -15,11 +13,7 @@ namespace fgdd::cli {
 struct SolveCommand {
   std::string matrix;           // a Matrix Market path or gen:SPEC
   std::string rhs;              // empty: all ones
-  std::string solver = "bicgstab";
-  std::string precond = "ildu0-dd";
-  DdIluOptions dd;                // for ildu0-dd / ilu0-dd
-  KrylovOptions krylov;
-  PartitionOptions partition;
+  SolverOptions options;         // every solver option, filled through SolverOptions::set
   std::string write_solution;   // empty: do not write
   std::string json;             // empty: no JSON report
   bool monitor = false;

@@ -52,26 +52,32 @@ TEST_CASE("parse_solve_command fills the options", "[tools][cli]") {
       {"--matrix", "gen:lap7:8", "--precond", "none", "--tol", "1e-6", "--max-iters", "50",
        "--monitor", "--json", "r.json", "--write-solution", "x.mtx", "--abs-tol", "1e-12"});
   CHECK(command.matrix == "gen:lap7:8");
-  CHECK(command.precond == "none");
-  CHECK(command.krylov.relative_tolerance == 1e-6);
-  CHECK(command.krylov.absolute_tolerance == 1e-12);
-  CHECK(command.krylov.max_iterations == 50);
+  CHECK(command.options.preconditioner == PreconditionerKind::None);
+  CHECK(command.options.krylov.relative_tolerance == 1e-6);
+  CHECK(command.options.krylov.absolute_tolerance == 1e-12);
+  CHECK(command.options.krylov.max_iterations == 50);
   CHECK(command.monitor);
   CHECK(command.json == "r.json");
   CHECK(command.write_solution == "x.mtx");
-  CHECK(command.solver == "bicgstab");
+  CHECK(command.options.method == KrylovMethod::Bicgstab);
 
   const auto defaults = cli::parse_solve_command({"--matrix", "a.mtx"});
-  CHECK(defaults.precond == "ildu0-dd");
-  CHECK(defaults.dd.factor.form == IluForm::Ildu0);
-  CHECK(defaults.dd.apply == ApplyKernel::Auto);
+  CHECK(defaults.options.preconditioner == PreconditionerKind::Ildu0Dd);
+  CHECK(defaults.options.dd.apply == ApplyKernel::Auto);
   const auto dd = cli::parse_solve_command(
       {"--matrix", "a.mtx", "--precond", "ilu0-dd", "--apply", "dag_vc_ILDU0_fused", "--shift-pivots",
-       "--fill", "2"});
-  CHECK(dd.dd.factor.level_of_fill == 2);
-  CHECK(dd.dd.factor.form == IluForm::Ilu0);
-  CHECK(dd.dd.apply == ApplyKernel::DagVcIlduFused);
-  CHECK(dd.dd.factor.shift_tiny_pivots);
+       "--fill", "2", "--solver", "gmres", "--restart", "7", "--ortho", "mgs", "--team-size", "96",
+       "--partitioner", "natural", "--subdomain-rows", "300"});
+  CHECK(dd.options.preconditioner == PreconditionerKind::Ilu0Dd);
+  CHECK(dd.options.dd.factor.level_of_fill == 2);
+  CHECK(dd.options.dd.apply == ApplyKernel::DagVcIlduFused);
+  CHECK(dd.options.dd.factor.shift_tiny_pivots);
+  CHECK(dd.options.method == KrylovMethod::Gmres);
+  CHECK(dd.options.krylov.restart == 7);
+  CHECK(dd.options.krylov.orthogonalization == Orthogonalization::Mgs);
+  CHECK(dd.options.dd.team_size == 96);
+  CHECK(dd.options.partition.partitioner == Partitioner::Natural);
+  CHECK(dd.options.partition.subdomain_rows == 300);
 }
 
 TEST_CASE("parse_solve_command names the bad argument", "[tools][cli]") {

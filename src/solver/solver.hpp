@@ -1,0 +1,55 @@
+// The one object most applications need: set up once for a sparsity pattern (partition,
+// reorder, factor, level sets, all on the device), refresh values as often as the pattern
+// repeats, and solve in the caller's own ordering.
+//
+//   fgdd::Solver solver(options);        // or SolverOptions::set_all({"method=gmres", ...})
+//   solver.setup(space, A);              // once per pattern
+//   solver.solve(space, b, x);           // x: initial guess in, solution out
+//   solver.update_values(space, A_new);  // same pattern, new values: refactor only
+#pragma once
+
+#include "core/sparse_matrix.hpp"
+#include "krylov/preconditioner.hpp"
+#include "krylov/solve_result.hpp"
+#include "partition/partition_matrix.hpp"
+#include "solver/solver_options.hpp"
+
+#include <memory>
+
+namespace fgdd {
+
+class Solver {
+ public:
+  // Throws InvalidInput for inconsistent options.
+  explicit Solver(SolverOptions options = {});
+
+  // Partitions (geometric cuts when grid describes A), reorders, drops and factors. Throws
+  // InvalidMatrix/InvalidInput for bad input and ZeroPivot naming the caller's row (the
+  // partition report stays readable then; solving needs a setup that completed).
+  void setup(const ExecSpace& space, const SparseMatrix& A, const GridInfo& grid = {});
+
+  // New values of the pattern given to setup: one gather into the reordered matrices and a
+  // numeric refactor; partition, levels and work vectors are reused. Throws InvalidInput for
+  // another pattern (or before setup), ZeroPivot as setup.
+  void update_values(const ExecSpace& space, const SparseMatrix& A);
+
+  // Solves A x = b in the caller's ordering, x holding the initial guess. A solver failure is a
+  // status in the result (x then holds the last finite iterate); bad sizes throw.
+  SolveResult solve(const ExecSpace& space, ConstVector b, Vector x);
+
+  const SolverOptions& options() const noexcept { return options_; }
+  const PartitionReport& partition_report() const;
+  const Preconditioner& preconditioner() const;
+  double setup_seconds() const noexcept { return setup_seconds_; }
+  double update_seconds() const noexcept { return update_seconds_; }
+
+ private:
+  SolverOptions options_;
+  std::unique_ptr<PartitionedMatrix> partitioned_;
+  std::unique_ptr<Preconditioner> preconditioner_;
+  Vector b_p_, x_p_;  // the permuted right-hand side and solution, allocated once
+  double setup_seconds_ = 0;
+  double update_seconds_ = 0;
+};
+
+}  // namespace fgdd

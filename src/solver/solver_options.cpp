@@ -1,0 +1,125 @@
+#include "solver/solver_options.hpp"
+
+#include "core/errors.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+
+namespace fgdd {
+
+namespace {
+
+const std::vector<std::pair<KrylovMethod, const char*>> method_names = {
+    {KrylovMethod::Bicgstab, "bicgstab"},
+    {KrylovMethod::Gmres, "gmres"},
+    {KrylovMethod::Cg, "cg"},
+    {KrylovMethod::Bicg, "bicg"}};
+
+const std::vector<std::pair<PreconditionerKind, const char*>> preconditioner_names = {
+    {PreconditionerKind::Ildu0Dd, "ildu0-dd"}, {PreconditionerKind::Ilu0Dd, "ilu0-dd"},
+    {PreconditionerKind::Ic0Dd, "ic0-dd"},     {PreconditionerKind::Ilu0, "ilu0"},
+    {PreconditionerKind::Ildu0, "ildu0"},      {PreconditionerKind::Jacobi, "jacobi"},
+    {PreconditionerKind::None, "none"}};
+
+template <class Enum>
+Enum named(const std::vector<std::pair<Enum, const char*>>& names, const std::string& key,
+           const std::string& value) {
+  std::string valid;
+  for (const auto& [e, name] : names) {
+    if (value == name) return e;
+    valid += (valid.empty() ? "" : "|") + std::string(name);
+  }
+  throw InvalidInput("option " + key + " must be one of " + valid + ", got '" + value + "'");
+}
+
+template <class Enum>
+const char* name_of(const std::vector<std::pair<Enum, const char*>>& names, Enum e) noexcept {
+  for (const auto& [k, name] : names)
+    if (k == e) return name;
+  return "unknown";
+}
+
+double number(const std::string& key, const std::string& value) {
+  char* end = nullptr;
+  errno = 0;
+  const double x = std::strtod(value.c_str(), &end);
+  if (value.empty() || *end != '\0' || errno == ERANGE)
+    throw InvalidInput("option " + key + " expects a number, got '" + value + "'");
+  return x;
+}
+
+long long integer(const std::string& key, const std::string& value, long long largest) {
+  char* end = nullptr;
+  errno = 0;
+  const long long x = std::strtoll(value.c_str(), &end, 10);
+  if (value.empty() || *end != '\0' || errno == ERANGE || x < 0 || x > largest)
+    throw InvalidInput("option " + key + " expects a non-negative integer, got '" + value + "'");
+  return x;
+}
+
+bool boolean(const std::string& key, const std::string& value) {
+  if (value == "true" || value == "1" || value == "on") return true;
+  if (value == "false" || value == "0" || value == "off") return false;
+  throw InvalidInput("option " + key + " expects true|false, got '" + value + "'");
+}
+
+}  // namespace
+
+const char* to_string(KrylovMethod method) noexcept { return name_of(method_names, method); }
+const char* to_string(PreconditionerKind kind) noexcept {
+  return name_of(preconditioner_names, kind);
+}
+
+std::vector<std::string> SolverOptions::keys() {
+  return {"method", "preconditioner", "partitioner", "subdomain_rows", "apply", "fill",
+          "shift_pivots", "pivot_threshold", "team_size", "tol", "abs_tol", "max_iters",
+          "restart", "ortho", "stagnation"};
+}
+
+void SolverOptions::set(const std::string& key, const std::string& value) {
+  constexpr long long int_max = 2147483647LL;
+  if (key == "method") method = named(method_names, key, value);
+  else if (key == "preconditioner") preconditioner = named(preconditioner_names, key, value);
+  else if (key == "partitioner") partition.partitioner = parse_partitioner(value);
+  else if (key == "subdomain_rows") partition.subdomain_rows = Offset(integer(key, value, 1LL << 40));
+  else if (key == "apply") dd.apply = parse_apply_kernel(value);
+  else if (key == "fill") dd.factor.level_of_fill = int(integer(key, value, int_max));
+  else if (key == "shift_pivots") dd.factor.shift_tiny_pivots = boolean(key, value);
+  else if (key == "pivot_threshold") dd.factor.pivot_threshold = number(key, value);
+  else if (key == "team_size") dd.team_size = int(integer(key, value, int_max));
+  else if (key == "tol") krylov.relative_tolerance = number(key, value);
+  else if (key == "abs_tol") krylov.absolute_tolerance = number(key, value);
+  else if (key == "max_iters") krylov.max_iterations = int(integer(key, value, int_max));
+  else if (key == "restart") krylov.restart = int(integer(key, value, int_max));
+  else if (key == "ortho") {
+    krylov.orthogonalization = named<Orthogonalization>(
+        {{Orthogonalization::Cgs2, "cgs2"}, {Orthogonalization::Mgs, "mgs"}}, key, value);
+  } else if (key == "stagnation") {
+    krylov.stagnation_iterations = int(integer(key, value, int_max));
+  } else {
+    std::string valid;
+    for (const auto& k : keys()) valid += (valid.empty() ? "" : ", ") + k;
+    throw InvalidInput("unknown option '" + key + "' (valid: " + valid + ")");
+  }
+}
+
+void SolverOptions::set_all(const std::vector<std::string>& key_values) {
+  for (const std::string& item : key_values) {
+    const auto equals = item.find('=');
+    if (equals == std::string::npos || equals == 0)
+      throw InvalidInput("option '" + item + "' is not key=value");
+    set(item.substr(0, equals), item.substr(equals + 1));
+  }
+}
+
+void SolverOptions::validate() const {
+  krylov.validate();
+  dd.factor.validate();
+  if (dd.team_size < 0) throw InvalidInput("team_size must be >= 0");
+  if (method == KrylovMethod::Bicg &&
+      (preconditioner == PreconditionerKind::Ilu0 || preconditioner == PreconditionerKind::Ildu0))
+    throw InvalidInput("method bicg needs a transpose apply, which preconditioner " +
+                       std::string(to_string(preconditioner)) + " does not have");
+}
+
+}  // namespace fgdd

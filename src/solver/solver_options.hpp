@@ -1,0 +1,51 @@
+// Everything a Solver needs to know, in one struct that code fills directly or from "key=value"
+// strings (a config file, a command line: fgdd-solve fills it the same way).
+#pragma once
+
+#include "krylov/dd_ilu_preconditioner.hpp"
+#include "krylov/krylov_options.hpp"
+#include "partition/partition_options.hpp"
+
+#include <string>
+#include <vector>
+
+namespace fgdd {
+
+enum class KrylovMethod { Bicgstab, Gmres, Cg, Bicg };
+
+enum class PreconditionerKind {
+  Ildu0Dd,  // ILDU0 of the subdomain blocks (the fgdd method; default)
+  Ilu0Dd,   // the same M stored as ILU0
+  Ic0Dd,    // L D Lᵀ of the subdomain blocks, symmetric A
+  Ilu0,     // exact global ILU0, applied level by level
+  Ildu0,    // the same, ILDU0 scaling
+  Jacobi,   // point / block Jacobi
+  None,
+};
+
+const char* to_string(KrylovMethod method) noexcept;
+const char* to_string(PreconditionerKind kind) noexcept;
+
+struct SolverOptions {
+  KrylovMethod method = KrylovMethod::Bicgstab;
+  PreconditionerKind preconditioner = PreconditionerKind::Ildu0Dd;
+  PartitionOptions partition;
+  // Factor options (pivots, fill level), apply kernel and team size of the DD preconditioners;
+  // the pivot options also serve ilu0/ildu0. dd.factor.form is set from preconditioner.
+  DdIluOptions dd;
+  KrylovOptions krylov;
+
+  // Sets one option from text. Keys: method (bicgstab|gmres|cg|bicg), preconditioner
+  // (ildu0-dd|ilu0-dd|ic0-dd|ilu0|ildu0|jacobi|none), partitioner, subdomain_rows, apply, fill,
+  // shift_pivots (true|false), pivot_threshold, team_size, tol, abs_tol, max_iters, restart,
+  // ortho (cgs2|mgs), stagnation. Throws InvalidInput naming the key and the value.
+  void set(const std::string& key, const std::string& value);
+  // Applies "key=value" items in order.
+  void set_all(const std::vector<std::string>& key_values);
+  // The keys set() accepts, for help texts.
+  static std::vector<std::string> keys();
+  // Throws InvalidInput naming the first inconsistent field.
+  void validate() const;
+};
+
+}  // namespace fgdd

@@ -121,14 +121,25 @@ SubdomainLevels build_subdomain_levels(const ExecSpace& space, const SparseMatri
       kernel);
 
   Ordinal max_levels = 0;
+  Offset num_edges = 0;
   const auto num_levels = levels.num_levels;
+  const auto edge_ptr = levels.edge_ptr;
+  const auto offsets = partition.subdomain_offsets;
   Kokkos::parallel_reduce(
       "fgdd::trsv::max_levels", Kokkos::RangePolicy<ExecSpace>(space, 0, num_subdomains),
       KOKKOS_LAMBDA(const Ordinal s, Ordinal& m) {
         if (num_levels(s) > m) m = num_levels(s);
       },
       Kokkos::Max<Ordinal>(max_levels));
+  Kokkos::parallel_reduce(
+      "fgdd::trsv::count_edges", Kokkos::RangePolicy<ExecSpace>(space, 0, num_subdomains),
+      KOKKOS_LAMBDA(const Ordinal s, Offset& sum) {
+        const Ordinal base = offsets(s) + s;
+        sum += edge_ptr(base + num_levels(s)) - edge_ptr(base);
+      },
+      num_edges);
   levels.max_levels = max_levels;
+  levels.num_edges = num_edges;
   space.fence();
   levels.seconds = timer.seconds();
   return levels;

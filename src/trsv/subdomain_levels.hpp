@@ -33,7 +33,7 @@ struct SubdomainLevels {
   Kokkos::View<Offset*, DeviceType> row_edge_begin;  // per position in rows
   Kokkos::View<Offset*, DeviceType> row_edge_end;
   Ordinal max_levels = 0;                         // over all subdomains
-  Offset num_edges = 0;
+  Offset num_edges = 0;                           // strictly triangular entries listed
   double seconds = 0;                             // device time to build all of this
 };
 

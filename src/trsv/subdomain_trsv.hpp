@@ -18,7 +18,9 @@ class SubdomainTrsv {
   // Builds the lower and upper level sets on the device and copies the factor blocks into their
   // edge order. After factorization.numeric(...) the next solve notices (numeric_count) and
   // gathers the new values again; nothing else is redone. The factorization must outlive this.
-  // team_size: threads per subdomain team; 0 lets Kokkos choose (Kokkos::AUTO).
+  // team_size: threads per subdomain team; 0 lets Kokkos choose (Kokkos::AUTO). Throws
+  // InvalidInput for a negative team_size. Every solve and apply throws DimensionMismatch when
+  // a vector's length differs from the factors' row count.
   SubdomainTrsv(const ExecSpace& space, const SubdomainIlu0& factorization, int team_size = 0);
 
   // x = T⁻¹ r with T the lower (or upper) triangle of the factors: the strictly triangular blocks

@@ -6,7 +6,6 @@
 #include <Kokkos_Core.hpp>
 #include <KokkosKernels_config.h>
 
-#include <KokkosBlas2_gemv.hpp>
 #include <KokkosSparse_CrsMatrix.hpp>
 #include <KokkosSparse_spmv.hpp>
 
@@ -59,18 +58,6 @@ void kk_spmv(const ExecSpace& space, double alpha, const CrsMatrix& A, const XVe
 #else
   (void)space;
   KokkosSparse::spmv("N", alpha, A, x, beta, y);
-#endif
-}
-
-// y = beta*y + alpha*op(A)*x with op "N" or "T"; only 4.x takes the execution space instance.
-template <class ExecSpace, class AMatrix, class XVector, class YVector>
-void kk_gemv(const ExecSpace& space, const char* trans, double alpha, const AMatrix& A,
-             const XVector& x, double beta, const YVector& y) {
-#if KOKKOS_VERSION >= 40000
-  KokkosBlas::gemv(space, trans, alpha, A, x, beta, y);
-#else
-  (void)space;
-  KokkosBlas::gemv(trans, alpha, A, x, beta, y);
 #endif
 }
 

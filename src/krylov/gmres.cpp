@@ -1,6 +1,5 @@
 #include "krylov/gmres.hpp"
 
-#include "core/kokkos_compat.hpp"
 #include "core/spmv.hpp"
 #include "krylov/solve_tracker.hpp"
 #include "krylov/vector_ops.hpp"
@@ -15,19 +14,60 @@ namespace {
 
 using Basis = Kokkos::View<Scalar**, Kokkos::LayoutLeft, DeviceType>;
 
+// h(0..count-1) = V(:, 0..count-1)ᵀ w in one pass over w: an array reduction, one sum per
+// basis vector (a transposed gemv reads w once per column; this reads it once).
+struct MultiDot {
+  using value_type = Scalar[];
+  using size_type = Offset;
+  Basis V;
+  ConstVector w;
+  unsigned value_count;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Offset i, value_type sums) const {
+    const Scalar wi = w(i);
+    for (unsigned k = 0; k < value_count; ++k) sums[k] += V(i, k) * wi;
+  }
+  KOKKOS_INLINE_FUNCTION void init(value_type sums) const {
+    for (unsigned k = 0; k < value_count; ++k) sums[k] = 0;
+  }
+  KOKKOS_INLINE_FUNCTION void join(value_type dst, const value_type src) const {
+    for (unsigned k = 0; k < value_count; ++k) dst[k] += src[k];
+  }
+};
+
+// w += scale · V(:, 0..count-1) h
+void add_combination(const ExecSpace& space, const Basis& V, int count,
+                     const Kokkos::View<Scalar*, DeviceType>& h, double scale, Vector w) {
+  Kokkos::parallel_for(
+      "fgdd::krylov::gmres_combination", Kokkos::RangePolicy<ExecSpace>(space, 0, w.extent(0)),
+      KOKKOS_LAMBDA(const Offset i) {
+        Scalar sum = 0;
+        for (int k = 0; k < count; ++k) sum += V(i, k) * h(k);
+        w(i) += scale * sum;
+      });
+}
+
+// One classical Gram-Schmidt pass: h(0..count-1) = Vᵀ w, w -= V h.
+void gram_schmidt_pass(const ExecSpace& space, const Basis& V, int count, Vector w,
+                       const Kokkos::View<Scalar*, DeviceType>& h) {
+  const auto host_h = Kokkos::create_mirror_view(h);
+  Kokkos::parallel_reduce("fgdd::krylov::gmres_multi_dot",
+                          Kokkos::RangePolicy<ExecSpace>(space, 0, w.extent(0)),
+                          MultiDot{V, w, unsigned(count)},
+                          Kokkos::subview(host_h, std::make_pair(0, count)));
+  Kokkos::deep_copy(space, h, host_h);
+  add_combination(space, V, count, h, -1.0, w);
+}
+
 // Orthogonalizes w against columns 0..j of V; h(0..j) receives the coefficients.
 void orthogonalize(const ExecSpace& space, Orthogonalization method, const Basis& V, int j,
                    Vector w, const Kokkos::View<Scalar*, DeviceType>& h,
                    const Kokkos::View<Scalar*, DeviceType>& correction) {
-  const auto columns = std::make_pair(0, j + 1);
-  const auto Vj = Kokkos::subview(V, Kokkos::ALL, columns);
-  const auto hj = Kokkos::subview(h, columns);
   if (method == Orthogonalization::Cgs2) {
-    const auto cj = Kokkos::subview(correction, columns);
-    detail::kk_gemv(space, "T", 1.0, Vj, w, 0.0, hj);
-    detail::kk_gemv(space, "N", -1.0, Vj, hj, 1.0, w);
-    detail::kk_gemv(space, "T", 1.0, Vj, w, 0.0, cj);  // the second pass fixes lost orthogonality
-    detail::kk_gemv(space, "N", -1.0, Vj, cj, 1.0, w);
+    gram_schmidt_pass(space, V, j + 1, w, h);
+    gram_schmidt_pass(space, V, j + 1, w, correction);  // the second pass fixes lost orthogonality
+    const auto hj = Kokkos::subview(h, std::make_pair(0, j + 1));
+    const auto cj = Kokkos::subview(correction, std::make_pair(0, j + 1));
     Kokkos::parallel_for(
         "fgdd::krylov::gmres_cgs2_sum", Kokkos::RangePolicy<ExecSpace>(space, 0, j + 1),
         KOKKOS_LAMBDA(const int i) { hj(i) += cj(i); });
@@ -122,9 +162,8 @@ SolveResult gmres(const ExecSpace& space, const SparseMatrix& A, const Precondit
     const auto host_y = Kokkos::create_mirror_view(y_device);
     for (int i = 0; i < j; ++i) host_y(i) = y[i];
     Kokkos::deep_copy(space, y_device, host_y);
-    const auto columns = std::make_pair(0, j);
-    detail::kk_gemv(space, "N", 1.0, Kokkos::subview(V, Kokkos::ALL, columns),
-                    Kokkos::subview(y_device, columns), 0.0, w);
+    Kokkos::deep_copy(space, w, 0.0);
+    add_combination(space, V, j, y_device, 1.0, w);
     M.apply(space, w, z);
     detail::axpy(space, 1.0, z, x);
     // The true residual starts the next cycle and confirms a converged estimate.

@@ -256,6 +256,7 @@ void check_apply(const reference::HostFactors& h, const std::vector<double>& r,
                what + ": forward error");
 }
 
+// DagEcLdsUd solves another triangle with pivots (L·D, D·U): its own test below.
 const TriangularKernel triangular_kernels[] = {
     TriangularKernel::SpinLoopLds, TriangularKernel::DagEcNoLds, TriangularKernel::DagEcLds,
     TriangularKernel::DagVcLds};
@@ -509,6 +510,74 @@ TEST_CASE("subdomain trsv: every triangular kernel solves its triangle", "[trsv]
                           run_solve(trsv, triangle, diagonal, kernel, r), what);
             }
       }
+    }
+  }
+}
+
+// dag_ec_lds_ud with pivots: x = D⁻¹ L⁻¹ r (lower) or U⁻¹ D⁻¹ r (upper), the scaling deferred.
+// Against the host doing the same steps with the same D⁻¹: the unit solves of both satisfy
+// backward error γ_m, so they differ by at most 2γ_m |T⁻¹||T||y| (the magnitude solve bounds
+// |T⁻¹|, ×1.01 for its own rounding); the two D⁻¹ products differ by at most 2γ_b |D⁻¹||y|.
+TEST_CASE("subdomain trsv: dag_ec_lds_ud defers the D⁻¹ scaling", "[trsv]") {
+  const auto scale = [](const reference::HostFactors& h, const std::vector<double>& y,
+                        bool absolute) {
+    const int b = h.F.b;
+    std::vector<double> out(y.size(), 0.0);
+    for (std::size_t i = 0; i < y.size() / b; ++i)
+      for (int r = 0; r < b; ++r)
+        for (int c = 0; c < b; ++c) {
+          const double d = h.inv_diag[i * b * b + r * b + c];
+          out[i * b + r] += absolute ? std::abs(d) * std::abs(y[i * b + c]) : d * y[i * b + c];
+        }
+    return out;
+  };
+  const auto abs_of = [](std::vector<double> v) {
+    for (double& x : v) x = std::abs(x);
+    return v;
+  };
+  for (const Problem& problem : problems()) {
+    INFO(problem.name);
+    const SubdomainIlu0 ilu = factorize(problem, IluForm::Ildu0);
+    const auto h = reference::host_factors(ilu);
+    const SubdomainTrsv trsv(ExecSpace(), ilu);
+    const auto r = reference::random_vector(problem.dropped.num_rows(), 11u);
+    const Tolerances t = tolerances(h);
+    const double g_m = t.solve_check, g_b = gamma_k(9 * h.F.b);
+    for (const Triangle triangle : triangles) {
+      CAPTURE(int(triangle));
+      // With a unit diagonal it is the plain unit solve.
+      check_solve(h, triangle, Diagonal::Unit, r,
+                  run_solve(trsv, triangle, Diagonal::Unit, TriangularKernel::DagEcLdsUd,
+                            reference::to_device(r)),
+                  "dag_ec_lds_ud unit");
+      const auto got = run_solve(trsv, triangle, Diagonal::Pivots, TriangularKernel::DagEcLdsUd,
+                                 reference::to_device(r));
+      std::vector<double> expected, allowed(r.size());
+      if (triangle == Triangle::Lower) {
+        const auto y = reference::triangular_solve(h, triangle, Diagonal::Unit, r);
+        expected = scale(h, y, false);
+        const auto spread = reference::triangular_solve(
+            h, triangle, Diagonal::Unit,
+            reference::triangular_product(h, triangle, Diagonal::Unit, abs_of(y)).bound, false, true);
+        const auto first = scale(h, spread, true), second = scale(h, y, true);
+        for (std::size_t i = 0; i < r.size(); ++i)
+          allowed[i] = 2 * g_m * 1.01 * first[i] + 2 * g_b * second[i];
+      } else {
+        const auto d = scale(h, r, false);
+        expected = reference::triangular_solve(h, triangle, Diagonal::Unit, d);
+        const auto spread = reference::triangular_solve(
+            h, triangle, Diagonal::Unit,
+            reference::triangular_product(h, triangle, Diagonal::Unit, abs_of(expected)).bound,
+            false, true);
+        const auto scaled_error = reference::triangular_solve(h, triangle, Diagonal::Unit,
+                                                              scale(h, r, true), false, true);
+        for (std::size_t i = 0; i < r.size(); ++i)
+          allowed[i] = 2 * g_m * 1.01 * spread[i] + 2 * g_b * 1.01 * scaled_error[i];
+      }
+      std::size_t failures = 0;
+      for (std::size_t i = 0; i < r.size(); ++i)
+        if (!(std::abs(got[i] - expected[i]) <= allowed[i] + t.tiny)) ++failures;
+      CHECK(failures == 0);
     }
   }
 }

@@ -149,6 +149,16 @@ void SubdomainTrsv::solve(const ExecSpace& space, Triangle triangle, Diagonal di
                                            "fgdd::trsv::spin_loop_lds");
     case TriangularKernel::DagEcNoLds:
       return launch<Traversal::Edge, false>(space, operands, steps, r, x, bytes, level, "fgdd::trsv::dag_ec_no_lds");
+    case TriangularKernel::DagEcLdsUd: {
+      StepList deferred;
+      const bool lower = triangle == Triangle::Lower;
+      const bool scale = diagonal == Diagonal::Pivots;
+      if (scale && !lower) deferred.step[deferred.count++] = Step{StepKind::Scale, false, false};
+      deferred.step[deferred.count++] = Step{StepKind::Solve, lower, false};
+      if (scale && lower) deferred.step[deferred.count++] = Step{StepKind::Scale, true, false};
+      return launch<Traversal::Edge, true>(space, operands, deferred, r, x, bytes, level,
+                                           "fgdd::trsv::dag_ec_lds_ud");
+    }
     case TriangularKernel::DagEcLds:
       return launch<Traversal::Edge, true>(space, operands, steps, r, x, bytes, level, "fgdd::trsv::dag_ec_lds");
     case TriangularKernel::DagVcLds:

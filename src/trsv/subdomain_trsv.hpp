@@ -24,7 +24,10 @@ class SubdomainTrsv {
   SubdomainTrsv(const ExecSpace& space, const SubdomainIlu0& factorization, int team_size = 0);
 
   // x = T⁻¹ r with T the lower (or upper) triangle of the factors: the strictly triangular blocks
-  // plus D (Diagonal::Pivots) or I (Diagonal::Unit). r and x do not alias.
+  // plus D (Diagonal::Pivots) or I (Diagonal::Unit). r and x do not alias. The exception is
+  // DagEcLdsUd with Diagonal::Pivots, the ILDU0 form of the paper's dag_ec_lds_ud: it treats the
+  // triangle as unit and scales by D⁻¹ once, after the lower solve (T = L·D) or before the upper
+  // one (T = D·U).
   void solve(const ExecSpace& space, Triangle triangle, Diagonal diagonal, TriangularKernel kernel,
              ConstVector r, Vector x) const;
 

@@ -9,10 +9,11 @@ namespace fgdd {
 
 namespace {
 
-constexpr std::array<std::pair<TriangularKernel, const char*>, 4> triangular_names{{
+constexpr std::array<std::pair<TriangularKernel, const char*>, 5> triangular_names{{
     {TriangularKernel::SpinLoopLds, "spin_loop_lds"},
     {TriangularKernel::DagEcNoLds, "dag_ec_no_lds"},
     {TriangularKernel::DagEcLds, "dag_ec_lds"},
+    {TriangularKernel::DagEcLdsUd, "dag_ec_lds_ud"},
     {TriangularKernel::DagVcLds, "dag_vc_lds"},
 }};
 

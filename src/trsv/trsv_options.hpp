@@ -11,6 +11,8 @@ enum class TriangularKernel {
   SpinLoopLds,  // synchronization-free: done flags in team scratch, rows in ascending order
   DagEcNoLds,   // level by level, threads over the level's nonzeros, vector in global memory
   DagEcLds,     // level by level, threads over the level's nonzeros, vector slice in scratch
+  DagEcLdsUd,   // DagEcLds on the unit triangle, the D⁻¹ scaling deferred to one pass (ILDU0
+                // form: with Diagonal::Pivots it solves with L·D (lower) or D·U (upper))
   DagVcLds,     // level by level, one thread per row of the level (deterministic)
 };
 

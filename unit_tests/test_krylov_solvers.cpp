@@ -23,20 +23,6 @@ using Solver = std::function<SolveResult(const ExecSpace&, const SparseMatrix&,
                                          const Preconditioner&, ConstVector, Vector,
                                          const KrylovOptions&)>;
 
-double relative_residual(const SparseMatrix& A, const std::vector<double>& x,
-                         const std::vector<double>& b) {
-  const auto Ax = reference::multiply(reference::to_dense(A), x);
-  double r = 0, bn = 0;
-  for (std::size_t i = 0; i < b.size(); ++i) r += (b[i] - Ax[i]) * (b[i] - Ax[i]), bn += b[i] * b[i];
-  return std::sqrt(r / bn);
-}
-
-bool all_finite(const std::vector<double>& x) {
-  for (double v : x)
-    if (!std::isfinite(v)) return false;
-  return true;
-}
-
 // The partitioned system of a generated problem and its DD preconditioner.
 struct DdProblem {
   PartitionedMatrix dd;
@@ -78,7 +64,7 @@ TEST_CASE("GMRES and BiCG converge on random CSR and BSR matrices", "[krylov][so
   CHECK(result.residual_history.size() == std::size_t(result.iterations) + 1);
   // The recomputed residual may exceed the tolerance by rounding in the recurrences, not more
   // than a few orders of magnitude above eps·κ for these well-conditioned matrices.
-  CHECK(relative_residual(A, reference::to_host(x), b) <= 1e-8);
+  CHECK(reference::relative_residual(A, reference::to_host(x), b) <= 1e-8);
   CHECK(result.relative_true_residual <= 1e-8);
 }
 
@@ -135,7 +121,7 @@ TEST_CASE("BiCG with the DD preconditioner uses its transpose apply", "[krylov][
   Vector x("x", A.num_rows());
   const SolveResult result = bicg(ExecSpace(), A, *p.M, reference::to_device(b), x, KrylovOptions{});
   REQUIRE(result.status == SolveStatus::Converged);
-  CHECK(relative_residual(A, reference::to_host(x), b) <= 1e-7);
+  CHECK(reference::relative_residual(A, reference::to_host(x), b) <= 1e-7);
 }
 
 TEST_CASE("spmv_transpose equals the dense transpose product", "[krylov][solvers]") {
@@ -169,7 +155,7 @@ TEST_CASE("Krylov failures are statuses with a finite x", "[krylov][solvers]") {
     const SolveResult result = cg(ExecSpace(), A, IdentityPreconditioner(), b, x, KrylovOptions{});
     CHECK(result.status == SolveStatus::Breakdown);
     CHECK_THAT(result.reason, FGDD_CONTAINS("not positive definite"));
-    CHECK(all_finite(reference::to_host(x)));
+    CHECK(reference::all_finite(reference::to_host(x)));
   }
   SECTION("NaN in b") {
     const SparseMatrix A = make_matrix(reference::random_matrix(10, 1, 3, 1u));
@@ -180,7 +166,7 @@ TEST_CASE("Krylov failures are statuses with a finite x", "[krylov][solvers]") {
       const SolveResult result =
           solver(ExecSpace(), A, IdentityPreconditioner(), reference::to_device(b), x, KrylovOptions{});
       CHECK(result.status == SolveStatus::NanOrInf);
-      CHECK(all_finite(reference::to_host(x)));
+      CHECK(reference::all_finite(reference::to_host(x)));
     }
   }
   SECTION("GMRES(1) on a rotation stagnates") {
@@ -199,7 +185,7 @@ TEST_CASE("Krylov failures are statuses with a finite x", "[krylov][solvers]") {
     const SolveResult result = gmres(ExecSpace(), A, IdentityPreconditioner(), b, x, options);
     CHECK(result.status == SolveStatus::Stagnated);
     CHECK(result.iterations == 20);
-    CHECK(all_finite(reference::to_host(x)));
+    CHECK(reference::all_finite(reference::to_host(x)));
   }
   SECTION("BiCG needs a transpose apply") {
     struct NoTranspose final : Preconditioner {

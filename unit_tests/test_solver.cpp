@@ -10,18 +10,6 @@
 
 using namespace fgdd;
 
-namespace {
-
-double relative_residual(const SparseMatrix& A, const std::vector<double>& x,
-                         const std::vector<double>& b) {
-  const auto Ax = reference::multiply(reference::to_dense(A), x);
-  double r = 0, bn = 0;
-  for (std::size_t i = 0; i < b.size(); ++i) r += (b[i] - Ax[i]) * (b[i] - Ax[i]), bn += b[i] * b[i];
-  return std::sqrt(r / bn);
-}
-
-}  // namespace
-
 TEST_CASE("SolverOptions from key=value text", "[solver]") {
   SolverOptions options;
   options.set_all({"method=gmres", "preconditioner=ic0-dd", "partitioner=natural",
@@ -78,7 +66,7 @@ TEST_CASE("Solver solves in the caller's ordering with every method and precondi
   const SolveResult result = solver.solve(ExecSpace(), reference::to_device(b), x);
   REQUIRE(result.converged());
   // x is in the caller's ordering: its residual against the original A is small.
-  CHECK(relative_residual(A, reference::to_host(x), b) <= 1e-8);
+  CHECK(reference::relative_residual(A, reference::to_host(x), b) <= 1e-8);
 }
 
 TEST_CASE("Solver with CG and ic0-dd on a generated SPD problem with grid metadata", "[solver]") {

@@ -1,5 +1,6 @@
 #include "reference/dense.hpp"
 
+#include <cmath>
 #include <random>
 
 namespace fgdd::reference {
@@ -52,6 +53,20 @@ std::vector<double> random_vector(std::size_t n, unsigned seed) {
   std::vector<double> x(n);
   for (auto& value : x) value = uniform(engine);
   return x;
+}
+
+double relative_residual(const SparseMatrix& A, const std::vector<double>& x,
+                         const std::vector<double>& b) {
+  const auto Ax = multiply(to_dense(A), x);
+  double r = 0, bn = 0;
+  for (std::size_t i = 0; i < b.size(); ++i) r += (b[i] - Ax[i]) * (b[i] - Ax[i]), bn += b[i] * b[i];
+  return std::sqrt(r / bn);
+}
+
+bool all_finite(const std::vector<double>& x) {
+  for (double v : x)
+    if (!std::isfinite(v)) return false;
+  return true;
 }
 
 }  // namespace fgdd::reference

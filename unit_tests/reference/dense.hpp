@@ -19,6 +19,12 @@ DenseMatrix to_dense(const SparseMatrix& A);
 
 std::vector<double> multiply(const DenseMatrix& A, const std::vector<double>& x);
 
+// ‖b − A x‖₂ / ‖b‖₂ with A expanded densely on the host.
+double relative_residual(const SparseMatrix& A, const std::vector<double>& x,
+                         const std::vector<double>& b);
+
+bool all_finite(const std::vector<double>& x);
+
 std::vector<double> to_host(ConstVector x);
 
 // Any 1-D device view as a host std::vector.

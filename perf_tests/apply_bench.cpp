@@ -137,6 +137,9 @@ int main(int argc, char* argv[]) {
     const Timing refactor = time_it(space, options, [&] { ilu.numeric(space, dropped); });
     GlobalIluOptions global_options;
     const GlobalIluPreconditioner global(space, dd.system.permuted, global_options);
+    GlobalIluOptions sync_free_options;
+    sync_free_options.kernel = GlobalRowKernel::SyncFree;
+    const GlobalIluPreconditioner sync_free(space, dd.system.permuted, sync_free_options);
     const BlockJacobi jacobi(dd.system.permuted);
 
     const Offset n = dropped.num_rows();
@@ -209,7 +212,11 @@ int main(int argc, char* argv[]) {
     const double global_bytes =
         (dd.system.permuted.num_block_entries() - block_rows) * (block_bytes + 8) +
         block_rows * block_bytes + vectors;
+    Vector global_reference("fgdd::bench::global_reference", n);
+    global.apply(space, r, global_reference);
     record("global_ilu0_levels", global_bytes, [&] { global.apply(space, r, z); }, Vector());
+    record("global_ilu0_sync_free", global_bytes, [&] { sync_free.apply(space, r, z); },
+           global_reference);
     record("block_jacobi", block_rows * block_bytes + vectors, [&] { jacobi.apply(space, r, z); },
            Vector());
     // Vendor baselines (CSR only): Kokkos-Kernels spiluk + level-set sptrsv on the same dropped

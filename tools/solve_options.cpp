@@ -15,7 +15,8 @@ const std::vector<std::pair<std::string, std::string>> solver_flags = {
     {"--apply", "apply"},            {"--fill", "fill"},
     {"--team-size", "team_size"},    {"--tol", "tol"},
     {"--abs-tol", "abs_tol"},        {"--max-iters", "max_iters"},
-    {"--restart", "restart"},        {"--ortho", "ortho"}};
+    {"--restart", "restart"},        {"--ortho", "ortho"},
+    {"--global-kernel", "global_kernel"}};
 
 }  // namespace
 
@@ -87,6 +88,9 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
   --apply auto|dag_ec_ILDU0_fused|dag_vc_ILDU0_fused|dag_ec_ILD_U0
                               kernel applying ildu0-dd / ilu0-dd; default auto
                               (dag_vc_ILDU0_fused is deterministic run to run)
+  --global-kernel auto|thread|lanes|sync_free
+                              how ilu0/ildu0 sweep their triangles: level by level (a row per
+                              thread or per vector of lanes) or synchronization-free
   --team-size N               threads per subdomain team in the DD apply; default: Kokkos
                               chooses (tuning knob for benchmarks)
   --fill K                    ILU(K) inside each subdomain (0..8): more fill, fewer

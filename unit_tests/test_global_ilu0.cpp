@@ -439,7 +439,8 @@ TEST_CASE("global trsv: apply and solves meet the backward-error bound; Ildu0 an
           "[global]") {
   const std::string name = GENERATE(from_range(std::begin(all_cases), std::end(all_cases)));
   const GlobalRowKernel kernel =
-      GENERATE(GlobalRowKernel::Auto, GlobalRowKernel::ThreadPerRow, GlobalRowKernel::LanesPerRow);
+      GENERATE(GlobalRowKernel::Auto, GlobalRowKernel::ThreadPerRow, GlobalRowKernel::LanesPerRow,
+               GlobalRowKernel::SyncFree);
   CAPTURE(name, int(kernel));
   const SparseMatrix A = make_case(name).A;
   const Offset n = A.num_rows();

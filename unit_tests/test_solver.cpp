@@ -15,7 +15,9 @@ TEST_CASE("SolverOptions from key=value text", "[solver]") {
   options.set_all({"method=gmres", "preconditioner=ic0-dd", "partitioner=natural",
                    "subdomain_rows=64", "apply=dag_vc_ILDU0_fused", "fill=1", "shift_pivots=true",
                    "tol=1e-10", "abs_tol=1e-14", "max_iters=77", "restart=12", "ortho=mgs",
-                   "team_size=64", "stagnation=0", "pivot_threshold=1e-12"});
+                   "team_size=64", "stagnation=0", "pivot_threshold=1e-12",
+                   "global_kernel=sync_free"});
+  CHECK(options.global_kernel == GlobalRowKernel::SyncFree);
   CHECK(options.method == KrylovMethod::Gmres);
   CHECK(options.preconditioner == PreconditionerKind::Ic0Dd);
   CHECK(options.partition.partitioner == Partitioner::Natural);
@@ -66,6 +68,18 @@ TEST_CASE("Solver solves in the caller's ordering with every method and precondi
   const SolveResult result = solver.solve(ExecSpace(), reference::to_device(b), x);
   REQUIRE(result.converged());
   // x is in the caller's ordering: its residual against the original A is small.
+  CHECK(reference::relative_residual(A, reference::to_host(x), b) <= 1e-8);
+}
+
+TEST_CASE("Solver with the synchronization-free exact ILU0", "[solver]") {
+  const SparseMatrix A = make_matrix(reference::random_matrix(90, 2, 4, 13u));
+  SolverOptions options;
+  options.set_all({"method=gmres", "preconditioner=ildu0", "global_kernel=sync_free", "tol=1e-10"});
+  Solver solver(options);
+  solver.setup(ExecSpace(), A);
+  const auto b = reference::random_vector(A.num_rows(), 4u);
+  Vector x("x", A.num_rows());
+  REQUIRE(solver.solve(ExecSpace(), reference::to_device(b), x).converged());
   CHECK(reference::relative_residual(A, reference::to_host(x), b) <= 1e-8);
 }
 

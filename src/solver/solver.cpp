@@ -37,6 +37,7 @@ std::unique_ptr<Preconditioner> make_preconditioner(const ExecSpace& space,
     case PreconditionerKind::Ildu0: {
       GlobalIluOptions global;
       global.factor = dd.factor;
+      global.kernel = options.global_kernel;
       return std::make_unique<GlobalIluPreconditioner>(space, partitioned.system.permuted, global);
     }
     case PreconditionerKind::Jacobi:

@@ -72,8 +72,8 @@ const char* to_string(PreconditionerKind kind) noexcept {
 
 std::vector<std::string> SolverOptions::keys() {
   return {"method", "preconditioner", "partitioner", "subdomain_rows", "apply", "fill",
-          "shift_pivots", "pivot_threshold", "team_size", "tol", "abs_tol", "max_iters",
-          "restart", "ortho", "stagnation"};
+          "shift_pivots", "pivot_threshold", "team_size", "global_kernel", "tol", "abs_tol",
+          "max_iters", "restart", "ortho", "stagnation"};
 }
 
 void SolverOptions::set(const std::string& key, const std::string& value) {
@@ -87,7 +87,13 @@ void SolverOptions::set(const std::string& key, const std::string& value) {
   else if (key == "shift_pivots") dd.factor.shift_tiny_pivots = boolean(key, value);
   else if (key == "pivot_threshold") dd.factor.pivot_threshold = number(key, value);
   else if (key == "team_size") dd.team_size = int(integer(key, value, int_max));
-  else if (key == "tol") krylov.relative_tolerance = number(key, value);
+  else if (key == "global_kernel") {
+    global_kernel = named<GlobalRowKernel>({{GlobalRowKernel::Auto, "auto"},
+                                            {GlobalRowKernel::ThreadPerRow, "thread"},
+                                            {GlobalRowKernel::LanesPerRow, "lanes"},
+                                            {GlobalRowKernel::SyncFree, "sync_free"}},
+                                           key, value);
+  } else if (key == "tol") krylov.relative_tolerance = number(key, value);
   else if (key == "abs_tol") krylov.absolute_tolerance = number(key, value);
   else if (key == "max_iters") krylov.max_iterations = int(integer(key, value, int_max));
   else if (key == "restart") krylov.restart = int(integer(key, value, int_max));

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "krylov/dd_ilu_preconditioner.hpp"
+#include "trsv/global_trsv.hpp"
 #include "krylov/krylov_options.hpp"
 #include "partition/partition_options.hpp"
 
@@ -33,12 +34,15 @@ struct SolverOptions {
   // Factor options (pivots, fill level), apply kernel and team size of the DD preconditioners;
   // the pivot options also serve ilu0/ildu0. dd.factor.form is set from preconditioner.
   DdIluOptions dd;
+  // How ilu0 / ildu0 (global) sweep their triangles: level by level or synchronization-free.
+  GlobalRowKernel global_kernel = GlobalRowKernel::Auto;
   KrylovOptions krylov;
 
   // Sets one option from text. Keys: method (bicgstab|gmres|cg|bicg), preconditioner
   // (ildu0-dd|ilu0-dd|ic0-dd|ilu0|ildu0|jacobi|none), partitioner, subdomain_rows, apply, fill,
-  // shift_pivots (true|false), pivot_threshold, team_size, tol, abs_tol, max_iters, restart,
-  // ortho (cgs2|mgs), stagnation. Throws InvalidInput naming the key and the value.
+  // shift_pivots (true|false), pivot_threshold, team_size, global_kernel
+  // (auto|thread|lanes|sync_free), tol, abs_tol, max_iters, restart, ortho (cgs2|mgs),
+  // stagnation. Throws InvalidInput naming the key and the value.
   void set(const std::string& key, const std::string& value);
   // Applies "key=value" items in order.
   void set_all(const std::vector<std::string>& key_values);

@@ -2,6 +2,7 @@
 
 #include "core/dense_block.hpp"
 #include "core/errors.hpp"
+#include "core/kokkos_compat.hpp"
 
 #include <algorithm>
 #include <string>
@@ -132,9 +133,75 @@ struct GlobalSolveLanesKernel {
   }
 };
 
+// Synchronization-free sweep (ilupack-gpu-data-parallel.txt §6): one launch, a row per team
+// thread, each row waiting on the done flags of the rows it reads. Teams take blocks of rows
+// from a ticket counter in dependency order (ascending for lower, descending for upper) instead
+// of by their launch index, so a row only ever waits on rows of its own team or of a team that
+// took its ticket earlier and is therefore running: no deadlock, however the device schedules
+// teams. Flags hold the sweep's epoch, so they never need clearing.
+template <int B>
+struct GlobalSyncFreeKernel {
+  using Member = Kokkos::TeamPolicy<ExecSpace>::member_type;
+
+  GlobalSolveRow<B> row;
+  Kokkos::View<unsigned*, DeviceType> done;
+  Kokkos::View<Ordinal, DeviceType> tickets;
+  unsigned epoch = 1;
+  Ordinal num_rows = 0;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
+    const GlobalSolveData& data = row.data;
+    Ordinal ticket = 0;
+    Kokkos::single(Kokkos::PerTeam(member),
+                   [&](Ordinal& t) { t = Kokkos::atomic_fetch_add(&tickets(), Ordinal(1)); },
+                   ticket);
+    const Ordinal t = ticket * member.team_size() + member.team_rank();
+    if (t >= num_rows) return;
+    const Ordinal i = data.lower ? t : num_rows - 1 - t;
+    const int n = row.b();
+    Scalar acc[GlobalSolveRow<B>::width];
+    row.load_rhs(acc, i);
+    for (Offset k = row.deps_begin(i); k < row.deps_end(i); ++k) {
+      const Ordinal j = data.col_ind(k);
+      while (atomic_load(&done(j)) != epoch) {
+      }
+      const Scalar* a = &data.values(k * n * n);
+      for (int c = 0; c < n; ++c) {
+        Scalar sum = 0;
+        for (int e = 0; e < n; ++e) sum += a[c * n + e] * atomic_load(&data.x(Offset(j) * n + e));
+        acc[c] -= sum;
+      }
+    }
+    row.store(acc, i);
+    Kokkos::memory_fence();
+    atomic_store(&done(i), epoch);
+  }
+};
+
+template <int B>
+void launch_sync_free_sweep(const ExecSpace& space, const GlobalSolveData& data,
+                            const SyncFreeState& state) {
+  const Ordinal n = Ordinal(data.row_map.extent(0)) - 1;
+  if (n <= 0) return;
+  ++state.epoch;
+  if (state.epoch == 0) {  // wrapped around: old flags could match again
+    Kokkos::deep_copy(space, state.done, 0u);
+    state.epoch = 1;
+  }
+  Kokkos::deep_copy(space, state.tickets, Ordinal(0));
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  GlobalSyncFreeKernel<B> kernel{GlobalSolveRow<B>{data}, state.done, state.tickets, state.epoch, n};
+  const int team_size =
+      std::max(1, std::min(Policy(space, 1, 1).team_size_max(kernel, Kokkos::ParallelForTag()), 128));
+  Kokkos::parallel_for("fgdd::trsv::global_sync_free",
+                       Policy(space, (n + team_size - 1) / team_size, team_size), kernel);
+}
+
 template <int B>
 void launch_global_sweep(const ExecSpace& space, const GlobalSolveData& data,
-                         const GlobalLevels& levels, GlobalRowKernel kernel_kind, int lanes) {
+                         const GlobalLevels& levels, GlobalRowKernel kernel_kind, int lanes,
+                         const SyncFreeState& state) {
+  if (kernel_kind == GlobalRowKernel::SyncFree) return launch_sync_free_sweep<B>(space, data, state);
   const std::vector<Ordinal>& level_ptr = levels.host_level_ptr;
   if (kernel_kind == GlobalRowKernel::LanesPerRow) {
     GlobalSolveLanesKernel<B> kernel{GlobalSolveRow<B>{data}, 0, 0};
@@ -159,18 +226,18 @@ void launch_global_sweep(const ExecSpace& space, const GlobalSolveData& data,
 }
 
 void global_sweep(const ExecSpace& space, const GlobalSolveData& data, const GlobalLevels& levels,
-                  GlobalRowKernel kernel, int lanes) {
+                  GlobalRowKernel kernel, int lanes, const SyncFreeState& state) {
   switch (data.runtime_b) {
     case 1:
-      return launch_global_sweep<1>(space, data, levels, kernel, lanes);
+      return launch_global_sweep<1>(space, data, levels, kernel, lanes, state);
     case 2:
-      return launch_global_sweep<2>(space, data, levels, kernel, lanes);
+      return launch_global_sweep<2>(space, data, levels, kernel, lanes, state);
     case 3:
-      return launch_global_sweep<3>(space, data, levels, kernel, lanes);
+      return launch_global_sweep<3>(space, data, levels, kernel, lanes, state);
     case 4:
-      return launch_global_sweep<4>(space, data, levels, kernel, lanes);
+      return launch_global_sweep<4>(space, data, levels, kernel, lanes, state);
     default:
-      return launch_global_sweep<0>(space, data, levels, kernel, lanes);
+      return launch_global_sweep<0>(space, data, levels, kernel, lanes, state);
   }
 }
 
@@ -208,6 +275,11 @@ GlobalTrsv::GlobalTrsv(const ExecSpace& space, const GlobalIlu0& factorization,
   upper_ = build_global_levels(space, factors, factorization.diag_position(), Triangle::Upper);
   choose_kernel(kernel, lower_, factors.num_block_rows(), lower_kernel_, lower_lanes_);
   choose_kernel(kernel, upper_, factors.num_block_rows(), upper_kernel_, upper_lanes_);
+  if (kernel == GlobalRowKernel::SyncFree) {
+    sync_free_.done = Kokkos::View<unsigned*, DeviceType>("fgdd::trsv::sync_free_done",
+                                                          factors.num_block_rows());
+    sync_free_.tickets = Kokkos::View<Ordinal, DeviceType>("fgdd::trsv::sync_free_tickets");
+  }
 }
 
 void GlobalTrsv::solve(const ExecSpace& space, Triangle triangle, Diagonal diagonal, ConstVector r,
@@ -229,7 +301,7 @@ void GlobalTrsv::solve(const ExecSpace& space, Triangle triangle, Diagonal diago
                                diagonal == Diagonal::Pivots,
                                f.factors().block_size()};
   detail::global_sweep(space, data, levels(triangle), row_kernel(triangle),
-                       lower ? lower_lanes_ : upper_lanes_);
+                       lower ? lower_lanes_ : upper_lanes_, sync_free_);
 }
 
 void GlobalTrsv::apply(const ExecSpace& space, ConstVector r, Vector z) const {
@@ -250,7 +322,7 @@ void GlobalTrsv::apply(const ExecSpace& space, ConstVector r, Vector z) const {
                                false,
                                false,
                                f.factors().block_size()};
-  detail::global_sweep(space, data, lower_, lower_kernel_, lower_lanes_);
+  detail::global_sweep(space, data, lower_, lower_kernel_, lower_lanes_, sync_free_);
   // In place on z. Ildu0: z_i = D_i⁻¹ y_i − Σ U_ik z_k with U unit; Ilu0: z_i = D_i⁻¹ (y_i −
   // Σ U_ik z_k) with U holding the pivots.
   data.level_rows = upper_.rows;
@@ -258,7 +330,7 @@ void GlobalTrsv::apply(const ExecSpace& space, ConstVector r, Vector z) const {
   data.lower = false;
   data.scale_rhs = ildu;
   data.scale_result = !ildu;
-  detail::global_sweep(space, data, upper_, upper_kernel_, upper_lanes_);
+  detail::global_sweep(space, data, upper_, upper_kernel_, upper_lanes_, sync_free_);
 }
 
 }  // namespace fgdd

@@ -1,6 +1,7 @@
 // Exact triangular solves and the preconditioner apply z = M⁻¹ r on the factors of a GlobalIlu0
 // (no subdomains): level-set scheduling over the whole matrix, one launch per level, rows of a
-// level in parallel (vertex-centric, deterministic). CSR and BSR.
+// level in parallel (vertex-centric, deterministic), or synchronization-free in one launch.
+// CSR and BSR.
 #pragma once
 
 #include "factor/global_ilu0.hpp"
@@ -16,7 +17,19 @@ enum class GlobalRowKernel {
                  // average in the triangle solved, else ThreadPerRow
   ThreadPerRow,  // one thread per row, the row's blocks in column order
   LanesPerRow,   // one team thread per row, its vector lanes over the row's blocks (long rows)
+  SyncFree,      // no levels: one launch, rows wait on done flags of the rows they read
+                 // (ilupack-gpu-data-parallel.txt §6); teams take rows in dependency order
 };
+
+namespace detail {
+// Done flags and the ticket counter of the synchronization-free sweeps; a sweep bumps epoch
+// instead of clearing the flags.
+struct SyncFreeState {
+  Kokkos::View<unsigned*, DeviceType> done;
+  Kokkos::View<Ordinal, DeviceType> tickets;
+  mutable unsigned epoch = 0;
+};
+}  // namespace detail
 
 class GlobalTrsv {
  public:
@@ -54,6 +67,7 @@ class GlobalTrsv {
   GlobalRowKernel upper_kernel_ = GlobalRowKernel::ThreadPerRow;
   int lower_lanes_ = 1;  // vector lanes per row for LanesPerRow
   int upper_lanes_ = 1;
+  detail::SyncFreeState sync_free_;  // allocated for GlobalRowKernel::SyncFree only
 };
 
 }  // namespace fgdd

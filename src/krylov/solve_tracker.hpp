@@ -17,7 +17,6 @@ class SolveTracker {
   SolveTracker(const ExecSpace& space, const SparseMatrix& A, ConstVector b, ConstVector x,
                const KrylovOptions& options, Vector r);
 
-  double b_norm() const noexcept { return b_norm_; }
   double initial_residual() const noexcept { return result_.initial_residual; }
   double residual() const noexcept { return residual_; }
   // The status the start already decides (NaN in b or x₀, or x₀ good enough), else nothing.

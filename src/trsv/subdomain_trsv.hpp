@@ -41,12 +41,11 @@ class SubdomainTrsv {
   const SubdomainLevels& levels(Triangle triangle) const noexcept {
     return triangle == Triangle::Lower ? lower_ : upper_;
   }
-  // Bytes of team scratch the largest subdomain's vector slice needs (the spin loop adds an int
-  // done flag per row), and the level it lives in: 0 when it fits the fast per-team scratch,
-  // 1 otherwise (backed by global memory: slower, never wrong).
+  // Bytes of team scratch the largest subdomain's vector slice needs, and the level it lives in:
+  // 0 when it fits the fast per-team scratch, 1 otherwise (backed by global memory: slower,
+  // never wrong). The spin loop adds an int done flag per row and may land on level 1 alone.
   std::size_t slice_bytes() const noexcept { return slice_bytes_; }
   int scratch_level() const noexcept { return detail::scratch_level_for(slice_bytes_); }
-  std::size_t spin_bytes() const noexcept { return spin_bytes_; }
 
  private:
   const SubdomainIlu0* factorization_;

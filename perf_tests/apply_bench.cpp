@@ -130,7 +130,8 @@ int main(int argc, char* argv[]) {
     const GeneratedProblem problem = generate_problem(spec);
     PartitionOptions partition_options;
     partition_options.subdomain_rows = options.subdomain_rows;
-    const PartitionedMatrix dd = partition_matrix(space, problem.matrix, problem.grid, partition_options);
+    const PartitionedMatrix dd =
+        partition_matrix(space, problem.matrix, problem.grid, partition_options);
     const SparseMatrix& dropped = dd.system.dropped;
     SubdomainIlu0 ilu(space, dropped, dd.partition, FactorOptions{});
     const SubdomainTrsv trsv(space, ilu);
@@ -156,7 +157,8 @@ int main(int argc, char* argv[]) {
     Kokkos::parallel_reduce(
         "fgdd::bench::lower_entries", Kokkos::RangePolicy<ExecSpace>(space, 0, block_rows),
         KOKKOS_LAMBDA(const Offset i, Offset& sum) { sum += diag(i) - row_map(i); }, lower_entries);
-    const double apply_bytes = off_diagonal * (block_bytes + 8) + block_rows * block_bytes + vectors;
+    const double apply_bytes =
+        off_diagonal * (block_bytes + 8) + block_rows * block_bytes + vectors;
     const double lower_bytes = lower_entries * (block_bytes + 8) + vectors;
 
     Vector r("fgdd::bench::r", n), z("fgdd::bench::z", n), reference("fgdd::bench::reference", n);
@@ -176,7 +178,8 @@ int main(int argc, char* argv[]) {
         const double difference = max_relative_difference(z, check_against);
         if (!(difference <= 1e-10)) {
           verified = false;
-          std::fprintf(stderr, "  %s differs from the reference by %.3e\n", name.c_str(), difference);
+          std::fprintf(stderr, "  %s differs from the reference by %.3e\n", name.c_str(),
+                       difference);
         }
       }
       char line[512];
@@ -193,32 +196,40 @@ int main(int argc, char* argv[]) {
     // paper's dag_ec_lds_ud, the unit solve with the D⁻¹ scaling deferred (T = L·D, checked by
     // the unit tests).
     trsv.solve(space, Triangle::Lower, Diagonal::Pivots, TriangularKernel::DagVcLds, r, reference);
-    for (const TriangularKernel kernel : {TriangularKernel::SpinLoopLds, TriangularKernel::DagEcNoLds,
-                                          TriangularKernel::DagEcLds, TriangularKernel::DagVcLds})
-      record("lower_" + to_string(kernel), lower_bytes + block_rows * block_bytes,
-             [&] { trsv.solve(space, Triangle::Lower, Diagonal::Pivots, kernel, r, z); }, reference);
-    record("lower_dag_ec_lds_ud", lower_bytes + block_rows * block_bytes,
-           [&] {
-             trsv.solve(space, Triangle::Lower, Diagonal::Pivots, TriangularKernel::DagEcLdsUd, r, z);
-           },
-           Vector());
+    for (const TriangularKernel kernel :
+         {TriangularKernel::SpinLoopLds, TriangularKernel::DagEcNoLds, TriangularKernel::DagEcLds,
+          TriangularKernel::DagVcLds})
+      record(
+          "lower_" + to_string(kernel), lower_bytes + block_rows * block_bytes,
+          [&] { trsv.solve(space, Triangle::Lower, Diagonal::Pivots, kernel, r, z); }, reference);
+    record(
+        "lower_dag_ec_lds_ud", lower_bytes + block_rows * block_bytes,
+        [&] {
+          trsv.solve(space, Triangle::Lower, Diagonal::Pivots, TriangularKernel::DagEcLdsUd, r, z);
+        },
+        Vector());
     // Preconditioner applies (Table 5.3 analog), each against dag_vc_ILDU0_fused.
     trsv.apply(space, ApplyKernel::DagVcIlduFused, r, reference);
-    for (const ApplyKernel kernel : {ApplyKernel::DagEcIldU0, ApplyKernel::DagVcIlduFused,
-                                     ApplyKernel::DagEcIlduFused})
-      record(to_string(kernel), apply_bytes, [&] { trsv.apply(space, kernel, r, z); }, reference);
-    record("apply_transpose", apply_bytes, [&] { trsv.apply_transpose(space, r, z); }, Vector());
+    for (const ApplyKernel kernel :
+         {ApplyKernel::DagEcIldU0, ApplyKernel::DagVcIlduFused, ApplyKernel::DagEcIlduFused})
+      record(
+          to_string(kernel), apply_bytes, [&] { trsv.apply(space, kernel, r, z); }, reference);
+    record(
+        "apply_transpose", apply_bytes, [&] { trsv.apply_transpose(space, r, z); }, Vector());
     // Baselines: the exact global ILU0 of the undropped matrix, level-scheduled, and Jacobi.
     const double global_bytes =
         (dd.system.permuted.num_block_entries() - block_rows) * (block_bytes + 8) +
         block_rows * block_bytes + vectors;
     Vector global_reference("fgdd::bench::global_reference", n);
     global.apply(space, r, global_reference);
-    record("global_ilu0_levels", global_bytes, [&] { global.apply(space, r, z); }, Vector());
-    record("global_ilu0_sync_free", global_bytes, [&] { sync_free.apply(space, r, z); },
-           global_reference);
-    record("block_jacobi", block_rows * block_bytes + vectors, [&] { jacobi.apply(space, r, z); },
-           Vector());
+    record(
+        "global_ilu0_levels", global_bytes, [&] { global.apply(space, r, z); }, Vector());
+    record(
+        "global_ilu0_sync_free", global_bytes, [&] { sync_free.apply(space, r, z); },
+        global_reference);
+    record(
+        "block_jacobi", block_rows * block_bytes + vectors, [&] { jacobi.apply(space, r, z); },
+        Vector());
     // Vendor baselines (CSR only): Kokkos-Kernels spiluk + level-set sptrsv on the same dropped
     // matrix (the same M: checked against fgdd's apply) and on the undropped A_p.
     std::string vendor = "\"skipped: Kokkos-Kernels sptrsv is CSR-only here\"";
@@ -229,8 +240,10 @@ int main(int argc, char* argv[]) {
         same.numeric();
         undropped.numeric();
         space.fence();
-        record("kk_sptrsv_dd", apply_bytes, [&] { same.apply(r, work, z); }, reference);
-        record("kk_sptrsv_global", global_bytes, [&] { undropped.apply(r, work, z); }, Vector());
+        record(
+            "kk_sptrsv_dd", apply_bytes, [&] { same.apply(r, work, z); }, reference);
+        record(
+            "kk_sptrsv_global", global_bytes, [&] { undropped.apply(r, work, z); }, Vector());
         vendor = "\"Kokkos-Kernels spiluk(0) + sptrsv SEQLVLSCHD_TP1\"";
       } catch (const std::exception& error) {  // e.g. its factors do not fit the device
         std::fprintf(stderr, "  vendor baseline skipped: %s\n", error.what());

@@ -15,8 +15,8 @@ namespace fgdd::bench {
 
 class KkIlu0 {
  public:
-  using Handle = KokkosKernels::Experimental::KokkosKernelsHandle<Offset, Ordinal, Scalar, ExecSpace,
-                                                                  MemSpace, MemSpace>;
+  using Handle = KokkosKernels::Experimental::KokkosKernelsHandle<Offset, Ordinal, Scalar,
+                                                                  ExecSpace, MemSpace, MemSpace>;
   using RowMap = Kokkos::View<Offset*, DeviceType>;
   using Entries = Kokkos::View<Ordinal*, DeviceType>;
   using Values = Kokkos::View<Scalar*, DeviceType>;
@@ -29,19 +29,22 @@ class KkIlu0 {
     entries_ = A.col_ind();
     values_ = A.values();
     const Offset nnz = A.num_block_entries();
-    ilu_.create_spiluk_handle(KokkosSparse::Experimental::SPILUKAlgorithm::SEQLVLSCHD_TP1, n_, nnz, nnz);
+    ilu_.create_spiluk_handle(KokkosSparse::Experimental::SPILUKAlgorithm::SEQLVLSCHD_TP1, n_, nnz,
+                              nnz);
     L_row_map_ = RowMap("kk::L_row_map", n_ + 1);
     U_row_map_ = RowMap("kk::U_row_map", n_ + 1);
     L_entries_ = Entries("kk::L_entries", nnz);
     U_entries_ = Entries("kk::U_entries", nnz);
-    KokkosSparse::Experimental::spiluk_symbolic(&ilu_, 0, row_map_, entries_, L_row_map_, L_entries_,
-                                                U_row_map_, U_entries_);
+    KokkosSparse::Experimental::spiluk_symbolic(&ilu_, 0, row_map_, entries_, L_row_map_,
+                                                L_entries_, U_row_map_, U_entries_);
     Kokkos::resize(L_entries_, ilu_.get_spiluk_handle()->get_nnzL());
     Kokkos::resize(U_entries_, ilu_.get_spiluk_handle()->get_nnzU());
     L_values_ = Values("kk::L_values", L_entries_.extent(0));
     U_values_ = Values("kk::U_values", U_entries_.extent(0));
-    lower_.create_sptrsv_handle(KokkosSparse::Experimental::SPTRSVAlgorithm::SEQLVLSCHD_TP1, n_, true);
-    upper_.create_sptrsv_handle(KokkosSparse::Experimental::SPTRSVAlgorithm::SEQLVLSCHD_TP1, n_, false);
+    lower_.create_sptrsv_handle(KokkosSparse::Experimental::SPTRSVAlgorithm::SEQLVLSCHD_TP1, n_,
+                                true);
+    upper_.create_sptrsv_handle(KokkosSparse::Experimental::SPTRSVAlgorithm::SEQLVLSCHD_TP1, n_,
+                                false);
     KokkosSparse::Experimental::sptrsv_symbolic(&lower_, L_row_map_, L_entries_);
     KokkosSparse::Experimental::sptrsv_symbolic(&upper_, U_row_map_, U_entries_);
   }

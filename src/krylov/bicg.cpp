@@ -42,7 +42,8 @@ SolveResult bicg(const ExecSpace& space, const SparseMatrix& A, const Preconditi
     spmv(space, A, p, q);
     spmv_transpose(space, A, p_shadow, q_shadow);
     const double sigma = detail::dot(space, p_shadow, q);
-    if (!std::isfinite(sigma)) return finish(SolveStatus::NanOrInf, "<p_shadow, A p> is NaN or Inf");
+    if (!std::isfinite(sigma))
+      return finish(SolveStatus::NanOrInf, "<p_shadow, A p> is NaN or Inf");
     if (detail::negligible(sigma, std::sqrt(detail::norm2_squared(space, p_shadow)) *
                                       std::sqrt(detail::norm2_squared(space, q))))
       return finish(SolveStatus::Breakdown, "<p_shadow, A p> vanished");

@@ -27,11 +27,13 @@ SolveResult cg(const ExecSpace& space, const SparseMatrix& A, const Precondition
   double rho = detail::dot(space, r, z);
   for (int iteration = 1; iteration <= options.max_iterations; ++iteration) {
     if (!std::isfinite(rho)) return finish(SolveStatus::NanOrInf, "<r, M⁻¹ r> is NaN or Inf");
-    if (rho <= 0) return finish(SolveStatus::Breakdown, "<r, M⁻¹ r> <= 0: M is not positive definite");
+    if (rho <= 0)
+      return finish(SolveStatus::Breakdown, "<r, M⁻¹ r> <= 0: M is not positive definite");
     spmv(space, A, p, q);
     const double p_q = detail::dot(space, p, q);
     if (!std::isfinite(p_q)) return finish(SolveStatus::NanOrInf, "<p, A p> is NaN or Inf");
-    if (p_q <= 0) return finish(SolveStatus::Breakdown, "<p, A p> <= 0: A is not positive definite");
+    if (p_q <= 0)
+      return finish(SolveStatus::Breakdown, "<p, A p> <= 0: A is not positive definite");
     const double alpha = rho / p_q;
     detail::axpy(space, alpha, p, x);
     const double r_norm = std::sqrt(detail::xpay_into_norm2(space, r, -alpha, q, r));

@@ -51,10 +51,9 @@ void add_combination(const ExecSpace& space, const Basis& V, int count,
 void gram_schmidt_pass(const ExecSpace& space, const Basis& V, int count, Vector w,
                        const Kokkos::View<Scalar*, DeviceType>& h) {
   const auto host_h = Kokkos::create_mirror_view(h);
-  Kokkos::parallel_reduce("fgdd::krylov::gmres_multi_dot",
-                          Kokkos::RangePolicy<ExecSpace>(space, 0, w.extent(0)),
-                          MultiDot{V, w, unsigned(count)},
-                          Kokkos::subview(host_h, std::make_pair(0, count)));
+  Kokkos::parallel_reduce(
+      "fgdd::krylov::gmres_multi_dot", Kokkos::RangePolicy<ExecSpace>(space, 0, w.extent(0)),
+      MultiDot{V, w, unsigned(count)}, Kokkos::subview(host_h, std::make_pair(0, count)));
   Kokkos::deep_copy(space, h, host_h);
   add_combination(space, V, count, h, -1.0, w);
 }
@@ -133,7 +132,8 @@ SolveResult gmres(const ExecSpace& space, const SparseMatrix& A, const Precondit
       for (int i = 0; i <= j; ++i) column[i] = host_h(i);
       column[j + 1] = h_next;
       for (int i = 0; i <= j + 1; ++i)
-        if (!std::isfinite(column[i])) return finish(SolveStatus::NanOrInf, "Arnoldi vector holds NaN or Inf");
+        if (!std::isfinite(column[i]))
+          return finish(SolveStatus::NanOrInf, "Arnoldi vector holds NaN or Inf");
       // Earlier rotations, then a new one that zeroes H(j+1, j).
       for (int i = 0; i < j; ++i) {
         const double t = cs[i] * column[i] + sn[i] * column[i + 1];
@@ -151,7 +151,8 @@ SolveResult gmres(const ExecSpace& space, const SparseMatrix& A, const Precondit
       stop = tracker.record(iteration, std::abs(g[j + 1]), status, reason);
       // A lucky breakdown: the Krylov space holds the solution, the cycle ends here.
       const bool exhausted = detail::negligible(h_next, 1e6 * beta);
-      if (!exhausted) detail::scale_into(space, 1.0 / h_next, w, Kokkos::subview(V, Kokkos::ALL, j + 1));
+      if (!exhausted)
+        detail::scale_into(space, 1.0 / h_next, w, Kokkos::subview(V, Kokkos::ALL, j + 1));
       if (stop || exhausted) {
         ++j;
         break;
@@ -170,7 +171,8 @@ SolveResult gmres(const ExecSpace& space, const SparseMatrix& A, const Precondit
     spmv(space, A, x, r);
     beta = std::sqrt(detail::axpby_norm2(space, 1.0, b, -1.0, r));
     if (!std::isfinite(beta)) return finish(SolveStatus::NanOrInf, "residual became NaN or Inf");
-    if (tracker.below_target(beta)) return finish(SolveStatus::Converged, "residual below tolerance");
+    if (tracker.below_target(beta))
+      return finish(SolveStatus::Converged, "residual below tolerance");
     if (stop && status != SolveStatus::Converged) return finish(status, reason);
   }
   return finish(SolveStatus::MaxIterations,

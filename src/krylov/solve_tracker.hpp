@@ -39,8 +39,8 @@ class SolveTracker {
   double b_norm_ = 0;
   double target_ = 0;
   double residual_ = 0;
-  double best_ = 0;          // smallest residual so far
-  int best_iteration_ = 0;   // when it was reached
+  double best_ = 0;         // smallest residual so far
+  int best_iteration_ = 0;  // when it was reached
   SolveResult result_;
 };
 

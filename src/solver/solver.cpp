@@ -16,9 +16,12 @@ namespace {
 IluForm form_of(PreconditionerKind kind) {
   switch (kind) {
     case PreconditionerKind::Ilu0Dd:
-    case PreconditionerKind::Ilu0: return IluForm::Ilu0;
-    case PreconditionerKind::Ic0Dd: return IluForm::Ildlt;
-    default: return IluForm::Ildu0;
+    case PreconditionerKind::Ilu0:
+      return IluForm::Ilu0;
+    case PreconditionerKind::Ic0Dd:
+      return IluForm::Ildlt;
+    default:
+      return IluForm::Ildu0;
   }
 }
 
@@ -42,7 +45,8 @@ std::unique_ptr<Preconditioner> make_preconditioner(const ExecSpace& space,
     }
     case PreconditionerKind::Jacobi:
       return std::make_unique<BlockJacobi>(partitioned.system.permuted);
-    case PreconditionerKind::None: break;
+    case PreconditionerKind::None:
+      break;
   }
   return std::make_unique<IdentityPreconditioner>();
 }
@@ -54,8 +58,8 @@ Solver::Solver(SolverOptions options) : options_(std::move(options)) { options_.
 void Solver::setup(const ExecSpace& space, const SparseMatrix& A, const GridInfo& grid) {
   Kokkos::Timer timer;
   preconditioner_.reset();
-  partitioned_ = std::make_unique<PartitionedMatrix>(
-      partition_matrix(space, A, grid, options_.partition));
+  partitioned_ =
+      std::make_unique<PartitionedMatrix>(partition_matrix(space, A, grid, options_.partition));
   // The partition stays (and its report readable) if the factorization throws; solve and
   // update_values then refuse until a setup completes.
   preconditioner_ = make_preconditioner(space, options_, *partitioned_);
@@ -92,7 +96,7 @@ SolveResult Solver::solve(const ExecSpace& space, ConstVector b, Vector x) {
   const auto method = options_.method == KrylovMethod::Gmres  ? gmres
                       : options_.method == KrylovMethod::Cg   ? cg
                       : options_.method == KrylovMethod::Bicg ? bicg
-                                                               : bicgstab;
+                                                              : bicgstab;
   const SolveResult result = method(space, A_p, *preconditioner_, b_p_, x_p_, options_.krylov);
   unpermute_vector(space, partition, block_size, x_p_, x);
   return result;

@@ -71,32 +71,45 @@ const char* to_string(PreconditionerKind kind) noexcept {
 }
 
 std::vector<std::string> SolverOptions::keys() {
-  return {"method", "preconditioner", "partitioner", "subdomain_rows", "apply", "fill",
-          "shift_pivots", "pivot_threshold", "team_size", "global_kernel", "tol", "abs_tol",
-          "max_iters", "restart", "ortho", "stagnation"};
+  return {"method",       "preconditioner",  "partitioner", "subdomain_rows", "apply", "fill",
+          "shift_pivots", "pivot_threshold", "team_size",   "global_kernel",  "tol",   "abs_tol",
+          "max_iters",    "restart",         "ortho",       "stagnation"};
 }
 
 void SolverOptions::set(const std::string& key, const std::string& value) {
   constexpr long long int_max = 2147483647LL;
-  if (key == "method") method = named(method_names, key, value);
-  else if (key == "preconditioner") preconditioner = named(preconditioner_names, key, value);
-  else if (key == "partitioner") partition.partitioner = parse_partitioner(value);
-  else if (key == "subdomain_rows") partition.subdomain_rows = Offset(integer(key, value, 1LL << 40));
-  else if (key == "apply") dd.apply = parse_apply_kernel(value);
-  else if (key == "fill") dd.factor.level_of_fill = int(integer(key, value, int_max));
-  else if (key == "shift_pivots") dd.factor.shift_tiny_pivots = boolean(key, value);
-  else if (key == "pivot_threshold") dd.factor.pivot_threshold = number(key, value);
-  else if (key == "team_size") dd.team_size = int(integer(key, value, int_max));
+  if (key == "method")
+    method = named(method_names, key, value);
+  else if (key == "preconditioner")
+    preconditioner = named(preconditioner_names, key, value);
+  else if (key == "partitioner")
+    partition.partitioner = parse_partitioner(value);
+  else if (key == "subdomain_rows")
+    partition.subdomain_rows = Offset(integer(key, value, 1LL << 40));
+  else if (key == "apply")
+    dd.apply = parse_apply_kernel(value);
+  else if (key == "fill")
+    dd.factor.level_of_fill = int(integer(key, value, int_max));
+  else if (key == "shift_pivots")
+    dd.factor.shift_tiny_pivots = boolean(key, value);
+  else if (key == "pivot_threshold")
+    dd.factor.pivot_threshold = number(key, value);
+  else if (key == "team_size")
+    dd.team_size = int(integer(key, value, int_max));
   else if (key == "global_kernel") {
     global_kernel = named<GlobalRowKernel>({{GlobalRowKernel::Auto, "auto"},
                                             {GlobalRowKernel::ThreadPerRow, "thread"},
                                             {GlobalRowKernel::LanesPerRow, "lanes"},
                                             {GlobalRowKernel::SyncFree, "sync_free"}},
                                            key, value);
-  } else if (key == "tol") krylov.relative_tolerance = number(key, value);
-  else if (key == "abs_tol") krylov.absolute_tolerance = number(key, value);
-  else if (key == "max_iters") krylov.max_iterations = int(integer(key, value, int_max));
-  else if (key == "restart") krylov.restart = int(integer(key, value, int_max));
+  } else if (key == "tol")
+    krylov.relative_tolerance = number(key, value);
+  else if (key == "abs_tol")
+    krylov.absolute_tolerance = number(key, value);
+  else if (key == "max_iters")
+    krylov.max_iterations = int(integer(key, value, int_max));
+  else if (key == "restart")
+    krylov.restart = int(integer(key, value, int_max));
   else if (key == "ortho") {
     krylov.orthogonalization = named<Orthogonalization>(
         {{Orthogonalization::Cgs2, "cgs2"}, {Orthogonalization::Mgs, "mgs"}}, key, value);

@@ -3,9 +3,9 @@
 #pragma once
 
 #include "krylov/dd_ilu_preconditioner.hpp"
-#include "trsv/global_trsv.hpp"
 #include "krylov/krylov_options.hpp"
 #include "partition/partition_options.hpp"
+#include "trsv/global_trsv.hpp"
 
 #include <string>
 #include <vector>

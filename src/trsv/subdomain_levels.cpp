@@ -23,8 +23,12 @@ struct BuildLevelsKernel {
   int scratch_level;
   SubdomainLevels out;
 
-  KOKKOS_INLINE_FUNCTION Offset deps_begin(Ordinal i) const { return lower ? row_map(i) : diag(i) + 1; }
-  KOKKOS_INLINE_FUNCTION Offset deps_end(Ordinal i) const { return lower ? diag(i) : row_map(i + 1); }
+  KOKKOS_INLINE_FUNCTION Offset deps_begin(Ordinal i) const {
+    return lower ? row_map(i) : diag(i) + 1;
+  }
+  KOKKOS_INLINE_FUNCTION Offset deps_end(Ordinal i) const {
+    return lower ? diag(i) : row_map(i + 1);
+  }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const Ordinal s = team.league_rank();
@@ -87,12 +91,15 @@ SubdomainLevels build_subdomain_levels(const ExecSpace& space, const SparseMatri
   SubdomainLevels levels;
   levels.triangle = triangle;
   levels.num_levels = Kokkos::View<Ordinal*, DeviceType>("fgdd::trsv::num_levels", num_subdomains);
-  levels.level_ptr = Kokkos::View<Ordinal*, DeviceType>("fgdd::trsv::level_ptr", n + num_subdomains + 1);
+  levels.level_ptr =
+      Kokkos::View<Ordinal*, DeviceType>("fgdd::trsv::level_ptr", n + num_subdomains + 1);
   levels.rows = Kokkos::View<Ordinal*, DeviceType>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::trsv::level_rows"), n);
-  levels.edge_ptr = Kokkos::View<Offset*, DeviceType>("fgdd::trsv::edge_ptr", n + num_subdomains + 1);
+  levels.edge_ptr =
+      Kokkos::View<Offset*, DeviceType>("fgdd::trsv::edge_ptr", n + num_subdomains + 1);
   levels.edges = Kokkos::View<Offset*, DeviceType>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::trsv::edges"), factors.num_block_entries());
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::trsv::edges"),
+      factors.num_block_entries());
   levels.edge_row = Kokkos::View<Ordinal*, DeviceType>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::trsv::edge_row"),
       factors.num_block_entries());
@@ -107,17 +114,22 @@ SubdomainLevels build_subdomain_levels(const ExecSpace& space, const SparseMatri
 
   Ordinal largest = 0;
   for (Ordinal s = 0; s < num_subdomains; ++s)
-    largest = std::max(largest, partition.host_subdomain_offsets[s + 1] -
-                                    partition.host_subdomain_offsets[s]);
+    largest = std::max(
+        largest, partition.host_subdomain_offsets[s + 1] - partition.host_subdomain_offsets[s]);
   const std::size_t scratch = sizeof(Ordinal) * (2 * std::size_t(largest) + 1);
 
-  detail::BuildLevelsKernel kernel{factors.row_map(), factors.col_ind(), diag_position,
-                                   partition.subdomain_offsets, triangle == Triangle::Lower,
-                                   detail::scratch_level_for(scratch), levels};
+  detail::BuildLevelsKernel kernel{factors.row_map(),
+                                   factors.col_ind(),
+                                   diag_position,
+                                   partition.subdomain_offsets,
+                                   triangle == Triangle::Lower,
+                                   detail::scratch_level_for(scratch),
+                                   levels};
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   Kokkos::parallel_for(
       triangle == Triangle::Lower ? "fgdd::trsv::lower_levels" : "fgdd::trsv::upper_levels",
-      Policy(space, num_subdomains, 1).set_scratch_size(kernel.scratch_level, Kokkos::PerTeam(scratch)),
+      Policy(space, num_subdomains, 1)
+          .set_scratch_size(kernel.scratch_level, Kokkos::PerTeam(scratch)),
       kernel);
 
   Ordinal max_levels = 0;

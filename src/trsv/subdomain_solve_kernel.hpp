@@ -68,7 +68,8 @@ struct SubdomainSolveKernel {
   }
 
   // acc -= a · xj
-  KOKKOS_INLINE_FUNCTION void subtract_product(Scalar* acc, const Scalar* a, const Scalar* xj) const {
+  KOKKOS_INLINE_FUNCTION void subtract_product(Scalar* acc, const Scalar* a,
+                                               const Scalar* xj) const {
     const int n = b();
     for (int c = 0; c < n; ++c) {
       Scalar sum = 0;
@@ -89,18 +90,18 @@ struct SubdomainSolveKernel {
                                            const SubdomainLevels& levels, const Step& step) const {
     const Ordinal s = team.league_rank(), base = first + s, n = b();
     for (Ordinal l = 0; l < levels.num_levels(s); ++l) {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, levels.level_ptr(base + l),
-                                                   levels.level_ptr(base + l + 1)),
-                           [&](const Ordinal p) {
-                             const Ordinal i = levels.rows(p);
-                             Scalar* xi = x + Offset(i - first) * n;
-                             Scalar acc[B > 0 ? B : max_block_size];
-                             for (int c = 0; c < n; ++c) acc[c] = xi[c];
-                             for (Offset e = levels.row_edge_begin(p); e < levels.row_edge_end(p); ++e)
-                               subtract_product(acc, edge_block(e), x + Offset(levels.edge_col(e) - first) * n);
-                             for (int c = 0; c < n; ++c) xi[c] = acc[c];
-                             if (step.pivots) scale_row(xi, i, false);
-                           });
+      Kokkos::parallel_for(
+          Kokkos::TeamThreadRange(team, levels.level_ptr(base + l), levels.level_ptr(base + l + 1)),
+          [&](const Ordinal p) {
+            const Ordinal i = levels.rows(p);
+            Scalar* xi = x + Offset(i - first) * n;
+            Scalar acc[B > 0 ? B : max_block_size];
+            for (int c = 0; c < n; ++c) acc[c] = xi[c];
+            for (Offset e = levels.row_edge_begin(p); e < levels.row_edge_end(p); ++e)
+              subtract_product(acc, edge_block(e), x + Offset(levels.edge_col(e) - first) * n);
+            for (int c = 0; c < n; ++c) xi[c] = acc[c];
+            if (step.pivots) scale_row(xi, i, false);
+          });
       team.team_barrier();
     }
   }
@@ -121,12 +122,12 @@ struct SubdomainSolveKernel {
   KOKKOS_INLINE_FUNCTION void scale_level(const Member& team, Scalar* x, Ordinal first,
                                           const SubdomainLevels& levels, Ordinal l) const {
     const Ordinal base = first + team.league_rank();
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, levels.level_ptr(base + l),
-                                                 levels.level_ptr(base + l + 1)),
-                         [&](const Ordinal p) {
-                           const Ordinal i = levels.rows(p);
-                           scale_row(x + Offset(i - first) * b(), i, false);
-                         });
+    Kokkos::parallel_for(
+        Kokkos::TeamThreadRange(team, levels.level_ptr(base + l), levels.level_ptr(base + l + 1)),
+        [&](const Ordinal p) {
+          const Ordinal i = levels.rows(p);
+          scale_row(x + Offset(i - first) * b(), i, false);
+        });
     team.team_barrier();
   }
 
@@ -134,7 +135,7 @@ struct SubdomainSolveKernel {
   struct EdgeData {
     bool valid = false;
     Ordinal row = 0, col = 0;
-    Scalar a[B > 0 ? B * B : 1];
+    Scalar a[B > 0 ? B* B : 1];
   };
 
   KOKKOS_INLINE_FUNCTION void load_edge(const SubdomainLevels& levels, Offset e, Offset end,

@@ -39,31 +39,13 @@ void gather_edge_values(const ExecSpace& space, const SubdomainIlu0& f,
           const SubdomainLevels& levels = triangle == 0 ? lower : upper;
           const Offset begin = levels.edge_ptr(base);
           const Offset end = levels.edge_ptr(base + levels.num_levels(s));
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, Offset(0), (end - begin) * bb),
-                               [&](const Offset t) {
-                                 const Offset e = begin + t / bb;
-                                 edge_values(e * bb + t % bb) = values(levels.edges(e) * bb + t % bb);
-                               });
+          Kokkos::parallel_for(
+              Kokkos::TeamThreadRange(team, Offset(0), (end - begin) * bb), [&](const Offset t) {
+                const Offset e = begin + t / bb;
+                edge_values(e * bb + t % bb) = values(levels.edges(e) * bb + t % bb);
+              });
         }
       });
-}
-
-template <Traversal traversal, bool InScratch, int B>
-void launch_with_block(const ExecSpace& space, const SubdomainIlu0& f, const SubdomainLevels& lower,
-                       const SubdomainLevels& upper, const Kokkos::View<Scalar*, DeviceType>& edge_values,
-                       int team_size, const StepList& steps, ConstVector r, Vector z, std::size_t scratch_bytes,
-                       int scratch_level, const char* label) {
-  const SparseMatrix& factors = f.factors();
-  const Partition& partition = f.partition();
-  detail::SubdomainSolveKernel<traversal, InScratch, B> kernel{
-      factors.row_map(), factors.col_ind(), factors.values(), f.diag_position(), f.inv_diag(),
-      partition.subdomain_offsets, lower, upper, edge_values, r, z, steps, factors.block_size(),
-      scratch_level};
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  Policy policy = team_size > 0 ? Policy(space, partition.num_subdomains, team_size)
-                                : Policy(space, partition.num_subdomains, Kokkos::AUTO);
-  if (InScratch) policy.set_scratch_size(scratch_level, Kokkos::PerTeam(scratch_bytes));
-  Kokkos::parallel_for(label, policy, kernel);
 }
 
 // What every launch reads besides the vectors.
@@ -75,21 +57,52 @@ struct Operands {
   int team_size;
 };
 
+template <Traversal traversal, bool InScratch, int B>
+void launch_with_block(const ExecSpace& space, const Operands& o, const StepList& steps,
+                       ConstVector r, Vector z, std::size_t scratch_bytes, int scratch_level,
+                       const char* label) {
+  const SparseMatrix& factors = o.f.factors();
+  const Partition& partition = o.f.partition();
+  detail::SubdomainSolveKernel<traversal, InScratch, B> kernel{factors.row_map(),
+                                                               factors.col_ind(),
+                                                               factors.values(),
+                                                               o.f.diag_position(),
+                                                               o.f.inv_diag(),
+                                                               partition.subdomain_offsets,
+                                                               o.lower,
+                                                               o.upper,
+                                                               o.edge_values,
+                                                               r,
+                                                               z,
+                                                               steps,
+                                                               factors.block_size(),
+                                                               scratch_level};
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  Policy policy = o.team_size > 0 ? Policy(space, partition.num_subdomains, o.team_size)
+                                  : Policy(space, partition.num_subdomains, Kokkos::AUTO);
+  if (InScratch) policy.set_scratch_size(scratch_level, Kokkos::PerTeam(scratch_bytes));
+  Kokkos::parallel_for(label, policy, kernel);
+}
+
 template <Traversal traversal, bool InScratch>
 void launch(const ExecSpace& space, const Operands& o, const StepList& steps, ConstVector r,
             Vector z, std::size_t scratch_bytes, int scratch_level, const char* label) {
   if (o.f.partition().num_subdomains == 0) return;
   const auto go = [&](auto block_size) {
     launch_with_block<traversal, InScratch, decltype(block_size)::value>(
-        space, o.f, o.lower, o.upper, o.edge_values, o.team_size, steps, r, z, scratch_bytes,
-        scratch_level, label);
+        space, o, steps, r, z, scratch_bytes, scratch_level, label);
   };
   switch (o.f.factors().block_size()) {
-    case 1: return go(std::integral_constant<int, 1>());
-    case 2: return go(std::integral_constant<int, 2>());
-    case 3: return go(std::integral_constant<int, 3>());
-    case 4: return go(std::integral_constant<int, 4>());
-    default: return go(std::integral_constant<int, 0>());
+    case 1:
+      return go(std::integral_constant<int, 1>());
+    case 2:
+      return go(std::integral_constant<int, 2>());
+    case 3:
+      return go(std::integral_constant<int, 3>());
+    case 4:
+      return go(std::integral_constant<int, 4>());
+    default:
+      return go(std::integral_constant<int, 0>());
   }
 }
 
@@ -113,8 +126,8 @@ SubdomainTrsv::SubdomainTrsv(const ExecSpace& space, const SubdomainIlu0& factor
                                   Triangle::Upper);
   Ordinal largest = 0;
   for (Ordinal s = 0; s < partition.num_subdomains; ++s)
-    largest = std::max(largest, partition.host_subdomain_offsets[s + 1] -
-                                    partition.host_subdomain_offsets[s]);
+    largest = std::max(
+        largest, partition.host_subdomain_offsets[s + 1] - partition.host_subdomain_offsets[s]);
   slice_bytes_ = std::size_t(largest) * sizeof(Scalar) * factors.block_size();
   edge_values_ = Kokkos::View<Scalar*, DeviceType>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::trsv::edge_values"),
@@ -148,7 +161,8 @@ void SubdomainTrsv::solve(const ExecSpace& space, Triangle triangle, Diagonal di
                                            detail::scratch_level_for(spin_bytes_),
                                            "fgdd::trsv::spin_loop_lds");
     case TriangularKernel::DagEcNoLds:
-      return launch<Traversal::Edge, false>(space, operands, steps, r, x, bytes, level, "fgdd::trsv::dag_ec_no_lds");
+      return launch<Traversal::Edge, false>(space, operands, steps, r, x, bytes, level,
+                                            "fgdd::trsv::dag_ec_no_lds");
     case TriangularKernel::DagEcLdsUd: {
       StepList deferred;
       const bool lower = triangle == Triangle::Lower;
@@ -160,13 +174,16 @@ void SubdomainTrsv::solve(const ExecSpace& space, Triangle triangle, Diagonal di
                                            "fgdd::trsv::dag_ec_lds_ud");
     }
     case TriangularKernel::DagEcLds:
-      return launch<Traversal::Edge, true>(space, operands, steps, r, x, bytes, level, "fgdd::trsv::dag_ec_lds");
+      return launch<Traversal::Edge, true>(space, operands, steps, r, x, bytes, level,
+                                           "fgdd::trsv::dag_ec_lds");
     case TriangularKernel::DagVcLds:
-      return launch<Traversal::Vertex, true>(space, operands, steps, r, x, bytes, level, "fgdd::trsv::dag_vc_lds");
+      return launch<Traversal::Vertex, true>(space, operands, steps, r, x, bytes, level,
+                                             "fgdd::trsv::dag_vc_lds");
   }
 }
 
-void SubdomainTrsv::apply(const ExecSpace& space, ApplyKernel kernel, ConstVector r, Vector z) const {
+void SubdomainTrsv::apply(const ExecSpace& space, ApplyKernel kernel, ConstVector r,
+                          Vector z) const {
   const SubdomainIlu0& f = *factorization_;
   check_length(f.factors(), r.extent(0), "r");
   check_length(f.factors(), z.extent(0), "z");
@@ -183,17 +200,22 @@ void SubdomainTrsv::apply(const ExecSpace& space, ApplyKernel kernel, ConstVecto
   switch (kernel) {
     case ApplyKernel::Auto:
     case ApplyKernel::DagEcIlduFused:
-      return launch<Traversal::Edge, true>(space, operands, fused, r, z, bytes, level, "fgdd::trsv::dag_ec_ILDU0_fused");
+      return launch<Traversal::Edge, true>(space, operands, fused, r, z, bytes, level,
+                                           "fgdd::trsv::dag_ec_ILDU0_fused");
     case ApplyKernel::DagVcIlduFused:
-      return launch<Traversal::Vertex, true>(space, operands, fused, r, z, bytes, level, "fgdd::trsv::dag_vc_ILDU0_fused");
+      return launch<Traversal::Vertex, true>(space, operands, fused, r, z, bytes, level,
+                                             "fgdd::trsv::dag_vc_ILDU0_fused");
     case ApplyKernel::DagEcIldU0: {
       // Two launches through z: the lower solve with the diagonal scaling, then the upper solve
       // in place (each team reads and writes only its own rows).
       StepList first;
       first.step[first.count++] = Step{StepKind::Solve, true, false};
       if (ildu) first.step[first.count++] = Step{StepKind::Scale, true, false};
-      launch<Traversal::Edge, true>(space, operands, first, r, z, bytes, level, "fgdd::trsv::dag_ec_ILD_U0_lower");
-      return launch<Traversal::Edge, true>(space, operands, one_step(Step{StepKind::Solve, false, !ildu}), z, z, bytes, level, "fgdd::trsv::dag_ec_ILD_U0_upper");
+      launch<Traversal::Edge, true>(space, operands, first, r, z, bytes, level,
+                                    "fgdd::trsv::dag_ec_ILD_U0_lower");
+      return launch<Traversal::Edge, true>(space, operands,
+                                           one_step(Step{StepKind::Solve, false, !ildu}), z, z,
+                                           bytes, level, "fgdd::trsv::dag_ec_ILD_U0_upper");
     }
   }
 }
@@ -211,7 +233,7 @@ void SubdomainTrsv::apply_transpose(const ExecSpace& space, ConstVector r, Vecto
   if (ildu) steps.step[steps.count++] = Step{StepKind::ScaleTransposed, true, false};
   steps.step[steps.count++] = Step{StepKind::SolveTransposed, true, false};
   launch<Traversal::Edge, true>(space, operands, steps, r, z, slice_bytes_, scratch_level(),
-         "fgdd::trsv::dag_ec_ILDU0_fused_transpose");
+                                "fgdd::trsv::dag_ec_ILDU0_fused_transpose");
 }
 
 }  // namespace fgdd

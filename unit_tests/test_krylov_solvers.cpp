@@ -4,6 +4,7 @@
 #include "core/generators.hpp"
 #include "core/spmv.hpp"
 #include "krylov/bicg.hpp"
+#include "krylov/bicgstab.hpp"
 #include "krylov/block_jacobi.hpp"
 #include "krylov/cg.hpp"
 #include "krylov/dd_ilu_preconditioner.hpp"
@@ -198,5 +199,59 @@ TEST_CASE("Krylov failures are statuses with a finite x", "[krylov][solvers]") {
     Vector b("b", 5), x("x", 5);
     CHECK_THROWS_WITH(bicg(ExecSpace(), A, NoTranspose(), b, x, KrylovOptions{}),
                       FGDD_CONTAINS("no-transpose"));
+  }
+}
+
+TEST_CASE("every method on the issue's edge cases", "[krylov][solvers]") {
+  const std::vector<std::pair<std::string, Solver>> methods = {
+      {"bicgstab", bicgstab}, {"gmres", gmres}, {"cg", cg}, {"bicg", bicg}};
+  const IdentityPreconditioner none;
+  for (const auto& [name, solve] : methods) {
+    CAPTURE(name);
+    SECTION("A = I converges in one iteration, " + name) {
+      HostMatrixArrays identity;
+      identity.num_block_rows = identity.num_block_cols = 5;
+      identity.row_map = {0, 1, 2, 3, 4, 5};
+      identity.col_ind = {0, 1, 2, 3, 4};
+      identity.values = {1, 1, 1, 1, 1};
+      const auto b = reference::random_vector(5, 3u);
+      Vector x("x", 5);
+      const SolveResult result =
+          solve(ExecSpace(), make_matrix(identity), none, reference::to_device(b), x, KrylovOptions{});
+      CHECK(result.status == SolveStatus::Converged);
+      CHECK(result.iterations == 1);
+      CHECK(reference::relative_residual(make_matrix(identity), reference::to_host(x), b) <= 1e-15);
+    }
+    SECTION("b = 0 gives x = 0 at once, " + name) {
+      const SparseMatrix A = make_matrix(reference::random_matrix(12, 1, 3, 2u));
+      Vector x("x", 12), b("b", 12);
+      const SolveResult result = solve(ExecSpace(), A, none, b, x, KrylovOptions{});
+      CHECK(result.status == SolveStatus::Converged);
+      CHECK(result.iterations == 0);
+      CHECK(reference::to_host(x) == std::vector<double>(12, 0.0));
+    }
+    SECTION("the iteration limit is its own status, " + name) {
+      const SparseMatrix A = make_matrix(reference::random_matrix(60, 1, 5, 4u));
+      Vector x("x", 60), b("b", 60);
+      Kokkos::deep_copy(b, 1.0);
+      KrylovOptions options;
+      options.max_iterations = 2;
+      options.relative_tolerance = 1e-15;
+      options.restart = 1;
+      const SolveResult result = solve(ExecSpace(), A, none, b, x, options);
+      CHECK(result.status == SolveStatus::MaxIterations);
+      CHECK(result.iterations == 2);
+      CHECK(reference::all_finite(reference::to_host(x)));
+    }
+    SECTION("NaN in b stops before the first iteration, " + name) {
+      const SparseMatrix A = make_matrix(reference::random_matrix(8, 1, 2, 6u));
+      auto b = reference::random_vector(8, 1u);
+      b[3] = std::nan("");
+      Vector x("x", 8);
+      const SolveResult result = solve(ExecSpace(), A, none, reference::to_device(b), x, KrylovOptions{});
+      CHECK(result.status == SolveStatus::NanOrInf);
+      CHECK(result.iterations == 0);
+      CHECK(reference::to_host(x) == std::vector<double>(8, 0.0));
+    }
   }
 }

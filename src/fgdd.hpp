@@ -21,6 +21,7 @@
 #include "krylov/global_ilu_preconditioner.hpp"
 #include "krylov/gmres.hpp"
 #include "krylov/krylov_options.hpp"
+#include "krylov/operator.hpp"
 #include "krylov/preconditioner.hpp"
 #include "krylov/solve_result.hpp"
 #include "partition/partition.hpp"

@@ -1,7 +1,6 @@
 #include "krylov/bicg.hpp"
 
 #include "core/errors.hpp"
-#include "core/spmv.hpp"
 #include "krylov/solve_tracker.hpp"
 #include "krylov/vector_ops.hpp"
 
@@ -10,10 +9,12 @@
 
 namespace fgdd {
 
-SolveResult bicg(const ExecSpace& space, const SparseMatrix& A, const Preconditioner& M,
+SolveResult bicg(const ExecSpace& space, const Operator& A, const Preconditioner& M,
                  ConstVector b, Vector x, const KrylovOptions& options) {
   if (!M.has_transpose())
     throw InvalidInput("BiCG needs M⁻ᵀ, and preconditioner '" + M.name() + "' has none");
+  if (!A.has_transpose())
+    throw InvalidInput("BiCG needs Aᵀ, and operator '" + A.name() + "' has none");
   const Offset n = b.extent(0);
   Vector r("fgdd::krylov::r", n), r_shadow("fgdd::krylov::r_shadow", n), z("fgdd::krylov::z", n),
       z_shadow("fgdd::krylov::z_shadow", n), p("fgdd::krylov::p", n),
@@ -39,8 +40,8 @@ SolveResult bicg(const ExecSpace& space, const SparseMatrix& A, const Preconditi
     const double shadow_norm = std::sqrt(detail::norm2_squared(space, r_shadow));
     if (detail::negligible(rho, z_norm * shadow_norm))
       return finish(SolveStatus::Breakdown, "rho = <M⁻¹ r, r_shadow> vanished");
-    spmv(space, A, p, q);
-    spmv_transpose(space, A, p_shadow, q_shadow);
+    A.apply(space, p, q);
+    A.apply_transpose(space, p_shadow, q_shadow);
     const double sigma = detail::dot(space, p_shadow, q);
     if (!std::isfinite(sigma))
       return finish(SolveStatus::NanOrInf, "<p_shadow, A p> is NaN or Inf");
@@ -62,6 +63,11 @@ SolveResult bicg(const ExecSpace& space, const SparseMatrix& A, const Preconditi
   }
   return finish(SolveStatus::MaxIterations,
                 "no convergence in " + std::to_string(options.max_iterations) + " iterations");
+}
+
+SolveResult bicg(const ExecSpace& space, const SparseMatrix& A, const Preconditioner& M,
+                 ConstVector b, Vector x, const KrylovOptions& options) {
+  return bicg(space, MatrixOperator(A), M, b, x, options);
 }
 
 }  // namespace fgdd

@@ -4,12 +4,17 @@
 
 #include "core/sparse_matrix.hpp"
 #include "krylov/krylov_options.hpp"
+#include "krylov/operator.hpp"
 #include "krylov/preconditioner.hpp"
 #include "krylov/solve_result.hpp"
 
 namespace fgdd {
 
-// Solves A x = b from the x given. Throws InvalidInput if M has no transpose apply.
+// Solves A x = b from the x given. Throws InvalidInput if A or M has no transpose apply.
+SolveResult bicg(const ExecSpace& space, const Operator& A, const Preconditioner& M,
+                 ConstVector b, Vector x, const KrylovOptions& options);
+
+// The same with A as a MatrixOperator.
 SolveResult bicg(const ExecSpace& space, const SparseMatrix& A, const Preconditioner& M,
                  ConstVector b, Vector x, const KrylovOptions& options);
 

@@ -1,6 +1,5 @@
 #include "krylov/bicgstab.hpp"
 
-#include "core/spmv.hpp"
 #include "krylov/solve_tracker.hpp"
 #include "krylov/vector_ops.hpp"
 
@@ -9,7 +8,7 @@
 
 namespace fgdd {
 
-SolveResult bicgstab(const ExecSpace& space, const SparseMatrix& A, const Preconditioner& M,
+SolveResult bicgstab(const ExecSpace& space, const Operator& A, const Preconditioner& M,
                      ConstVector b, Vector x, const KrylovOptions& options) {
   const Offset n = b.extent(0);
   // Zero-initialized: BiCGSTAB's p and v start at 0.
@@ -36,7 +35,7 @@ SolveResult bicgstab(const ExecSpace& space, const SparseMatrix& A, const Precon
     rho = rho_new;
     detail::bicgstab_direction(space, r, beta, omega, v, p);
     M.apply(space, p, p_hat);
-    spmv(space, A, p_hat, v);
+    A.apply(space, p_hat, v);
     const double r_hat_v = detail::dot(space, r_hat, v);
     if (!std::isfinite(r_hat_v))
       return finish(SolveStatus::NanOrInf, "preconditioned direction holds NaN or Inf");
@@ -50,7 +49,7 @@ SolveResult bicgstab(const ExecSpace& space, const SparseMatrix& A, const Precon
       return finish(status, reason);
     }
     M.apply(space, s, s_hat);
-    spmv(space, A, s_hat, t);
+    A.apply(space, s_hat, t);
     const double t_s = detail::dot(space, t, s);
     const double t_t = detail::norm2_squared(space, t);
     if (!std::isfinite(t_s) || !std::isfinite(t_t))
@@ -67,6 +66,11 @@ SolveResult bicgstab(const ExecSpace& space, const SparseMatrix& A, const Precon
   }
   return finish(SolveStatus::MaxIterations,
                 "no convergence in " + std::to_string(options.max_iterations) + " iterations");
+}
+
+SolveResult bicgstab(const ExecSpace& space, const SparseMatrix& A, const Preconditioner& M,
+                     ConstVector b, Vector x, const KrylovOptions& options) {
+  return bicgstab(space, MatrixOperator(A), M, b, x, options);
 }
 
 }  // namespace fgdd

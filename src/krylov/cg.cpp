@@ -1,6 +1,5 @@
 #include "krylov/cg.hpp"
 
-#include "core/spmv.hpp"
 #include "krylov/solve_tracker.hpp"
 #include "krylov/vector_ops.hpp"
 
@@ -9,7 +8,7 @@
 
 namespace fgdd {
 
-SolveResult cg(const ExecSpace& space, const SparseMatrix& A, const Preconditioner& M,
+SolveResult cg(const ExecSpace& space, const Operator& A, const Preconditioner& M,
                ConstVector b, Vector x, const KrylovOptions& options) {
   const Offset n = b.extent(0);
   Vector r("fgdd::krylov::r", n), z("fgdd::krylov::z", n), p("fgdd::krylov::p", n),
@@ -29,7 +28,7 @@ SolveResult cg(const ExecSpace& space, const SparseMatrix& A, const Precondition
     if (!std::isfinite(rho)) return finish(SolveStatus::NanOrInf, "<r, M⁻¹ r> is NaN or Inf");
     if (rho <= 0)
       return finish(SolveStatus::Breakdown, "<r, M⁻¹ r> <= 0: M is not positive definite");
-    spmv(space, A, p, q);
+    A.apply(space, p, q);
     const double p_q = detail::dot(space, p, q);
     if (!std::isfinite(p_q)) return finish(SolveStatus::NanOrInf, "<p, A p> is NaN or Inf");
     if (p_q <= 0)
@@ -45,6 +44,11 @@ SolveResult cg(const ExecSpace& space, const SparseMatrix& A, const Precondition
   }
   return finish(SolveStatus::MaxIterations,
                 "no convergence in " + std::to_string(options.max_iterations) + " iterations");
+}
+
+SolveResult cg(const ExecSpace& space, const SparseMatrix& A, const Preconditioner& M,
+               ConstVector b, Vector x, const KrylovOptions& options) {
+  return cg(space, MatrixOperator(A), M, b, x, options);
 }
 
 }  // namespace fgdd

@@ -1,6 +1,5 @@
 #include "krylov/gmres.hpp"
 
-#include "core/spmv.hpp"
 #include "krylov/solve_tracker.hpp"
 #include "krylov/vector_ops.hpp"
 
@@ -94,7 +93,7 @@ std::vector<double> back_substitute(const std::vector<double>& H, int ld, int j,
 
 }  // namespace
 
-SolveResult gmres(const ExecSpace& space, const SparseMatrix& A, const Preconditioner& M,
+SolveResult gmres(const ExecSpace& space, const Operator& A, const Preconditioner& M,
                   ConstVector b, Vector x, const KrylovOptions& options) {
   const Offset n = b.extent(0);
   const int m = options.restart;
@@ -124,7 +123,7 @@ SolveResult gmres(const ExecSpace& space, const SparseMatrix& A, const Precondit
     for (; j < m && iteration < options.max_iterations; ++j) {
       ++iteration;
       M.apply(space, Kokkos::subview(V, Kokkos::ALL, j), z);
-      spmv(space, A, z, w);
+      A.apply(space, z, w);
       orthogonalize(space, options.orthogonalization, V, j, w, h, correction);
       const double h_next = std::sqrt(detail::norm2_squared(space, w));
       const auto host_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), h);
@@ -168,7 +167,7 @@ SolveResult gmres(const ExecSpace& space, const SparseMatrix& A, const Precondit
     M.apply(space, w, z);
     detail::axpy(space, 1.0, z, x);
     // The true residual starts the next cycle and confirms a converged estimate.
-    spmv(space, A, x, r);
+    A.apply(space, x, r);
     beta = std::sqrt(detail::axpby_norm2(space, 1.0, b, -1.0, r));
     if (!std::isfinite(beta)) return finish(SolveStatus::NanOrInf, "residual became NaN or Inf");
     if (tracker.below_target(beta))
@@ -177,6 +176,11 @@ SolveResult gmres(const ExecSpace& space, const SparseMatrix& A, const Precondit
   }
   return finish(SolveStatus::MaxIterations,
                 "no convergence in " + std::to_string(options.max_iterations) + " iterations");
+}
+
+SolveResult gmres(const ExecSpace& space, const SparseMatrix& A, const Preconditioner& M,
+                  ConstVector b, Vector x, const KrylovOptions& options) {
+  return gmres(space, MatrixOperator(A), M, b, x, options);
 }
 
 }  // namespace fgdd

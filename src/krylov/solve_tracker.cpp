@@ -1,7 +1,5 @@
 #include "krylov/solve_tracker.hpp"
 
-#include "core/matrix_build.hpp"
-#include "core/spmv.hpp"
 #include "krylov/vector_ops.hpp"
 
 #include <cmath>
@@ -12,9 +10,9 @@ namespace fgdd::detail {
 namespace {
 
 // ‖b − A x‖₂, leaving the residual in r.
-double residual_norm(const ExecSpace& space, const SparseMatrix& A, ConstVector b, ConstVector x,
+double residual_norm(const ExecSpace& space, const Operator& A, ConstVector b, ConstVector x,
                      Vector r) {
-  spmv(space, A, x, r);
+  A.apply(space, x, r);
   return std::sqrt(axpby_norm2(space, 1.0, b, -1.0, r));
 }
 
@@ -24,7 +22,7 @@ bool negligible(double value, double scale) {
   return std::abs(value) <= std::numeric_limits<double>::epsilon() * 1e-6 * scale;
 }
 
-SolveTracker::SolveTracker(const ExecSpace& space, const SparseMatrix& A, ConstVector b,
+SolveTracker::SolveTracker(const ExecSpace& space, const Operator& A, ConstVector b,
                            ConstVector x, const KrylovOptions& options, Vector r)
     : space_(space), A_(A), b_(b), options_(options) {
   options.validate();

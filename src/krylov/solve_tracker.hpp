@@ -3,7 +3,7 @@
 // SolveResult a solve ends with (always a status, never an exception, never NaN in x).
 #pragma once
 
-#include "core/sparse_matrix.hpp"
+#include "krylov/operator.hpp"
 #include "krylov/krylov_options.hpp"
 #include "krylov/solve_result.hpp"
 
@@ -14,7 +14,7 @@ namespace fgdd::detail {
 class SolveTracker {
  public:
   // Checks sizes and options, computes ‖b‖ and ‖b − A x₀‖ into r (r holds the residual).
-  SolveTracker(const ExecSpace& space, const SparseMatrix& A, ConstVector b, ConstVector x,
+  SolveTracker(const ExecSpace& space, const Operator& A, ConstVector b, ConstVector x,
                const KrylovOptions& options, Vector r);
 
   double initial_residual() const noexcept { return result_.initial_residual; }
@@ -32,7 +32,7 @@ class SolveTracker {
 
  private:
   ExecSpace space_;
-  const SparseMatrix& A_;
+  const Operator& A_;
   ConstVector b_;
   const KrylovOptions& options_;
   Kokkos::Timer timer_;

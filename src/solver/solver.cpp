@@ -93,11 +93,24 @@ SolveResult Solver::solve(const ExecSpace& space, ConstVector b, Vector x) {
   const int block_size = A_p.block_size();
   permute_vector(space, partition, block_size, b, b_p_);
   permute_vector(space, partition, block_size, x, x_p_);
-  const auto method = options_.method == KrylovMethod::Gmres  ? gmres
-                      : options_.method == KrylovMethod::Cg   ? cg
-                      : options_.method == KrylovMethod::Bicg ? bicg
-                                                              : bicgstab;
-  const SolveResult result = method(space, A_p, *preconditioner_, b_p_, x_p_, options_.krylov);
+  const MatrixOperator A_op(A_p);
+  const Preconditioner& M = *preconditioner_;
+  const KrylovOptions& krylov = options_.krylov;
+  SolveResult result;
+  switch (options_.method) {
+    case KrylovMethod::Gmres:
+      result = gmres(space, A_op, M, b_p_, x_p_, krylov);
+      break;
+    case KrylovMethod::Cg:
+      result = cg(space, A_op, M, b_p_, x_p_, krylov);
+      break;
+    case KrylovMethod::Bicg:
+      result = bicg(space, A_op, M, b_p_, x_p_, krylov);
+      break;
+    case KrylovMethod::Bicgstab:
+      result = bicgstab(space, A_op, M, b_p_, x_p_, krylov);
+      break;
+  }
   unpermute_vector(space, partition, block_size, x_p_, x);
   return result;
 }

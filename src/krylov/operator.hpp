@@ -1,0 +1,43 @@
+// The Operator interface Krylov solvers multiply with: y = A x on the device. A sparse matrix
+// is one (MatrixOperator); a matrix-free operator (a Kronecker product, a stencil applied on
+// the fly) is another.
+#pragma once
+
+#include "core/sparse_matrix.hpp"
+
+#include <string>
+
+namespace fgdd {
+
+class Operator {
+ public:
+  virtual ~Operator() = default;
+  virtual Offset num_rows() const = 0;
+  // y = A x. x and y have num_rows() entries and do not alias.
+  virtual void apply(const ExecSpace& space, ConstVector x, Vector y) const = 0;
+  // y = Aᵀ x, for solvers that need it (BiCG). The default throws InvalidInput.
+  virtual bool has_transpose() const noexcept { return false; }
+  virtual void apply_transpose(const ExecSpace& space, ConstVector x, Vector y) const;
+  virtual std::string name() const = 0;
+};
+
+// A SparseMatrix (CSR or BSR) as an Operator: spmv and spmv_transpose. Keeps its own handle on
+// the matrix's arrays, so a temporary SparseMatrix may be passed.
+class MatrixOperator final : public Operator {
+ public:
+  explicit MatrixOperator(const SparseMatrix& A) : A_(A) {}
+  Offset num_rows() const override { return A_.num_rows(); }
+  void apply(const ExecSpace& space, ConstVector x, Vector y) const override;
+  bool has_transpose() const noexcept override { return true; }
+  void apply_transpose(const ExecSpace& space, ConstVector x, Vector y) const override;
+  std::string name() const override { return "matrix"; }
+  const SparseMatrix& matrix() const noexcept { return A_; }
+
+ private:
+  SparseMatrix A_;
+};
+
+// Throws DimensionMismatch unless length equals A.num_rows(); name says which vector.
+void check_vector_size(const Operator& A, Offset length, const std::string& name);
+
+}  // namespace fgdd

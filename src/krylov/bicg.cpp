@@ -9,8 +9,8 @@
 
 namespace fgdd {
 
-SolveResult bicg(const ExecSpace& space, const Operator& A, const Preconditioner& M,
-                 ConstVector b, Vector x, const KrylovOptions& options) {
+SolveResult bicg(const ExecSpace& space, const Operator& A, const Preconditioner& M, ConstVector b,
+                 Vector x, const KrylovOptions& options) {
   if (!M.has_transpose())
     throw InvalidInput("BiCG needs M⁻ᵀ, and preconditioner '" + M.name() + "' has none");
   if (!A.has_transpose())
@@ -33,33 +33,32 @@ SolveResult bicg(const ExecSpace& space, const Operator& A, const Preconditioner
   M.apply_transpose(space, r_shadow, z_shadow);
   detail::copy(space, z, p);
   detail::copy(space, z_shadow, p_shadow);
-  double rho = detail::dot(space, z, r_shadow);
+  // rho with the norms its breakdown test needs, one pass.
+  auto [rho, z_z, shadow_shadow] = detail::dots(space, z, r_shadow, z, z, r_shadow, r_shadow);
   for (int iteration = 1; iteration <= options.max_iterations; ++iteration) {
     if (!std::isfinite(rho)) return finish(SolveStatus::NanOrInf, "rho is NaN or Inf");
-    const double z_norm = std::sqrt(detail::norm2_squared(space, z));
-    const double shadow_norm = std::sqrt(detail::norm2_squared(space, r_shadow));
-    if (detail::negligible(rho, z_norm * shadow_norm))
+    if (detail::negligible(rho, std::sqrt(z_z * shadow_shadow)))
       return finish(SolveStatus::Breakdown, "rho = <M⁻¹ r, r_shadow> vanished");
     A.apply(space, p, q);
     A.apply_transpose(space, p_shadow, q_shadow);
-    const double sigma = detail::dot(space, p_shadow, q);
+    const auto [sigma, shadow_norm2, q_norm2] =
+        detail::dots(space, p_shadow, q, p_shadow, p_shadow, q, q);
     if (!std::isfinite(sigma))
       return finish(SolveStatus::NanOrInf, "<p_shadow, A p> is NaN or Inf");
-    if (detail::negligible(sigma, std::sqrt(detail::norm2_squared(space, p_shadow)) *
-                                      std::sqrt(detail::norm2_squared(space, q))))
+    if (detail::negligible(sigma, std::sqrt(shadow_norm2 * q_norm2)))
       return finish(SolveStatus::Breakdown, "<p_shadow, A p> vanished");
     const double alpha = rho / sigma;
-    detail::axpy(space, alpha, p, x);
-    const double r_norm = std::sqrt(detail::xpay_into_norm2(space, r, -alpha, q, r));
-    detail::axpy(space, -alpha, q_shadow, r_shadow);
+    const double r_norm =
+        std::sqrt(detail::bicg_update(space, alpha, p, q, q_shadow, x, r, r_shadow));
     if (tracker.record(iteration, r_norm, status, reason)) return finish(status, reason);
     M.apply(space, r, z);
     M.apply_transpose(space, r_shadow, z_shadow);
-    const double rho_new = detail::dot(space, z, r_shadow);
-    const double beta = rho_new / rho;
-    detail::xpby(space, z, beta, p);
-    detail::xpby(space, z_shadow, beta, p_shadow);
+    const auto [rho_new, z_norm2, r_shadow_norm2] =
+        detail::dots(space, z, r_shadow, z, z, r_shadow, r_shadow);
+    detail::bicg_directions(space, z, z_shadow, rho_new / rho, p, p_shadow);
     rho = rho_new;
+    z_z = z_norm2;
+    shadow_shadow = r_shadow_norm2;
   }
   return finish(SolveStatus::MaxIterations,
                 "no convergence in " + std::to_string(options.max_iterations) + " iterations");

@@ -26,9 +26,9 @@ SolveResult bicgstab(const ExecSpace& space, const Operator& A, const Preconditi
   detail::copy(space, r, r_hat);
   const double r_hat_norm = tracker.residual();
   double rho = 1, alpha = 1, omega = 1;
+  double rho_new = detail::dot(space, r_hat, r);  // later fused into the residual update
   for (int iteration = 1; iteration <= options.max_iterations; ++iteration) {
     const double r_norm = tracker.residual();
-    const double rho_new = detail::dot(space, r_hat, r);
     if (detail::negligible(rho_new, r_hat_norm * r_norm))
       return finish(SolveStatus::Breakdown, "rho = <r_hat, r> vanished");
     const double beta = (rho_new / rho) * (alpha / omega);
@@ -36,10 +36,10 @@ SolveResult bicgstab(const ExecSpace& space, const Operator& A, const Preconditi
     detail::bicgstab_direction(space, r, beta, omega, v, p);
     M.apply(space, p, p_hat);
     A.apply(space, p_hat, v);
-    const double r_hat_v = detail::dot(space, r_hat, v);
+    const auto [r_hat_v, v_v] = detail::dots(space, r_hat, v, v, v);
     if (!std::isfinite(r_hat_v))
       return finish(SolveStatus::NanOrInf, "preconditioned direction holds NaN or Inf");
-    if (detail::negligible(r_hat_v, r_hat_norm * std::sqrt(detail::norm2_squared(space, v))))
+    if (detail::negligible(r_hat_v, r_hat_norm * std::sqrt(v_v)))
       return finish(SolveStatus::Breakdown, "<r_hat, v> vanished");
     alpha = rho / r_hat_v;
     const double s_norm = std::sqrt(detail::xpay_into_norm2(space, r, -alpha, v, s));
@@ -50,14 +50,15 @@ SolveResult bicgstab(const ExecSpace& space, const Operator& A, const Preconditi
     }
     M.apply(space, s, s_hat);
     A.apply(space, s_hat, t);
-    const double t_s = detail::dot(space, t, s);
-    const double t_t = detail::norm2_squared(space, t);
+    const auto [t_s, t_t] = detail::dots(space, t, s, t, t);
     if (!std::isfinite(t_s) || !std::isfinite(t_t))
       return finish(SolveStatus::NanOrInf, "preconditioned residual holds NaN or Inf");
     if (t_t == 0 || detail::negligible(t_s, std::sqrt(t_t) * s_norm))
       return finish(SolveStatus::Breakdown, "omega = <t, s> / <t, t> vanished");
     omega = t_s / t_t;
-    const double new_r_norm = std::sqrt(detail::xpay_into_norm2(space, s, -omega, t, r));
+    const auto [new_r_norm2, r_hat_r] = detail::xpay_into_norm2_dot(space, s, -omega, t, r, r_hat);
+    const double new_r_norm = std::sqrt(new_r_norm2);
+    rho_new = r_hat_r;
     if (!std::isfinite(new_r_norm))
       return finish(SolveStatus::NanOrInf, "residual became NaN or Inf");
     // x is updated only after every scalar proved finite, so a failure keeps the last iterate.

@@ -8,8 +8,8 @@
 
 namespace fgdd {
 
-SolveResult cg(const ExecSpace& space, const Operator& A, const Preconditioner& M,
-               ConstVector b, Vector x, const KrylovOptions& options) {
+SolveResult cg(const ExecSpace& space, const Operator& A, const Preconditioner& M, ConstVector b,
+               Vector x, const KrylovOptions& options) {
   const Offset n = b.extent(0);
   Vector r("fgdd::krylov::r", n), z("fgdd::krylov::z", n), p("fgdd::krylov::p", n),
       q("fgdd::krylov::q", n);
@@ -34,8 +34,7 @@ SolveResult cg(const ExecSpace& space, const Operator& A, const Preconditioner& 
     if (p_q <= 0)
       return finish(SolveStatus::Breakdown, "<p, A p> <= 0: A is not positive definite");
     const double alpha = rho / p_q;
-    detail::axpy(space, alpha, p, x);
-    const double r_norm = std::sqrt(detail::xpay_into_norm2(space, r, -alpha, q, r));
+    const double r_norm = std::sqrt(detail::cg_update(space, alpha, p, q, x, r));
     if (tracker.record(iteration, r_norm, status, reason)) return finish(status, reason);
     M.apply(space, r, z);
     const double rho_new = detail::dot(space, r, z);

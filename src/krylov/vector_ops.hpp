@@ -4,14 +4,26 @@
 
 #include "core/types.hpp"
 
+#include <array>
+
 namespace fgdd::detail {
 
 double dot(const ExecSpace& space, ConstVector x, ConstVector y);
 
+// {<x1, y1>, <x2, y2>} in one pass.
+std::array<double, 2> dots(const ExecSpace& space, ConstVector x1, ConstVector y1, ConstVector x2,
+                           ConstVector y2);
+
+// {<x1, y1>, <x2, y2>, <x3, y3>} in one pass.
+std::array<double, 3> dots(const ExecSpace& space, ConstVector x1, ConstVector y1, ConstVector x2,
+                           ConstVector y2, ConstVector x3, ConstVector y3);
+
 inline double norm2_squared(const ExecSpace& space, ConstVector x) { return dot(space, x, x); }
 
 // y = x
-inline void copy(const ExecSpace& space, ConstVector x, Vector y) { Kokkos::deep_copy(space, y, x); }
+inline void copy(const ExecSpace& space, ConstVector x, Vector y) {
+  Kokkos::deep_copy(space, y, x);
+}
 
 // y += a x
 void axpy(const ExecSpace& space, double a, ConstVector x, Vector y);
@@ -25,6 +37,22 @@ double axpby_norm2(const ExecSpace& space, double a, ConstVector x, double b, Ve
 
 // z = x + a y; returns ‖z‖².
 double xpay_into_norm2(const ExecSpace& space, ConstVector x, double a, ConstVector y, Vector z);
+
+// z = x + a y; returns {‖z‖², <w, z>} (BiCGSTAB's new residual with the next rho).
+std::array<double, 2> xpay_into_norm2_dot(const ExecSpace& space, ConstVector x, double a,
+                                          ConstVector y, Vector z, ConstVector w);
+
+// CG's update: x += alpha p, r -= alpha q; returns ‖r‖² of the new r.
+double cg_update(const ExecSpace& space, double alpha, ConstVector p, ConstVector q, Vector x,
+                 Vector r);
+
+// BiCG's update: x += alpha p, r -= alpha q, r_shadow -= alpha q_shadow; returns ‖r‖².
+double bicg_update(const ExecSpace& space, double alpha, ConstVector p, ConstVector q,
+                   ConstVector q_shadow, Vector x, Vector r, Vector r_shadow);
+
+// BiCG's directions: p = z + beta p, p_shadow = z_shadow + beta p_shadow.
+void bicg_directions(const ExecSpace& space, ConstVector z, ConstVector z_shadow, double beta,
+                     Vector p, Vector p_shadow);
 
 // y = x + b y
 void xpby(const ExecSpace& space, ConstVector x, double b, Vector y);

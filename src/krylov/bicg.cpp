@@ -34,7 +34,8 @@ SolveResult bicg(const ExecSpace& space, const Operator& A, const Preconditioner
   detail::copy(space, z, p);
   detail::copy(space, z_shadow, p_shadow);
   // rho with the norms its breakdown test needs, one pass.
-  auto [rho, z_z, shadow_shadow] = detail::dots(space, z, r_shadow, z, z, r_shadow, r_shadow);
+  auto [rho, z_z, shadow_shadow] =
+      A.global_sum(detail::dots(space, z, r_shadow, z, z, r_shadow, r_shadow));
   for (int iteration = 1; iteration <= options.max_iterations; ++iteration) {
     if (!std::isfinite(rho)) return finish(SolveStatus::NanOrInf, "rho is NaN or Inf");
     if (detail::negligible(rho, std::sqrt(z_z * shadow_shadow)))
@@ -42,19 +43,19 @@ SolveResult bicg(const ExecSpace& space, const Operator& A, const Preconditioner
     A.apply(space, p, q);
     A.apply_transpose(space, p_shadow, q_shadow);
     const auto [sigma, shadow_norm2, q_norm2] =
-        detail::dots(space, p_shadow, q, p_shadow, p_shadow, q, q);
+        A.global_sum(detail::dots(space, p_shadow, q, p_shadow, p_shadow, q, q));
     if (!std::isfinite(sigma))
       return finish(SolveStatus::NanOrInf, "<p_shadow, A p> is NaN or Inf");
     if (detail::negligible(sigma, std::sqrt(shadow_norm2 * q_norm2)))
       return finish(SolveStatus::Breakdown, "<p_shadow, A p> vanished");
     const double alpha = rho / sigma;
     const double r_norm =
-        std::sqrt(detail::bicg_update(space, alpha, p, q, q_shadow, x, r, r_shadow));
+        std::sqrt(A.global_sum(detail::bicg_update(space, alpha, p, q, q_shadow, x, r, r_shadow)));
     if (tracker.record(iteration, r_norm, status, reason)) return finish(status, reason);
     M.apply(space, r, z);
     M.apply_transpose(space, r_shadow, z_shadow);
     const auto [rho_new, z_norm2, r_shadow_norm2] =
-        detail::dots(space, z, r_shadow, z, z, r_shadow, r_shadow);
+        A.global_sum(detail::dots(space, z, r_shadow, z, z, r_shadow, r_shadow));
     detail::bicg_directions(space, z, z_shadow, rho_new / rho, p, p_shadow);
     rho = rho_new;
     z_z = z_norm2;

@@ -26,7 +26,8 @@ SolveResult bicgstab(const ExecSpace& space, const Operator& A, const Preconditi
   detail::copy(space, r, r_hat);
   const double r_hat_norm = tracker.residual();
   double rho = 1, alpha = 1, omega = 1;
-  double rho_new = detail::dot(space, r_hat, r);  // later fused into the residual update
+  double rho_new =
+      A.global_sum(detail::dot(space, r_hat, r));  // later fused into the residual update
   for (int iteration = 1; iteration <= options.max_iterations; ++iteration) {
     const double r_norm = tracker.residual();
     if (detail::negligible(rho_new, r_hat_norm * r_norm))
@@ -36,13 +37,13 @@ SolveResult bicgstab(const ExecSpace& space, const Operator& A, const Preconditi
     detail::bicgstab_direction(space, r, beta, omega, v, p);
     M.apply(space, p, p_hat);
     A.apply(space, p_hat, v);
-    const auto [r_hat_v, v_v] = detail::dots(space, r_hat, v, v, v);
+    const auto [r_hat_v, v_v] = A.global_sum(detail::dots(space, r_hat, v, v, v));
     if (!std::isfinite(r_hat_v))
       return finish(SolveStatus::NanOrInf, "preconditioned direction holds NaN or Inf");
     if (detail::negligible(r_hat_v, r_hat_norm * std::sqrt(v_v)))
       return finish(SolveStatus::Breakdown, "<r_hat, v> vanished");
     alpha = rho / r_hat_v;
-    const double s_norm = std::sqrt(detail::xpay_into_norm2(space, r, -alpha, v, s));
+    const double s_norm = std::sqrt(A.global_sum(detail::xpay_into_norm2(space, r, -alpha, v, s)));
     if (tracker.below_target(s_norm)) {
       detail::axpy(space, alpha, p_hat, x);
       tracker.record(iteration, s_norm, status, reason);
@@ -50,13 +51,14 @@ SolveResult bicgstab(const ExecSpace& space, const Operator& A, const Preconditi
     }
     M.apply(space, s, s_hat);
     A.apply(space, s_hat, t);
-    const auto [t_s, t_t] = detail::dots(space, t, s, t, t);
+    const auto [t_s, t_t] = A.global_sum(detail::dots(space, t, s, t, t));
     if (!std::isfinite(t_s) || !std::isfinite(t_t))
       return finish(SolveStatus::NanOrInf, "preconditioned residual holds NaN or Inf");
     if (t_t == 0 || detail::negligible(t_s, std::sqrt(t_t) * s_norm))
       return finish(SolveStatus::Breakdown, "omega = <t, s> / <t, t> vanished");
     omega = t_s / t_t;
-    const auto [new_r_norm2, r_hat_r] = detail::xpay_into_norm2_dot(space, s, -omega, t, r, r_hat);
+    const auto [new_r_norm2, r_hat_r] =
+        A.global_sum(detail::xpay_into_norm2_dot(space, s, -omega, t, r, r_hat));
     const double new_r_norm = std::sqrt(new_r_norm2);
     rho_new = r_hat_r;
     if (!std::isfinite(new_r_norm))

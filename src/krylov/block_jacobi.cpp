@@ -1,7 +1,7 @@
 #include "krylov/block_jacobi.hpp"
 
-#include "core/errors.hpp"
 #include "core/dense_block.hpp"
+#include "core/errors.hpp"
 
 namespace fgdd {
 
@@ -10,7 +10,8 @@ namespace {
 // Inverts every diagonal block into inverse (Gauss-Jordan with partial pivoting); returns the
 // first singular block row, or the number of block rows if none. A free function because CUDA
 // extended lambdas cannot live in constructors.
-Ordinal invert_diagonal_blocks(const SparseMatrix& A, const Kokkos::View<Scalar*, DeviceType>& inverse) {
+Ordinal invert_diagonal_blocks(const SparseMatrix& A,
+                               const Kokkos::View<Scalar*, DeviceType>& inverse) {
   const int b = A.block_size();
   const Ordinal n = A.num_block_rows();
   const Offset block_entries = Offset(b) * Offset(b);
@@ -80,7 +81,8 @@ void apply_inverse_blocks(const ExecSpace& space, const Kokkos::View<Scalar*, De
         const Scalar* block = &inverse(block_row * block_entries);
         Scalar sum = 0;
         for (int j = 0; j < b; ++j)
-          sum += (transposed ? block[j * b + within] : block[within * b + j]) * r(block_row * b + j);
+          sum +=
+              (transposed ? block[j * b + within] : block[within * b + j]) * r(block_row * b + j);
         z(row) = sum;
       });
 }

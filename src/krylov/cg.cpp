@@ -23,21 +23,21 @@ SolveResult cg(const ExecSpace& space, const Operator& A, const Preconditioner& 
 
   M.apply(space, r, z);
   detail::copy(space, z, p);
-  double rho = detail::dot(space, r, z);
+  double rho = A.global_sum(detail::dot(space, r, z));
   for (int iteration = 1; iteration <= options.max_iterations; ++iteration) {
     if (!std::isfinite(rho)) return finish(SolveStatus::NanOrInf, "<r, M⁻¹ r> is NaN or Inf");
     if (rho <= 0)
       return finish(SolveStatus::Breakdown, "<r, M⁻¹ r> <= 0: M is not positive definite");
     A.apply(space, p, q);
-    const double p_q = detail::dot(space, p, q);
+    const double p_q = A.global_sum(detail::dot(space, p, q));
     if (!std::isfinite(p_q)) return finish(SolveStatus::NanOrInf, "<p, A p> is NaN or Inf");
     if (p_q <= 0)
       return finish(SolveStatus::Breakdown, "<p, A p> <= 0: A is not positive definite");
     const double alpha = rho / p_q;
-    const double r_norm = std::sqrt(detail::cg_update(space, alpha, p, q, x, r));
+    const double r_norm = std::sqrt(A.global_sum(detail::cg_update(space, alpha, p, q, x, r)));
     if (tracker.record(iteration, r_norm, status, reason)) return finish(status, reason);
     M.apply(space, r, z);
-    const double rho_new = detail::dot(space, r, z);
+    const double rho_new = A.global_sum(detail::dot(space, r, z));
     detail::xpby(space, z, rho_new / rho, p);
     rho = rho_new;
   }

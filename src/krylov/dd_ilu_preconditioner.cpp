@@ -22,7 +22,9 @@ void DdIluPreconditioner::apply_transpose(const ExecSpace& space, ConstVector r,
 
 std::string DdIluPreconditioner::name() const {
   const IluForm form = options_.factor.form;
-  const char* kind = form == IluForm::Ildu0 ? "ildu0-dd" : form == IluForm::Ilu0 ? "ilu0-dd" : "ic0-dd";
+  const char* kind = form == IluForm::Ildu0  ? "ildu0-dd"
+                     : form == IluForm::Ilu0 ? "ilu0-dd"
+                                             : "ic0-dd";
   return std::string(kind) + " (" + to_string(options_.apply) + ")";
 }
 

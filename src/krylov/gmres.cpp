@@ -47,23 +47,26 @@ void add_combination(const ExecSpace& space, const Basis& V, int count,
 }
 
 // One classical Gram-Schmidt pass: h(0..count-1) = Vᵀ w, w -= V h.
-void gram_schmidt_pass(const ExecSpace& space, const Basis& V, int count, Vector w,
-                       const Kokkos::View<Scalar*, DeviceType>& h) {
+void gram_schmidt_pass(const ExecSpace& space, const Operator& A, const Basis& V, int count,
+                       Vector w, const Kokkos::View<Scalar*, DeviceType>& h) {
   const auto host_h = Kokkos::create_mirror_view(h);
   Kokkos::parallel_reduce(
       "fgdd::krylov::gmres_multi_dot", Kokkos::RangePolicy<ExecSpace>(space, 0, w.extent(0)),
       MultiDot{V, w, unsigned(count)}, Kokkos::subview(host_h, std::make_pair(0, count)));
+  space.fence();
+  A.sum_over_ranks(host_h.data(), count);
   Kokkos::deep_copy(space, h, host_h);
   add_combination(space, V, count, h, -1.0, w);
 }
 
 // Orthogonalizes w against columns 0..j of V; h(0..j) receives the coefficients.
-void orthogonalize(const ExecSpace& space, Orthogonalization method, const Basis& V, int j,
-                   Vector w, const Kokkos::View<Scalar*, DeviceType>& h,
+void orthogonalize(const ExecSpace& space, const Operator& A, Orthogonalization method,
+                   const Basis& V, int j, Vector w, const Kokkos::View<Scalar*, DeviceType>& h,
                    const Kokkos::View<Scalar*, DeviceType>& correction) {
   if (method == Orthogonalization::Cgs2) {
-    gram_schmidt_pass(space, V, j + 1, w, h);
-    gram_schmidt_pass(space, V, j + 1, w, correction);  // the second pass fixes lost orthogonality
+    gram_schmidt_pass(space, A, V, j + 1, w, h);
+    gram_schmidt_pass(space, A, V, j + 1, w,
+                      correction);  // the second pass fixes lost orthogonality
     const auto hj = Kokkos::subview(h, std::make_pair(0, j + 1));
     const auto cj = Kokkos::subview(correction, std::make_pair(0, j + 1));
     Kokkos::parallel_for(
@@ -73,7 +76,7 @@ void orthogonalize(const ExecSpace& space, Orthogonalization method, const Basis
   }
   for (int i = 0; i <= j; ++i) {
     const auto vi = Kokkos::subview(V, Kokkos::ALL, i);
-    const double hij = detail::dot(space, vi, w);
+    const double hij = A.global_sum(detail::dot(space, vi, w));
     detail::axpy(space, -hij, vi, w);
     Kokkos::deep_copy(space, Kokkos::subview(h, i), hij);
   }
@@ -93,8 +96,8 @@ std::vector<double> back_substitute(const std::vector<double>& H, int ld, int j,
 
 }  // namespace
 
-SolveResult gmres(const ExecSpace& space, const Operator& A, const Preconditioner& M,
-                  ConstVector b, Vector x, const KrylovOptions& options) {
+SolveResult gmres(const ExecSpace& space, const Operator& A, const Preconditioner& M, ConstVector b,
+                  Vector x, const KrylovOptions& options) {
   const Offset n = b.extent(0);
   const int m = options.restart;
   Vector r("fgdd::krylov::r", n), w("fgdd::krylov::w", n), z("fgdd::krylov::z", n);
@@ -124,8 +127,8 @@ SolveResult gmres(const ExecSpace& space, const Operator& A, const Preconditione
       ++iteration;
       M.apply(space, Kokkos::subview(V, Kokkos::ALL, j), z);
       A.apply(space, z, w);
-      orthogonalize(space, options.orthogonalization, V, j, w, h, correction);
-      const double h_next = std::sqrt(detail::norm2_squared(space, w));
+      orthogonalize(space, A, options.orthogonalization, V, j, w, h, correction);
+      const double h_next = std::sqrt(A.global_sum(detail::norm2_squared(space, w)));
       const auto host_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), h);
       double* column = &H[std::size_t(j) * ld];
       for (int i = 0; i <= j; ++i) column[i] = host_h(i);
@@ -168,7 +171,7 @@ SolveResult gmres(const ExecSpace& space, const Operator& A, const Preconditione
     detail::axpy(space, 1.0, z, x);
     // The true residual starts the next cycle and confirms a converged estimate.
     A.apply(space, x, r);
-    beta = std::sqrt(detail::axpby_norm2(space, 1.0, b, -1.0, r));
+    beta = std::sqrt(A.global_sum(detail::axpby_norm2(space, 1.0, b, -1.0, r)));
     if (!std::isfinite(beta)) return finish(SolveStatus::NanOrInf, "residual became NaN or Inf");
     if (tracker.below_target(beta))
       return finish(SolveStatus::Converged, "residual below tolerance");

@@ -5,6 +5,7 @@
 
 #include "core/sparse_matrix.hpp"
 
+#include <array>
 #include <string>
 
 namespace fgdd {
@@ -19,6 +20,23 @@ class Operator {
   virtual bool has_transpose() const noexcept { return false; }
   virtual void apply_transpose(const ExecSpace& space, ConstVector x, Vector y) const;
   virtual std::string name() const = 0;
+
+  // Sums values[0..count) over every process that shares the vectors (MPI ranks of a
+  // distributed operator, whose vectors hold each rank's own rows). Krylov methods pass every
+  // local dot product through it, so one code serves one device and many. Default: one process.
+  virtual void sum_over_ranks(double* values, int count) const {
+    (void)values;
+    (void)count;
+  }
+  double global_sum(double local) const {
+    sum_over_ranks(&local, 1);
+    return local;
+  }
+  template <std::size_t Count>
+  std::array<double, Count> global_sum(std::array<double, Count> local) const {
+    sum_over_ranks(local.data(), int(Count));
+    return local;
+  }
 };
 
 // A SparseMatrix (CSR or BSR) as an Operator: spmv and spmv_transpose. Keeps its own handle on

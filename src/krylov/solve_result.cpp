@@ -4,13 +4,20 @@ namespace fgdd {
 
 const char* to_string(SolveStatus status) noexcept {
   switch (status) {
-    case SolveStatus::Converged: return "converged";
-    case SolveStatus::MaxIterations: return "max_iterations";
-    case SolveStatus::Breakdown: return "breakdown";
-    case SolveStatus::Diverged: return "diverged";
-    case SolveStatus::Stagnated: return "stagnated";
-    case SolveStatus::NanOrInf: return "nan_or_inf";
-    case SolveStatus::PreconditionerFailed: return "preconditioner_failed";
+    case SolveStatus::Converged:
+      return "converged";
+    case SolveStatus::MaxIterations:
+      return "max_iterations";
+    case SolveStatus::Breakdown:
+      return "breakdown";
+    case SolveStatus::Diverged:
+      return "diverged";
+    case SolveStatus::Stagnated:
+      return "stagnated";
+    case SolveStatus::NanOrInf:
+      return "nan_or_inf";
+    case SolveStatus::PreconditionerFailed:
+      return "preconditioner_failed";
   }
   return "unknown";
 }

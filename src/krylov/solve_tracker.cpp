@@ -13,7 +13,7 @@ namespace {
 double residual_norm(const ExecSpace& space, const Operator& A, ConstVector b, ConstVector x,
                      Vector r) {
   A.apply(space, x, r);
-  return std::sqrt(axpby_norm2(space, 1.0, b, -1.0, r));
+  return std::sqrt(A.global_sum(axpby_norm2(space, 1.0, b, -1.0, r)));
 }
 
 }  // namespace
@@ -22,13 +22,13 @@ bool negligible(double value, double scale) {
   return std::abs(value) <= std::numeric_limits<double>::epsilon() * 1e-6 * scale;
 }
 
-SolveTracker::SolveTracker(const ExecSpace& space, const Operator& A, ConstVector b,
-                           ConstVector x, const KrylovOptions& options, Vector r)
+SolveTracker::SolveTracker(const ExecSpace& space, const Operator& A, ConstVector b, ConstVector x,
+                           const KrylovOptions& options, Vector r)
     : space_(space), A_(A), b_(b), options_(options) {
   options.validate();
   check_vector_size(A, b.extent(0), "b");
   check_vector_size(A, x.extent(0), "x");
-  b_norm_ = std::sqrt(norm2_squared(space, b));
+  b_norm_ = std::sqrt(A.global_sum(norm2_squared(space, b)));
   residual_ = residual_norm(space, A, b, x, r);
   best_ = residual_;
   result_.initial_residual = residual_;

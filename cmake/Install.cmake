@@ -6,8 +6,13 @@ include(CMakePackageConfigHelpers)
 install(TARGETS fgdd EXPORT fgddTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(DIRECTORY src/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/fgdd
-        FILES_MATCHING PATTERN "*.hpp")
+if(FGDD_ENABLE_MPI)
+  install(DIRECTORY src/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/fgdd
+          FILES_MATCHING PATTERN "*.hpp")
+else()  # the MPI layer's headers need <mpi.h>
+  install(DIRECTORY src/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/fgdd
+          FILES_MATCHING PATTERN "*.hpp" PATTERN "dist" EXCLUDE)
+endif()
 install(EXPORT fgddTargets NAMESPACE fgdd:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/fgdd)
 
 set(FGDD_CONFIG_ENABLE_METIS ${FGDD_ENABLE_METIS})

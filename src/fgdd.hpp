@@ -34,5 +34,11 @@
 #include "trsv/subdomain_levels.hpp"
 #include "trsv/subdomain_trsv.hpp"
 #include "trsv/trsv_options.hpp"
+#ifdef FGDD_HAVE_MPI
+#include "dist/communicator.hpp"
+#include "dist/distributed_matrix.hpp"
+#include "dist/distributed_operator.hpp"
+#include "dist/distributed_solver.hpp"
+#endif
 
 #define FGDD_VERSION "0.1.0"

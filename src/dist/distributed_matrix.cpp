@@ -1,0 +1,266 @@
+// Slicing A_p by rank happens on the host during setup: the root copies its arrays to the
+// host once and sends each rank a contiguous slice; each rank splits its slice into the
+// diagonal and off-rank blocks and agrees on the halo messages with its neighbours.
+#include "dist/distributed_matrix.hpp"
+
+#include "core/errors.hpp"
+#include "core/matrix_build.hpp"
+#include "dist/mpi_transfer.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+namespace fgdd {
+
+int RowDistribution::owner_of(Ordinal block_row) const {
+  const auto after =
+      std::upper_bound(block_row_offsets.begin(), block_row_offsets.end(), block_row);
+  return int(after - block_row_offsets.begin()) - 1;
+}
+
+RowDistribution distribute_subdomains(const std::vector<Ordinal>& subdomain_offsets, int ranks) {
+  const int subdomains = int(subdomain_offsets.size()) - 1;
+  if (subdomains < ranks)
+    throw InvalidInput("the matrix has " + std::to_string(subdomains) + " subdomains for " +
+                       std::to_string(ranks) +
+                       " MPI ranks; every rank needs at least one (use smaller subdomains)");
+  RowDistribution d;
+  d.subdomain_offsets.assign(1, 0);
+  const double rows = subdomain_offsets.back();
+  for (int r = 1; r < ranks; ++r) {
+    // The first subdomain boundary at or past r/ranks of the rows, leaving one per later rank.
+    const double target = rows * r / ranks;
+    int s = int(std::lower_bound(subdomain_offsets.begin(), subdomain_offsets.end(), target) -
+                subdomain_offsets.begin());
+    s = std::clamp(s, d.subdomain_offsets.back() + 1, subdomains - (ranks - r));
+    d.subdomain_offsets.push_back(s);
+  }
+  d.subdomain_offsets.push_back(subdomains);
+  for (const Ordinal s : d.subdomain_offsets) d.block_row_offsets.push_back(subdomain_offsets[s]);
+  return d;
+}
+
+namespace {
+
+// The root's arrays of the whole partitioned matrix, on the host.
+struct WholeOnHost {
+  int block_size = 1;
+  std::vector<Ordinal> subdomain_offsets;
+  HostCopy<Offset> permuted_rows, dropped_rows;
+  HostCopy<Ordinal> permuted_cols, dropped_cols, iperm;
+  HostCopy<Scalar> permuted_values, dropped_values;
+};
+
+WholeOnHost copy_to_host(const PartitionedMatrix& dd) {
+  const SparseMatrix& A = dd.system.permuted;
+  const SparseMatrix& D = dd.system.dropped;
+  return {A.block_size(),
+          dd.partition.host_subdomain_offsets,
+          host_copy(A.row_map()),
+          host_copy(D.row_map()),
+          host_copy(A.col_ind()),
+          host_copy(D.col_ind()),
+          host_copy(dd.partition.iperm),
+          host_copy(A.values()),
+          host_copy(D.values())};
+}
+
+// One rank's rows of a CSR/BSR array triple, columns still in A_p's numbering.
+struct Slice {
+  std::vector<Offset> row_map;  // starts at 0
+  std::vector<Ordinal> cols;
+  std::vector<Scalar> values;
+};
+
+// Scatters rows [offsets[r], offsets[r+1]) of a matrix from the root.
+Slice scatter_rows(const Communicator& comm, const std::vector<Ordinal>& offsets, int block_size,
+                   const HostCopy<Offset>* rows, const HostCopy<Ordinal>* cols,
+                   const HostCopy<Scalar>* values) {
+  const int ranks = comm.size();
+  std::vector<Offset> row_starts(ranks + 1), entry_starts(ranks + 1), value_starts(ranks + 1);
+  const Offset b2 = Offset(block_size) * Offset(block_size);
+  for (int r = 0; r <= ranks; ++r) {
+    row_starts[r] = offsets[r];
+    if (comm.is_root()) entry_starts[r] = (*rows)(offsets[r]);
+    value_starts[r] = entry_starts[r] * b2;
+  }
+  const int me = comm.rank();
+  const Offset my_rows = offsets[me + 1] - offsets[me];
+  Slice slice;
+  // row_map slices overlap by one entry: rank r receives row_map[offsets[r] .. offsets[r+1]].
+  std::vector<Offset> row_map_starts(row_starts.begin(), row_starts.end() - 1),
+      row_map_ends(row_starts.begin() + 1, row_starts.end());
+  for (auto& end : row_map_ends) ++end;
+  slice.row_map = scatter_ranges<Offset>(comm, rows ? rows->data() : nullptr, row_map_starts,
+                                         row_map_ends, my_rows + 1);
+  const Offset base = slice.row_map.front();
+  for (auto& start : slice.row_map) start -= base;
+  const Offset my_entries = slice.row_map.back();
+  std::vector<Offset> entry_ends(entry_starts.begin() + 1, entry_starts.end()),
+      value_ends(value_starts.begin() + 1, value_starts.end());
+  slice.cols = scatter_ranges<Ordinal>(comm, cols ? cols->data() : nullptr, entry_starts,
+                                       entry_ends, my_entries);
+  slice.values = scatter_ranges<Scalar>(comm, values ? values->data() : nullptr, value_starts,
+                                        value_ends, my_entries * b2);
+  return slice;
+}
+
+SparseMatrix to_matrix(Ordinal block_rows, int block_size, Slice&& slice) {
+  HostMatrixArrays arrays;
+  arrays.num_block_rows = arrays.num_block_cols = block_rows;
+  arrays.block_size = block_size;
+  arrays.row_map = std::move(slice.row_map);
+  arrays.col_ind = std::move(slice.cols);
+  arrays.values = std::move(slice.values);
+  return make_matrix(arrays);
+}
+
+template <class T>
+Kokkos::View<T*, DeviceType> to_device(const std::vector<T>& host, const std::string& label) {
+  Kokkos::View<T*, DeviceType> view(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
+                                    host.size());
+  Kokkos::deep_copy(
+      view, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                host.data(), host.size()));
+  return view;
+}
+
+// Splits this rank's rows of A_p into the diagonal block (columns [first, last)) and the
+// off-rank block (ghost columns, numbered in sorted order).
+void split_columns(const Slice& rows, Ordinal first, Ordinal last, int block_size,
+                   SparseMatrix& diagonal, OffRankBlock& off_rank) {
+  const Offset b2 = Offset(block_size) * Offset(block_size);
+  const Ordinal n = Ordinal(rows.row_map.size() - 1);
+  const auto owned = [&](Ordinal c) { return c >= first && c < last; };
+  for (const Ordinal c : rows.cols)
+    if (!owned(c)) off_rank.ghost_rows.push_back(c);
+  std::sort(off_rank.ghost_rows.begin(), off_rank.ghost_rows.end());
+  off_rank.ghost_rows.erase(std::unique(off_rank.ghost_rows.begin(), off_rank.ghost_rows.end()),
+                            off_rank.ghost_rows.end());
+  Slice local, ghost;
+  local.row_map.assign(1, 0);
+  ghost.row_map.assign(1, 0);
+  for (Ordinal i = 0; i < n; ++i) {
+    for (Offset k = rows.row_map[i]; k < rows.row_map[i + 1]; ++k) {
+      const Ordinal c = rows.cols[k];
+      Slice& target = owned(c) ? local : ghost;
+      target.cols.push_back(owned(c) ? c - first
+                                     : Ordinal(std::lower_bound(off_rank.ghost_rows.begin(),
+                                                                off_rank.ghost_rows.end(), c) -
+                                               off_rank.ghost_rows.begin()));
+      target.values.insert(target.values.end(), rows.values.begin() + k * b2,
+                           rows.values.begin() + (k + 1) * b2);
+    }
+    local.row_map.push_back(local.cols.size());
+    ghost.row_map.push_back(ghost.cols.size());
+  }
+  off_rank.row_map = to_device(ghost.row_map, "fgdd::dist::off_rank_row_map");
+  off_rank.ghost_col = to_device(ghost.cols, "fgdd::dist::off_rank_cols");
+  off_rank.values = to_device(ghost.values, "fgdd::dist::off_rank_values");
+  diagonal = to_matrix(n, block_size, std::move(local));
+}
+
+// Each neighbour learns which of its rows this rank needs (one all-to-all of counts, one of
+// row numbers); ghosts sorted by row are already grouped by owner.
+HaloPlan plan_halo(const Communicator& comm, const RowDistribution& distribution,
+                   const std::vector<Ordinal>& ghost_rows) {
+  const int ranks = comm.size();
+  std::vector<int> receive_counts(ranks, 0), send_counts(ranks, 0);
+  for (const Ordinal row : ghost_rows) ++receive_counts[distribution.owner_of(row)];
+  MPI_Alltoall(receive_counts.data(), 1, MPI_INT, send_counts.data(), 1, MPI_INT, comm.get());
+  std::vector<int> receive_displs(ranks + 1, 0), send_displs(ranks + 1, 0);
+  std::partial_sum(receive_counts.begin(), receive_counts.end(), receive_displs.begin() + 1);
+  std::partial_sum(send_counts.begin(), send_counts.end(), send_displs.begin() + 1);
+  std::vector<Ordinal> requested(send_displs.back());
+  MPI_Alltoallv(ghost_rows.data(), receive_counts.data(), receive_displs.data(), MPI_INT,
+                requested.data(), send_counts.data(), send_displs.data(), MPI_INT, comm.get());
+  HaloPlan plan;
+  plan.send_offsets.assign(1, 0);
+  plan.recv_offsets.assign(1, 0);
+  const Ordinal first = distribution.block_row_offsets[comm.rank()];
+  std::vector<Ordinal> send_rows;
+  for (int r = 0; r < ranks; ++r) {
+    if (receive_counts[r] == 0 && send_counts[r] == 0) continue;
+    plan.neighbors.push_back(r);
+    for (int k = send_displs[r]; k < send_displs[r + 1]; ++k)
+      send_rows.push_back(requested[k] - first);
+    plan.send_offsets.push_back(send_rows.size());
+    plan.recv_offsets.push_back(plan.recv_offsets.back() + receive_counts[r]);
+  }
+  plan.send_rows = to_device(send_rows, "fgdd::dist::send_rows");
+  return plan;
+}
+
+// This rank's subdomains in local numbering; iperm keeps the caller's rows for messages.
+Partition local_partition(const std::vector<Ordinal>& whole_offsets, Ordinal first_subdomain,
+                          Ordinal last_subdomain, std::vector<Ordinal>&& original_rows) {
+  Partition p;
+  p.num_subdomains = last_subdomain - first_subdomain;
+  const Ordinal first_row = whole_offsets[first_subdomain];
+  for (Ordinal s = first_subdomain; s <= last_subdomain; ++s)
+    p.host_subdomain_offsets.push_back(whole_offsets[s] - first_row);
+  const Ordinal n = p.host_subdomain_offsets.back();
+  std::vector<Ordinal> identity(n), part_of_row(n);
+  std::iota(identity.begin(), identity.end(), 0);
+  for (Ordinal s = 0; s < p.num_subdomains; ++s)
+    std::fill(part_of_row.begin() + p.host_subdomain_offsets[s],
+              part_of_row.begin() + p.host_subdomain_offsets[s + 1], s);
+  p.subdomain_offsets = to_device(p.host_subdomain_offsets, "fgdd::dist::subdomain_offsets");
+  p.perm = to_device(identity, "fgdd::dist::perm");
+  p.iperm = to_device(original_rows, "fgdd::dist::iperm");
+  p.part_of_row = to_device(part_of_row, "fgdd::dist::part_of_row");
+  return p;
+}
+
+}  // namespace
+
+DistributedMatrix::DistributedMatrix(const ExecSpace& space, const Communicator& comm,
+                                     const PartitionedMatrix* whole_on_root)
+    : comm_(comm) {
+  WholeOnHost whole;
+  comm_.run_collectively([&] {
+    if (comm_.is_root()) {
+      if (!whole_on_root) throw InvalidInput("the root rank passed no matrix to distribute");
+      space.fence();
+      whole = copy_to_host(*whole_on_root);
+      distribution_ = distribute_subdomains(whole.subdomain_offsets, comm_.size());
+    }
+  });
+  broadcast(comm_, whole.block_size);
+  broadcast(comm_, whole.subdomain_offsets);
+  broadcast(comm_, distribution_.block_row_offsets);
+  broadcast(comm_, distribution_.subdomain_offsets);
+
+  const int me = comm_.rank();
+  const Ordinal first = distribution_.block_row_offsets[me];
+  const Ordinal last = distribution_.block_row_offsets[me + 1];
+  const bool root = comm_.is_root();
+  Slice permuted =
+      scatter_rows(comm_, distribution_.block_row_offsets, whole.block_size,
+                   root ? &whole.permuted_rows : nullptr, root ? &whole.permuted_cols : nullptr,
+                   root ? &whole.permuted_values : nullptr);
+  Slice dropped =
+      scatter_rows(comm_, distribution_.block_row_offsets, whole.block_size,
+                   root ? &whole.dropped_rows : nullptr, root ? &whole.dropped_cols : nullptr,
+                   root ? &whole.dropped_values : nullptr);
+  std::vector<Offset> row_starts(distribution_.block_row_offsets.begin(),
+                                 distribution_.block_row_offsets.end() - 1),
+      row_ends(distribution_.block_row_offsets.begin() + 1, distribution_.block_row_offsets.end());
+  std::vector<Ordinal> original_rows = scatter_ranges<Ordinal>(
+      comm_, root ? whole.iperm.data() : nullptr, row_starts, row_ends, Offset(last - first));
+  const int block_size = whole.block_size;
+  const std::vector<Ordinal> subdomain_offsets = std::move(whole.subdomain_offsets);
+  whole = WholeOnHost{};  // the root's host copy is no longer needed
+
+  comm_.run_collectively([&] {
+    split_columns(permuted, first, last, block_size, diagonal_, off_rank_);
+    for (auto& c : dropped.cols) c -= first;  // subdomains never leave the rank
+    dropped_ = to_matrix(last - first, block_size, std::move(dropped));
+    partition_ = local_partition(subdomain_offsets, distribution_.subdomain_offsets[me],
+                                 distribution_.subdomain_offsets[me + 1], std::move(original_rows));
+  });
+  halo_ = plan_halo(comm_, distribution_, off_rank_.ghost_rows);
+}
+
+}  // namespace fgdd

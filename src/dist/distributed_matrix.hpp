@@ -1,0 +1,81 @@
+// A_p (the partitioned ordering of A) spread over MPI ranks: each rank owns a contiguous range
+// of whole subdomains, so the DD preconditioner of its rows needs no data from other ranks.
+// Only the SpMV reaches across ranks: its off-rank columns are "ghosts" fetched by the halo
+// plan (one message per neighbour).
+#pragma once
+
+#include "core/sparse_matrix.hpp"
+#include "dist/communicator.hpp"
+#include "partition/partition_matrix.hpp"
+
+#include <vector>
+
+namespace fgdd {
+
+// Who owns what, the same on every rank. Rank r owns block rows
+// [block_row_offsets[r], block_row_offsets[r+1]) of A_p and subdomains
+// [subdomain_offsets[r], subdomain_offsets[r+1]).
+struct RowDistribution {
+  std::vector<Ordinal> block_row_offsets;
+  std::vector<Ordinal> subdomain_offsets;
+  int owner_of(Ordinal block_row) const;
+};
+
+// Ranks get contiguous subdomain ranges with about equal row counts. Throws InvalidInput when
+// there are fewer subdomains than ranks.
+RowDistribution distribute_subdomains(const std::vector<Ordinal>& subdomain_offsets, int ranks);
+
+// The columns of this rank's rows that other ranks own, as a rectangular block: local block
+// rows × ghost block columns (ghost g is block row ghost_rows[g] of A_p).
+struct OffRankBlock {
+  Kokkos::View<Offset*, DeviceType> row_map;
+  Kokkos::View<Ordinal*, DeviceType> ghost_col;
+  Kokkos::View<Scalar*, DeviceType> values;  // b² per block, row-major like SparseMatrix
+  std::vector<Ordinal> ghost_rows;           // sorted, so grouped by owner
+};
+
+// The messages one SpMV needs: to each neighbour the listed local block rows, from each the
+// ghosts [recv_offsets[k], recv_offsets[k+1]). Built once.
+struct HaloPlan {
+  std::vector<int> neighbors;
+  std::vector<Offset> send_offsets;              // into send_rows, per neighbour
+  std::vector<Offset> recv_offsets;              // into the ghosts, per neighbour
+  Kokkos::View<Ordinal*, DeviceType> send_rows;  // local block rows
+  Offset num_send_rows() const { return send_offsets.empty() ? 0 : send_offsets.back(); }
+  Offset num_ghosts() const { return recv_offsets.empty() ? 0 : recv_offsets.back(); }
+};
+
+class DistributedMatrix {
+ public:
+  // Collective. The root (rank 0) passes the partitioned whole matrix (partition_matrix of A),
+  // the other ranks nullptr; each rank receives its slice. Errors (fewer subdomains than
+  // ranks, ...) are thrown on every rank alike.
+  DistributedMatrix(const ExecSpace& space, const Communicator& comm,
+                    const PartitionedMatrix* whole_on_root);
+
+  const Communicator& comm() const noexcept { return comm_; }
+  const RowDistribution& distribution() const noexcept { return distribution_; }
+  int block_size() const noexcept { return diagonal_.block_size(); }
+  Ordinal global_num_block_rows() const noexcept { return distribution_.block_row_offsets.back(); }
+  Ordinal first_block_row() const noexcept { return distribution_.block_row_offsets[comm_.rank()]; }
+  Offset num_rows() const noexcept { return diagonal_.num_rows(); }  // this rank's scalar rows
+
+  // This rank's rows and columns of A_p (the part of the SpMV that needs no messages).
+  const SparseMatrix& diagonal() const noexcept { return diagonal_; }
+  const OffRankBlock& off_rank() const noexcept { return off_rank_; }
+  const HaloPlan& halo() const noexcept { return halo_; }
+  // This rank's rows of the dropped matrix and its subdomains, in local numbering; the
+  // partition's iperm names the caller's (original) block rows, so errors report those.
+  const SparseMatrix& dropped() const noexcept { return dropped_; }
+  const Partition& partition() const noexcept { return partition_; }
+
+ private:
+  Communicator comm_;
+  RowDistribution distribution_;
+  SparseMatrix diagonal_, dropped_;
+  OffRankBlock off_rank_;
+  HaloPlan halo_;
+  Partition partition_;
+};
+
+}  // namespace fgdd

@@ -1,0 +1,76 @@
+#include "dist/distributed_operator.hpp"
+
+#include "core/spmv.hpp"
+
+namespace fgdd {
+namespace {
+
+// y += A_off g, one thread per scalar row.
+void add_off_rank_product(const ExecSpace& space, const OffRankBlock& off_rank, int block_size,
+                          ConstVector ghosts, Vector y) {
+  const auto row_map = off_rank.row_map;
+  const auto cols = off_rank.ghost_col;
+  const auto values = off_rank.values;
+  const Offset b = block_size, b2 = b * b;
+  Kokkos::parallel_for(
+      "fgdd::dist::off_rank_spmv", Kokkos::RangePolicy<ExecSpace>(space, 0, y.extent(0)),
+      KOKKOS_LAMBDA(const Offset row) {
+        const Offset block_row = row / b, i = row % b;
+        Scalar sum = 0;
+        for (Offset k = row_map(block_row); k < row_map(block_row + 1); ++k)
+          for (Offset j = 0; j < b; ++j)
+            sum += values(k * b2 + i * b + j) * ghosts(Offset(cols(k)) * b + j);
+        y(row) += sum;
+      });
+}
+
+// ghost_sums = A_offᵀ x: contributions this rank owes the ghosts' owners.
+void off_rank_transpose_product(const ExecSpace& space, const OffRankBlock& off_rank,
+                                int block_size, ConstVector x, Vector ghost_sums) {
+  const auto row_map = off_rank.row_map;
+  const auto cols = off_rank.ghost_col;
+  const auto values = off_rank.values;
+  const Offset b = block_size, b2 = b * b;
+  Kokkos::deep_copy(space, ghost_sums, 0.0);
+  Kokkos::parallel_for(
+      "fgdd::dist::off_rank_spmv_transpose", Kokkos::RangePolicy<ExecSpace>(space, 0, x.extent(0)),
+      KOKKOS_LAMBDA(const Offset row) {
+        const Offset block_row = row / b, i = row % b;
+        const Scalar xr = x(row);
+        for (Offset k = row_map(block_row); k < row_map(block_row + 1); ++k)
+          for (Offset j = 0; j < b; ++j)
+            Kokkos::atomic_add(&ghost_sums(Offset(cols(k)) * b + j),
+                               values(k * b2 + i * b + j) * xr);
+      });
+}
+
+}  // namespace
+
+DistributedOperator::DistributedOperator(const DistributedMatrix& A)
+    : A_(A),
+      halo_(A.comm(), A.halo(), A.block_size()),
+      ghosts_("fgdd::dist::ghosts", A.halo().num_ghosts() * A.block_size()) {}
+
+void DistributedOperator::apply(const ExecSpace& space, ConstVector x, Vector y) const {
+  check_vector_size(*this, x.extent(0), "x");
+  check_vector_size(*this, y.extent(0), "y");
+  halo_.start_forward(space, x, ghosts_);
+  spmv(space, A_.diagonal(), x, y);  // overlaps the messages
+  halo_.finish_forward(space, ghosts_);
+  add_off_rank_product(space, A_.off_rank(), A_.block_size(), ghosts_, y);
+}
+
+void DistributedOperator::apply_transpose(const ExecSpace& space, ConstVector x, Vector y) const {
+  check_vector_size(*this, x.extent(0), "x");
+  check_vector_size(*this, y.extent(0), "y");
+  off_rank_transpose_product(space, A_.off_rank(), A_.block_size(), x, ghosts_);
+  halo_.start_reverse(space, ghosts_);
+  spmv_transpose(space, A_.diagonal(), x, y);  // overlaps the messages
+  halo_.finish_reverse_add(space, y);
+}
+
+void DistributedOperator::sum_over_ranks(double* values, int count) const {
+  A_.comm().sum(values, count);
+}
+
+}  // namespace fgdd

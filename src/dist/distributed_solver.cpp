@@ -1,0 +1,121 @@
+#include "dist/distributed_solver.hpp"
+
+#include "core/errors.hpp"
+#include "dist/mpi_transfer.hpp"
+#include "partition/reorder.hpp"
+#include "solver/solver_steps.hpp"
+
+#include <string>
+
+namespace fgdd {
+namespace {
+
+std::vector<Scalar> to_host_vector(ConstVector v) {
+  std::vector<Scalar> host(v.extent(0));
+  Kokkos::deep_copy(
+      Kokkos::View<Scalar*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+          host.data(), host.size()),
+      v);
+  return host;
+}
+
+void copy_to_device(const std::vector<Scalar>& host, Vector v) {
+  Kokkos::deep_copy(
+      v, Kokkos::View<const Scalar*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+             host.data(), host.size()));
+}
+
+}  // namespace
+
+DistributedSolver::DistributedSolver(const Communicator& comm, SolverOptions options)
+    : comm_(comm), options_(std::move(options)) {
+  options_.validate();
+}
+
+void DistributedSolver::setup(const ExecSpace& space, const SparseMatrix* A_on_root,
+                              const GridInfo& grid) {
+  Kokkos::Timer timer;
+  preconditioner_.reset();
+  operator_.reset();
+  matrix_.reset();
+  std::unique_ptr<PartitionedMatrix> whole;
+  comm_.run_collectively([&] {
+    if (!comm_.is_root()) return;
+    if (!A_on_root) throw InvalidInput("the root rank passed no matrix to DistributedSolver");
+    whole = std::make_unique<PartitionedMatrix>(
+        partition_matrix(space, *A_on_root, grid, options_.partition));
+    report_ = whole->report;
+    root_partition_ = whole->partition;
+  });
+  matrix_ = std::make_unique<DistributedMatrix>(space, comm_, whole.get());
+  whole.reset();
+  comm_.run_collectively([&] {
+    preconditioner_ = detail::make_preconditioner(space, options_, matrix_->diagonal(),
+                                                  matrix_->dropped(), matrix_->partition());
+  });
+  operator_ = std::make_unique<DistributedOperator>(*matrix_);
+  space.fence();
+  setup_seconds_ = comm_.max(timer.seconds());
+}
+
+SolveResult DistributedSolver::solve_local(const ExecSpace& space, ConstVector b_local,
+                                           Vector x_local) {
+  comm_.run_collectively([&] {
+    if (!preconditioner_) throw InvalidInput("solve before setup completed");
+    check_vector_size(*operator_, b_local.extent(0), "b");
+    check_vector_size(*operator_, x_local.extent(0), "x");
+  });
+  return detail::run_method(space, options_.method, *operator_, *preconditioner_, b_local, x_local,
+                            options_.krylov);
+}
+
+SolveResult DistributedSolver::solve(const ExecSpace& space, ConstVector b, Vector x) {
+  const int block_size = matrix().block_size();
+  const Offset global_rows = Offset(matrix().global_num_block_rows()) * block_size;
+  std::vector<Scalar> b_p, x_p;  // the root's whole vectors in A_p's ordering
+  comm_.run_collectively([&] {
+    if (!comm_.is_root()) return;
+    if (b.extent(0) != global_rows || x.extent(0) != global_rows)
+      throw DimensionMismatch("b and x have " + std::to_string(b.extent(0)) + " and " +
+                              std::to_string(x.extent(0)) + " entries, the matrix " +
+                              std::to_string(global_rows) + " rows");
+    Vector permuted("fgdd::dist::permuted", global_rows);
+    permute_vector(space, root_partition_, block_size, b, permuted);
+    b_p = to_host_vector(permuted);
+    permute_vector(space, root_partition_, block_size, x, permuted);
+    x_p = to_host_vector(permuted);
+  });
+  const auto& offsets = matrix().distribution().block_row_offsets;
+  std::vector<Offset> starts, ends;
+  for (int r = 0; r < comm_.size(); ++r) {
+    starts.push_back(Offset(offsets[r]) * block_size);
+    ends.push_back(Offset(offsets[r + 1]) * block_size);
+  }
+  const Offset n = matrix().num_rows();
+  const bool root = comm_.is_root();
+  Vector b_local("fgdd::dist::b", n), x_local("fgdd::dist::x", n);
+  copy_to_device(scatter_ranges<Scalar>(comm_, root ? b_p.data() : nullptr, starts, ends, n),
+                 b_local);
+  copy_to_device(scatter_ranges<Scalar>(comm_, root ? x_p.data() : nullptr, starts, ends, n),
+                 x_local);
+  const SolveResult result = solve_local(space, b_local, x_local);
+  gather_ranges<Scalar>(comm_, to_host_vector(x_local), root ? x_p.data() : nullptr, starts, ends);
+  if (root) {
+    Vector permuted("fgdd::dist::permuted", global_rows);
+    copy_to_device(x_p, permuted);
+    unpermute_vector(space, root_partition_, block_size, permuted, x);
+  }
+  return result;
+}
+
+const DistributedMatrix& DistributedSolver::matrix() const {
+  if (!matrix_) throw InvalidInput("DistributedSolver used before setup");
+  return *matrix_;
+}
+
+const Preconditioner& DistributedSolver::preconditioner() const {
+  if (!preconditioner_) throw InvalidInput("preconditioner before setup");
+  return *preconditioner_;
+}
+
+}  // namespace fgdd

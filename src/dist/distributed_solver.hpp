@@ -1,0 +1,55 @@
+// fgdd's Solver over MPI ranks. The root partitions the whole matrix into subdomains, each rank
+// receives whole subdomains, factors them and applies its DD preconditioner with no
+// communication; the Krylov method exchanges halos in the SpMV and sums dot products.
+//
+//   fgdd::Communicator comm;                        // MPI_COMM_WORLD
+//   fgdd::DistributedSolver solver(comm, options);
+//   solver.setup(space, comm.is_root() ? &A : nullptr);
+//   solver.solve(space, b, x);                      // b, x on the root, caller's ordering
+#pragma once
+
+#include "dist/distributed_matrix.hpp"
+#include "dist/distributed_operator.hpp"
+#include "krylov/preconditioner.hpp"
+#include "krylov/solve_result.hpp"
+#include "solver/solver_options.hpp"
+
+#include <memory>
+
+namespace fgdd {
+
+class DistributedSolver {
+ public:
+  // Throws InvalidInput for inconsistent options.
+  DistributedSolver(const Communicator& comm, SolverOptions options = {});
+
+  // Collective. The root passes A (and its grid, if any), the other ranks nullptr. Every rank
+  // throws the same error when any rank fails (a zero pivot names the caller's row).
+  // ilu0 / ildu0 are the exact ILU of each rank's diagonal block (no communication).
+  void setup(const ExecSpace& space, const SparseMatrix* A_on_root, const GridInfo& grid = {});
+
+  // Collective. b and x (initial guess in, solution out) are the whole vectors in the caller's
+  // ordering on the root; other ranks pass empty views. Every rank returns the same result.
+  SolveResult solve(const ExecSpace& space, ConstVector b, Vector x);
+
+  // Collective. b and x are this rank's rows of A_p (matrix().first_block_row() on).
+  SolveResult solve_local(const ExecSpace& space, ConstVector b_local, Vector x_local);
+
+  const DistributedMatrix& matrix() const;
+  const Preconditioner& preconditioner() const;
+  // The root's partition report (other ranks: an empty report).
+  const PartitionReport& partition_report() const noexcept { return report_; }
+  double setup_seconds() const noexcept { return setup_seconds_; }
+
+ private:
+  Communicator comm_;
+  SolverOptions options_;
+  PartitionReport report_;
+  Partition root_partition_;  // the root's permutation of the caller's rows (empty elsewhere)
+  std::unique_ptr<DistributedMatrix> matrix_;
+  std::unique_ptr<DistributedOperator> operator_;
+  std::unique_ptr<Preconditioner> preconditioner_;
+  double setup_seconds_ = 0;
+};
+
+}  // namespace fgdd

@@ -1,0 +1,41 @@
+// Moves a HaloPlan's data: forward (owners send rows of x, neighbours receive ghosts) for
+// y = A x, and reverse (ghost contributions go back and are added at the owner) for y = Aᵀ x.
+// Buffers are packed and unpacked by device kernels; MPI gets device pointers when it can
+// read them (Communicator::device_pointers_ok) and host copies otherwise.
+#pragma once
+
+#include "dist/communicator.hpp"
+#include "dist/distributed_matrix.hpp"
+
+#include <vector>
+
+namespace fgdd {
+
+class HaloExchange {
+ public:
+  HaloExchange(const Communicator& comm, const HaloPlan& plan, int block_size);
+
+  // Forward: packs x's send rows and starts the messages; finish_forward waits and leaves the
+  // ghost values in ghosts (plan.num_ghosts() × b entries). Local work may run in between.
+  void start_forward(const ExecSpace& space, ConstVector x, Vector ghosts);
+  void finish_forward(const ExecSpace& space, Vector ghosts);
+
+  // Reverse: sends ghost_sums to the ghosts' owners, who add them into y at the send rows.
+  void start_reverse(const ExecSpace& space, ConstVector ghost_sums);
+  void finish_reverse_add(const ExecSpace& space, Vector y);
+
+ private:
+  void post(void* receive_base, const void* send_base, const std::vector<Offset>& receive_offsets,
+            const std::vector<Offset>& send_offsets, int tag);
+  void wait();
+
+  const Communicator& comm_;
+  const HaloPlan& plan_;
+  int block_size_;
+  Vector send_buffer_;  // plan.num_send_rows() × b: packed rows, or received contributions
+  Kokkos::View<Scalar*, Kokkos::HostSpace> host_send_,
+      host_ghosts_;  // staging without GPU-aware MPI
+  std::vector<MPI_Request> requests_;
+};
+
+}  // namespace fgdd

@@ -1,0 +1,82 @@
+#include "solver/solver_steps.hpp"
+
+#include "krylov/bicg.hpp"
+#include "krylov/bicgstab.hpp"
+#include "krylov/block_jacobi.hpp"
+#include "krylov/cg.hpp"
+#include "krylov/dd_ilu_preconditioner.hpp"
+#include "krylov/global_ilu_preconditioner.hpp"
+#include "krylov/gmres.hpp"
+
+namespace fgdd::detail {
+
+namespace {
+
+IluForm form_of(PreconditionerKind kind) {
+  switch (kind) {
+    case PreconditionerKind::Ilu0Dd:
+    case PreconditionerKind::Ilu0:
+      return IluForm::Ilu0;
+    case PreconditionerKind::Ic0Dd:
+      return IluForm::Ildlt;
+    default:
+      return IluForm::Ildu0;
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<Preconditioner> make_preconditioner(const ExecSpace& space,
+                                                    const SolverOptions& options,
+                                                    const SparseMatrix& permuted,
+                                                    const SparseMatrix& dropped,
+                                                    const Partition& partition) {
+  DdIluOptions dd = options.dd;
+  dd.factor.form = form_of(options.preconditioner);
+  switch (options.preconditioner) {
+    case PreconditionerKind::Ildu0Dd:
+    case PreconditionerKind::Ilu0Dd:
+    case PreconditionerKind::Ic0Dd:
+      return std::make_unique<DdIluPreconditioner>(space, dropped, partition, dd);
+    case PreconditionerKind::Ilu0:
+    case PreconditionerKind::Ildu0: {
+      GlobalIluOptions global;
+      global.factor = dd.factor;
+      global.kernel = options.global_kernel;
+      return std::make_unique<GlobalIluPreconditioner>(space, permuted, global);
+    }
+    case PreconditionerKind::Jacobi:
+      return std::make_unique<BlockJacobi>(permuted);
+    case PreconditionerKind::None:
+      break;
+  }
+  return std::make_unique<IdentityPreconditioner>();
+}
+
+void update_preconditioner(const ExecSpace& space, std::unique_ptr<Preconditioner>& M,
+                           const SparseMatrix& permuted, const SparseMatrix& dropped) {
+  if (auto* dd = dynamic_cast<DdIluPreconditioner*>(M.get()))
+    dd->update_values(space, dropped);
+  else if (auto* global = dynamic_cast<GlobalIluPreconditioner*>(M.get()))
+    global->update_values(space, permuted);
+  else if (dynamic_cast<BlockJacobi*>(M.get()))
+    M = std::make_unique<BlockJacobi>(permuted);
+}
+
+SolveResult run_method(const ExecSpace& space, KrylovMethod method, const Operator& A,
+                       const Preconditioner& M, ConstVector b, Vector x,
+                       const KrylovOptions& options) {
+  switch (method) {
+    case KrylovMethod::Gmres:
+      return gmres(space, A, M, b, x, options);
+    case KrylovMethod::Cg:
+      return cg(space, A, M, b, x, options);
+    case KrylovMethod::Bicg:
+      return bicg(space, A, M, b, x, options);
+    case KrylovMethod::Bicgstab:
+      break;
+  }
+  return bicgstab(space, A, M, b, x, options);
+}
+
+}  // namespace fgdd::detail

@@ -1,0 +1,31 @@
+// The two steps Solver and DistributedSolver share: building the preconditioner the options
+// name, and running the Krylov method they name.
+#pragma once
+
+#include "krylov/operator.hpp"
+#include "krylov/preconditioner.hpp"
+#include "krylov/solve_result.hpp"
+#include "partition/partition.hpp"
+#include "solver/solver_options.hpp"
+
+#include <memory>
+
+namespace fgdd::detail {
+
+// permuted: the operator's matrix (global ILU and Jacobi factor it); dropped and partition:
+// the subdomain blocks the DD preconditioners factor.
+std::unique_ptr<Preconditioner> make_preconditioner(const ExecSpace& space,
+                                                    const SolverOptions& options,
+                                                    const SparseMatrix& permuted,
+                                                    const SparseMatrix& dropped,
+                                                    const Partition& partition);
+
+// Refreshes a preconditioner from make_preconditioner after new values of the same pattern.
+void update_preconditioner(const ExecSpace& space, std::unique_ptr<Preconditioner>& M,
+                           const SparseMatrix& permuted, const SparseMatrix& dropped);
+
+SolveResult run_method(const ExecSpace& space, KrylovMethod method, const Operator& A,
+                       const Preconditioner& M, ConstVector b, Vector x,
+                       const KrylovOptions& options);
+
+}  // namespace fgdd::detail

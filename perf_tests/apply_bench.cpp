@@ -11,14 +11,11 @@
 #include "partition/partition_matrix.hpp"
 #include "trsv/subdomain_trsv.hpp"
 
+#include "bench_common.hpp"
 #include "kk_ilu0_baseline.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Random.hpp>
-
-#ifdef KOKKOS_ENABLE_CUDA
-#include <cuda_runtime.h>
-#endif
 
 #include <algorithm>
 #include <cmath>
@@ -27,10 +24,6 @@
 #include <functional>
 #include <string>
 #include <vector>
-
-#ifndef FGDD_GIT_COMMIT
-#define FGDD_GIT_COMMIT "unknown"
-#endif
 
 namespace {
 
@@ -72,62 +65,20 @@ Options parse_options(int argc, char* argv[]) {
   return options;
 }
 
-std::string device_name() {
-#ifdef KOKKOS_ENABLE_CUDA
-  cudaDeviceProp properties;
-  if (cudaGetDeviceProperties(&properties, 0) == cudaSuccess) return properties.name;
-#endif
-  return "cpu";
-}
-
-struct Timing {
-  double min = 0, median = 0, max = 0;
-};
-
-Timing time_it(const ExecSpace& space, const Options& options, const std::function<void()>& run) {
-  for (int w = 0; w < options.warmup; ++w) run();
-  space.fence();
-  std::vector<double> seconds;
-  for (int r = 0; r < options.repeats; ++r) {
-    Kokkos::Timer timer;
-    run();
-    space.fence();
-    seconds.push_back(timer.seconds());
-  }
-  std::sort(seconds.begin(), seconds.end());
-  return {seconds.front(), seconds[seconds.size() / 2], seconds.back()};
-}
-
-// Read + write bandwidth of a device copy, best of the repeats, GB/s.
-double copy_bandwidth(const ExecSpace& space, const Options& options) {
-  const Offset n = Offset(options.copy_mb * 1e6 / sizeof(double));
-  Vector a("fgdd::bench::copy_a", n), b("fgdd::bench::copy_b", n);
-  const Timing t = time_it(space, options, [&] { Kokkos::deep_copy(space, b, a); });
-  return 2.0 * n * sizeof(double) / t.min / 1e9;
-}
-
-double max_relative_difference(ConstVector x, ConstVector reference) {
-  const auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
-  const auto b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), reference);
-  double scale = 0, worst = 0;
-  for (std::size_t i = 0; i < b.extent(0); ++i) scale = std::max(scale, std::abs(b(i)));
-  for (std::size_t i = 0; i < b.extent(0); ++i) worst = std::max(worst, std::abs(a(i) - b(i)));
-  return scale > 0 ? worst / scale : worst;
-}
-
 }  // namespace
 
 int main(int argc, char* argv[]) {
   Kokkos::ScopeGuard kokkos(argc, argv);
   const Options options = parse_options(argc, argv);
   const ExecSpace space;
-  const double copy_gbs = copy_bandwidth(space, options);
-  const std::string device = device_name();
+  const double copy_gbs =
+      bench::copy_bandwidth(space, options.copy_mb, options.warmup, options.repeats);
+  const std::string device = bench::device_name();
   std::fprintf(stderr, "copy bandwidth %.0f GB/s on %s\n", copy_gbs, device.c_str());
 
   for (const std::string& spec : options.problems) {
     std::fprintf(stderr, "%s: setup ...\n", spec.c_str());
-    const GeneratedProblem problem = generate_problem(spec);
+    const GeneratedProblem problem = bench::load_problem(spec);
     PartitionOptions partition_options;
     partition_options.subdomain_rows = options.subdomain_rows;
     const PartitionedMatrix dd =
@@ -135,7 +86,8 @@ int main(int argc, char* argv[]) {
     const SparseMatrix& dropped = dd.system.dropped;
     SubdomainIlu0 ilu(space, dropped, dd.partition, FactorOptions{});
     const SubdomainTrsv trsv(space, ilu);
-    const Timing refactor = time_it(space, options, [&] { ilu.numeric(space, dropped); });
+    const bench::Timing refactor = bench::time_it(space, options.warmup, options.repeats,
+                                                  [&] { ilu.numeric(space, dropped); });
     GlobalIluOptions global_options;
     const GlobalIluPreconditioner global(space, dd.system.permuted, global_options);
     GlobalIluOptions sync_free_options;
@@ -169,13 +121,13 @@ int main(int argc, char* argv[]) {
     bool verified = true;
     const auto record = [&](const std::string& name, double bytes, const std::function<void()>& run,
                             ConstVector check_against) {
-      const Timing t = time_it(space, options, run);
+      const bench::Timing t = bench::time_it(space, options.warmup, options.repeats, run);
       const double gbs = bytes / t.min / 1e9;
       if (check_against.extent(0) > 0) {
         // Only the summation order differs between kernels of one operator; 1e-10 relative to
         // max |z| is loose for these diagonally dominant factors (the unit tests check each
         // kernel against backward-error bounds).
-        const double difference = max_relative_difference(z, check_against);
+        const double difference = bench::max_relative_difference(z, check_against);
         if (!(difference <= 1e-10)) {
           verified = false;
           std::fprintf(stderr, "  %s differs from the reference by %.3e\n", name.c_str(),

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/sparse_matrix.hpp"
+#include "krylov/preconditioner.hpp"
 
 #include <KokkosKernels_Handle.hpp>
 #include <KokkosSparse_spiluk.hpp>
@@ -73,6 +74,24 @@ class KkIlu0 {
   RowMap L_row_map_, U_row_map_;
   Entries L_entries_, U_entries_;
   Values L_values_, U_values_;
+};
+
+// The vendor ILU0 as a Krylov preconditioner: the no-DD baseline of the solver benchmarks.
+class KkIlu0Preconditioner final : public Preconditioner {
+ public:
+  explicit KkIlu0Preconditioner(const SparseMatrix& A)
+      : ilu_(A), work_("fgdd::bench::kk_work", A.num_rows()) {
+    ilu_.numeric();
+  }
+  void numeric() { ilu_.numeric(); }
+  // Kokkos-Kernels launches on the default instance: space must be that instance (as in the
+  // benchmarks), so launches stay in order without a fence.
+  void apply(const ExecSpace&, ConstVector r, Vector z) const override { ilu_.apply(r, work_, z); }
+  std::string name() const override { return "kk_spiluk0_sptrsv"; }
+
+ private:
+  mutable KkIlu0 ilu_;  // sptrsv_solve takes a non-const handle
+  Vector work_;
 };
 
 }  // namespace fgdd::bench

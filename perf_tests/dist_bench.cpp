@@ -1,0 +1,146 @@
+// Multi-rank scaling (paper Fig. 5.8 analog, and the full solver it left out): for each problem
+// the root generates A, DistributedSolver spreads whole subdomains over the ranks, and each
+// rank's DD preconditioner apply, the distributed SpMV (halo exchange included) and a full
+// BiCGSTAB solve are timed. A time is the slowest rank's, best of the repeats. Run it with
+// mpirun -np 1, 2, ... (one rank per GPU); the root prints one JSON line per problem.
+#include "core/errors.hpp"
+#include "core/generators.hpp"
+#include "dist/distributed_solver.hpp"
+
+#include <mpi.h>
+#include <Kokkos_Core.hpp>
+#include <Kokkos_Random.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+#ifndef FGDD_GIT_COMMIT
+#define FGDD_GIT_COMMIT "unknown"
+#endif
+
+namespace {
+
+using namespace fgdd;
+
+struct Options {
+  std::vector<std::string> problems = {"gen:lap7:200", "gen:bsr3:160"};
+  std::string subdomain_rows = "0";
+  std::string apply = "auto";
+  int repeats = 10;
+};
+
+Options parse_options(int argc, char* argv[], const Communicator& comm) {
+  Options options;
+  bool replaced = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const bool has_value = i + 1 < argc;
+    if (arg == "--matrix" && has_value) {
+      if (!replaced) options.problems.clear(), replaced = true;
+      options.problems.push_back(argv[++i]);
+    } else if (arg == "--subdomain-rows" && has_value) {
+      options.subdomain_rows = argv[++i];
+    } else if (arg == "--apply" && has_value) {
+      options.apply = argv[++i];
+    } else if (arg == "--repeats" && has_value) {
+      options.repeats = std::max(1, std::atoi(argv[++i]));
+    } else {
+      if (comm.is_root())
+        std::fprintf(stderr,
+                     "usage: mpirun -np P fgdd_dist_bench [--matrix gen:SPEC]... "
+                     "[--subdomain-rows N] [--apply KERNEL] [--repeats R]\n");
+      MPI_Abort(comm.get(), 2);
+    }
+  }
+  return options;
+}
+
+// The slowest rank's time of run, best of the repeats (every rank starts together).
+double slowest_rank_seconds(const Communicator& comm, const ExecSpace& space, int repeats,
+                            const std::function<void()>& run) {
+  run();  // warm-up
+  double best = 1e300;
+  for (int r = 0; r < repeats; ++r) {
+    space.fence();
+    MPI_Barrier(comm.get());
+    Kokkos::Timer timer;
+    run();
+    space.fence();
+    best = std::min(best, comm.max(timer.seconds()));
+  }
+  return best;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  MPI_Init(&argc, &argv);
+  {
+    Kokkos::ScopeGuard kokkos(argc, argv);
+    const Communicator comm;
+    const Options options = parse_options(argc, argv, comm);
+    const ExecSpace space;
+    for (const std::string& spec : options.problems) {
+      GeneratedProblem problem;
+      SolverOptions solver_options;
+      solver_options.set_all(
+          {"subdomain_rows=" + options.subdomain_rows, "apply=" + options.apply});
+      DistributedSolver solver(comm, solver_options);
+      try {  // every rank throws the same error, so all skip the problem together
+        comm.run_collectively([&] {
+          if (comm.is_root()) problem = generate_problem(spec);
+        });
+        solver.setup(space, comm.is_root() ? &problem.matrix : nullptr, problem.grid);
+      } catch (const Error& error) {
+        if (comm.is_root())
+          std::printf(
+              "{\"benchmark\":\"dist_scaling\",\"ranks\":%d,\"matrix\":\"%s\","
+              "\"skipped\":\"%s\"}\n",
+              comm.size(), spec.c_str(), error.what());
+        continue;
+      }
+      problem = GeneratedProblem{};  // the whole matrix is no longer needed
+
+      const DistributedMatrix& A = solver.matrix();
+      const Offset n = A.num_rows();
+      Vector r("fgdd::bench::r", n), z("fgdd::bench::z", n), x("fgdd::bench::x", n);
+      Kokkos::Random_XorShift64_Pool<ExecSpace> pool(2026 + comm.rank());
+      Kokkos::fill_random(r, pool, -1.0, 1.0);
+      const Preconditioner& M = solver.preconditioner();
+      const DistributedOperator op(A);
+      const double apply_s =
+          slowest_rank_seconds(comm, space, options.repeats, [&] { M.apply(space, r, z); });
+      const double spmv_s =
+          slowest_rank_seconds(comm, space, options.repeats, [&] { op.apply(space, r, z); });
+      Kokkos::deep_copy(r, 1.0);  // b = ones, as fgdd-solve
+      SolveResult result;
+      const double solve_s = slowest_rank_seconds(comm, space, 1, [&] {
+        Kokkos::deep_copy(space, x, 0.0);
+        result = solver.solve_local(space, r, x);
+      });
+      double sizes[3] = {double(A.halo().num_ghosts()), double(A.partition().num_subdomains),
+                         double(n)};
+      double largest = comm.max(double(n));
+      comm.sum(sizes, 3);
+      if (comm.is_root())
+        std::printf(
+            "{\"benchmark\":\"dist_scaling\",\"commit\":\"%s\",\"backend\":\"%s\",\"ranks\":%d,"
+            "\"gpu_aware_mpi\":%s,\"matrix\":\"%s\",\"rows\":%.0f,\"block_size\":%d,"
+            "\"subdomains\":%.0f,\"largest_rank_rows\":%.0f,\"ghost_block_rows\":%.0f,"
+            "\"setup_s\":%.6f,\"apply_s\":%.6e,\"spmv_s\":%.6e,\"solve_s\":%.6f,"
+            "\"iterations\":%d,\"status\":\"%s\",\"relative_true_residual\":%.3e,"
+            "\"repeats\":%d}\n",
+            FGDD_GIT_COMMIT, ExecSpace::name(), comm.size(),
+            comm.device_pointers_ok() ? "true" : "false", spec.c_str(), sizes[2], A.block_size(),
+            sizes[1], largest, sizes[0], solver.setup_seconds(), apply_s, spmv_s, solve_s,
+            result.iterations, to_string(result.status), result.relative_true_residual,
+            options.repeats);
+      std::fflush(stdout);
+    }
+  }
+  MPI_Finalize();
+}

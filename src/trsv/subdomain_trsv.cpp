@@ -197,6 +197,7 @@ void SubdomainTrsv::apply(const ExecSpace& space, ApplyKernel kernel, ConstVecto
   fused.step[fused.count++] = Step{StepKind::Solve, false, !ildu};
   const std::size_t bytes = slice_bytes_;
   const int level = scratch_level();
+  kernel = resolve_auto(kernel);
   switch (kernel) {
     case ApplyKernel::Auto:
     case ApplyKernel::DagEcIlduFused:

@@ -1,6 +1,7 @@
 #include "trsv/trsv_options.hpp"
 
 #include "core/errors.hpp"
+#include "core/types.hpp"
 
 #include <array>
 #include <utility>
@@ -45,6 +46,12 @@ Kernel parse(const std::array<std::pair<Kernel, const char*>, N>& names, const s
 }  // namespace
 
 std::string to_string(TriangularKernel kernel) { return name_of(triangular_names, kernel); }
+ApplyKernel resolve_auto(ApplyKernel kernel) {
+  if (kernel != ApplyKernel::Auto) return kernel;
+  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible;
+  return host ? ApplyKernel::DagVcIlduFused : ApplyKernel::DagEcIlduFused;
+}
+
 std::string to_string(ApplyKernel kernel) { return name_of(apply_names, kernel); }
 
 TriangularKernel parse_triangular_kernel(const std::string& name) {

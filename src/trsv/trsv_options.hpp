@@ -18,11 +18,16 @@ enum class TriangularKernel {
 
 // z = M⁻¹ r for the subdomain ILU0 / ILDU0 preconditioner.
 enum class ApplyKernel {
-  Auto,            // DagEcIlduFused (fastest in the paper and on the H100, docs/PERFORMANCE.md)
+  Auto,            // resolve_auto: DagEcIlduFused on GPUs, DagVcIlduFused on CPU backends
   DagEcIldU0,      // two launches: lower solve with diagonal scaling, then the upper solve
   DagVcIlduFused,  // one launch: lower, D⁻¹, upper; one thread per row (deterministic)
   DagEcIlduFused,  // one launch: lower, D⁻¹, upper; threads over nonzeros (atomics in scratch)
 };
+
+// The kernel Auto stands for on the default execution space: edge-centric on GPUs (fastest in
+// the paper and on the H100), vertex-centric on CPU backends, where the edge-centric kernel's
+// atomics cost up to 4× (docs/PERFORMANCE.md, OpenMP tables). Other kernels are returned unchanged.
+ApplyKernel resolve_auto(ApplyKernel kernel);
 
 std::string to_string(TriangularKernel kernel);
 std::string to_string(ApplyKernel kernel);

@@ -26,7 +26,7 @@ enum class ApplyKernel {
 
 // The kernel Auto stands for on the default execution space: edge-centric on GPUs (fastest in
 // the paper and on the H100), vertex-centric on CPU backends, where the edge-centric kernel's
-// atomics cost up to 4× (docs/PERFORMANCE.md, OpenMP tables). Other kernels are returned unchanged.
+// atomics cost up to 4× (docs/PERFORMANCE.md, OpenMP tables). Other kernels come back as given.
 ApplyKernel resolve_auto(ApplyKernel kernel);
 
 std::string to_string(TriangularKernel kernel);

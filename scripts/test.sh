@@ -3,6 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install_deps.sh
-scripts/build.sh -DFGDD_ENABLE_TESTS=ON -DFGDD_ENABLE_PERF_TESTS=ON
+scripts/build.sh -DFGDD_ENABLE_TESTS=ON -DFGDD_ENABLE_PERF_TESTS=ON -DFGDD_ENABLE_MPI=ON
 cd "${FGDD_BUILD_DIR:-build}"
 ctest --output-on-failure

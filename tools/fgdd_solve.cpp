@@ -1,7 +1,11 @@
 // fgdd-solve, the main job: read or generate A, set up the preconditioner, solve, report.
 #include "fgdd.hpp"
+#include "solve_input.hpp"
 #include "solve_options.hpp"
 #include "solve_report.hpp"
+#ifdef FGDD_HAVE_MPI
+#include "solve_distributed.hpp"
+#endif
 
 #include <cstdio>
 #include <iostream>
@@ -9,26 +13,6 @@
 namespace {
 
 using namespace fgdd;
-
-// A file is a problem without grid metadata.
-GeneratedProblem load_matrix(const std::string& source) {
-  if (is_generator_spec(source)) return generate_problem(source);
-  return {read_matrix_market(source), GridInfo{}, source};
-}
-
-Vector load_rhs(const cli::SolveCommand& command, const SparseMatrix& A) {
-  Vector b(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::solve::b"), A.num_rows());
-  if (command.rhs.empty()) {
-    Kokkos::deep_copy(b, 1.0);
-    return b;
-  }
-  const std::vector<Scalar> host = read_matrix_market_vector(command.rhs);
-  check_vector_size(A, host.size(), "b from " + command.rhs);
-  Kokkos::deep_copy(b, Kokkos::View<const Scalar*, Kokkos::HostSpace,
-                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>(host.data(),
-                                                                             host.size()));
-  return b;
-}
 
 int run(const cli::SolveCommand& command) {
   const ExecSpace space;
@@ -39,7 +23,7 @@ int run(const cli::SolveCommand& command) {
 
   Kokkos::Timer timer;
   std::cout << "setup: loading " << command.matrix << " ..." << std::flush;
-  const GeneratedProblem problem = load_matrix(command.matrix);
+  const GeneratedProblem problem = cli::load_matrix(command.matrix);
   space.fence();
   report.load_seconds = timer.seconds();
   std::cout << " done in " << report.load_seconds << " s\n";
@@ -48,7 +32,7 @@ int run(const cli::SolveCommand& command) {
   report.rows = A.num_rows();
   report.entries = A.num_entries();
   report.block_size = A.block_size();
-  const Vector b = load_rhs(command, A);
+  const Vector b = cli::load_rhs(command, A);
 
   // The Solver partitions, factors and solves in the partitioned ordering; b and x stay in ours.
   SolverOptions options = command.options;
@@ -86,7 +70,23 @@ int run(const cli::SolveCommand& command) {
 
 }  // namespace
 
+#ifdef FGDD_HAVE_MPI
+// MPI lives longer than Kokkos: initialized before it, finalized after it.
+struct MpiSession {
+  MpiSession(int& argc, char**& argv) { MPI_Init(&argc, &argv); }
+  ~MpiSession() { MPI_Finalize(); }
+  static int size() {
+    int ranks = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+    return ranks;
+  }
+};
+#endif
+
 int main(int argc, char* argv[]) {
+#ifdef FGDD_HAVE_MPI
+  MpiSession mpi(argc, argv);
+#endif
   Kokkos::ScopeGuard kokkos(argc, argv);
   try {
     const cli::SolveCommand command =
@@ -100,6 +100,9 @@ int main(int argc, char* argv[]) {
                 << ExecSpace::name() << ")\n";
       return 0;
     }
+#ifdef FGDD_HAVE_MPI
+    if (MpiSession::size() > 1) return cli::solve_distributed(command);
+#endif
     return run(command);
   } catch (const cli::UsageError& error) {
     std::cerr << "fgdd-solve: " << error.what() << "\n" << cli::solve_usage();

@@ -18,10 +18,12 @@ std::string json_string(const std::string& text) {
   std::ostringstream out;
   out << '"';
   for (const char c : text) {
-    if (c == '"' || c == '\\') out << '\\' << c;
+    if (c == '"' || c == '\\')
+      out << '\\' << c;
     else if (static_cast<unsigned char>(c) < 0x20)
       out << "\\u" << std::hex << std::setw(4) << std::setfill('0') << int(c) << std::dec;
-    else out << c;
+    else
+      out << c;
   }
   out << '"';
   return out.str();
@@ -42,15 +44,15 @@ void print_summary(std::ostream& out, const SolveReport& report) {
   out << "matrix:        " << report.matrix << "\n"
       << "rows:          " << report.rows << " (block size " << report.block_size << ", "
       << report.entries << " stored entries)\n"
-      << "backend:       " << report.backend << "\n";
+      << "backend:       " << report.backend
+      << (report.ranks > 1 ? ", " + std::to_string(report.ranks) + " MPI ranks" : "") << "\n";
   print_report(out, report.partition);
   out << "solver:        " << report.solver << ", preconditioner " << report.precond << "\n"
       << "load time:     " << report.load_seconds << " s\n"
       << "setup time:    " << report.setup_seconds << " s\n"
       << "solve time:    " << r.solve_seconds << " s\n"
       << "iterations:    " << r.iterations << "\n"
-      << "true residual: " << r.true_residual << " (relative " << r.relative_true_residual
-      << ")\n"
+      << "true residual: " << r.true_residual << " (relative " << r.relative_true_residual << ")\n"
       << "status:        " << to_string(r.status) << " (" << r.reason << ")\n";
 }
 
@@ -58,7 +60,7 @@ void write_json(const std::string& path, const SolveReport& report) {
   const SolveResult& r = report.result;
   std::ostringstream json;
   json << "{\"matrix\":" << json_string(report.matrix)
-       << ",\"backend\":" << json_string(report.backend)
+       << ",\"backend\":" << json_string(report.backend) << ",\"ranks\":" << report.ranks
        << ",\"solver\":" << json_string(report.solver)
        << ",\"precond\":" << json_string(report.precond) << ",\"rows\":" << report.rows
        << ",\"entries\":" << report.entries << ",\"block_size\":" << report.block_size
@@ -73,11 +75,12 @@ void write_json(const std::string& path, const SolveReport& report) {
        << ",\"reorder_seconds\":" << json_number(report.partition.reorder_seconds)
        << ",\"load_seconds\":" << json_number(report.load_seconds)
        << ",\"setup_seconds\":" << json_number(report.setup_seconds)
-       << ",\"solve_seconds\":" << json_number(r.solve_seconds) << ",\"iterations\":" << r.iterations
-       << ",\"status\":" << json_string(to_string(r.status))
+       << ",\"solve_seconds\":" << json_number(r.solve_seconds)
+       << ",\"iterations\":" << r.iterations << ",\"status\":" << json_string(to_string(r.status))
        << ",\"reason\":" << json_string(r.reason)
        << ",\"initial_residual\":" << json_number(r.initial_residual)
-       << ",\"final_residual\":" << json_number(r.final_residual) << ",\"true_residual\":" << json_number(r.true_residual)
+       << ",\"final_residual\":" << json_number(r.final_residual)
+       << ",\"true_residual\":" << json_number(r.true_residual)
        << ",\"relative_true_residual\":" << json_number(r.relative_true_residual)
        << ",\"residual_history\":[";
   for (std::size_t i = 0; i < r.residual_history.size(); ++i)

@@ -13,6 +13,7 @@ namespace fgdd::cli {
 struct SolveReport {
   std::string matrix;
   std::string backend;
+  int ranks = 1;  // MPI ranks the solve ran on
   std::string solver;
   std::string precond;
   std::size_t rows = 0;

@@ -1,0 +1,24 @@
+#include "solve_input.hpp"
+
+namespace fgdd::cli {
+
+GeneratedProblem load_matrix(const std::string& source) {
+  if (is_generator_spec(source)) return generate_problem(source);
+  return {read_matrix_market(source), GridInfo{}, source};
+}
+
+Vector load_rhs(const SolveCommand& command, const SparseMatrix& A) {
+  Vector b(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::solve::b"), A.num_rows());
+  if (command.rhs.empty()) {
+    Kokkos::deep_copy(b, 1.0);
+    return b;
+  }
+  const std::vector<Scalar> host = read_matrix_market_vector(command.rhs);
+  check_vector_size(A, host.size(), "b from " + command.rhs);
+  Kokkos::deep_copy(
+      b, Kokkos::View<const Scalar*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+             host.data(), host.size()));
+  return b;
+}
+
+}  // namespace fgdd::cli

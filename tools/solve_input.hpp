@@ -1,0 +1,15 @@
+// fgdd-solve's inputs: the matrix (a Matrix Market file or a generator spec) and b.
+#pragma once
+
+#include "fgdd.hpp"
+#include "solve_options.hpp"
+
+namespace fgdd::cli {
+
+// A file is a problem without grid metadata. Throws FileError / InvalidInput.
+GeneratedProblem load_matrix(const std::string& source);
+
+// b from --rhs, or ones. Throws FileError, DimensionMismatch.
+Vector load_rhs(const SolveCommand& command, const SparseMatrix& A);
+
+}  // namespace fgdd::cli

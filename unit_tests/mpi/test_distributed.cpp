@@ -1,0 +1,249 @@
+// The MPI layer against one process: the distributed SpMV (and its transpose) and dot products
+// equal the serial ones, DistributedSolver converges like Solver with the same partition, and a
+// failure on one rank reaches every rank as the same error.
+#include "catch_compat.hpp"
+#include "fgdd.hpp"
+#include "reference/dense.hpp"
+#include "reference/random_matrix.hpp"
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+using namespace fgdd;
+
+namespace {
+
+constexpr double eps = std::numeric_limits<double>::epsilon();
+
+struct Case {
+  std::string name;
+  GeneratedProblem problem;
+  Offset subdomain_rows;
+};
+
+std::vector<Case> operator_cases() {
+  // An odd-sized nonsymmetric CSR matrix without grid (METIS or RCM chunks), and grids.
+  const SparseMatrix random = make_matrix(reference::random_matrix(301, 1, 5, 7, true));
+  const SparseMatrix random_bsr = make_matrix(reference::random_matrix(97, 2, 4, 11, true));
+  return {{"lap7 9³", generate_problem("gen:lap7:9"), 60},
+          {"bsr3 5³", generate_problem("gen:bsr3:5"), 60},
+          {"random CSR 301", {random, GridInfo{}, "random"}, 40},
+          {"random BSR b=2", {random_bsr, GridInfo{}, "random b2"}, 40}};
+}
+
+PartitionOptions small_subdomains(Offset rows) {
+  PartitionOptions options;
+  options.subdomain_rows = rows;
+  return options;
+}
+
+// The whole vector in A_p's ordering on every rank.
+std::vector<double> gather(const DistributedMatrix& A, ConstVector local) {
+  const Communicator& comm = A.comm();
+  const int b = A.block_size();
+  std::vector<int> counts, displs;
+  for (int r = 0; r < comm.size(); ++r) {
+    const auto& offsets = A.distribution().block_row_offsets;
+    counts.push_back(int((offsets[r + 1] - offsets[r]) * b));
+    displs.push_back(int(offsets[r] * b));
+  }
+  std::vector<double> mine = reference::to_host(local), whole(displs.back() + counts.back());
+  MPI_Allgatherv(mine.data(), int(mine.size()), MPI_DOUBLE, whole.data(), counts.data(),
+                 displs.data(), MPI_DOUBLE, comm.get());
+  return whole;
+}
+
+// x_i = sin(0.3 i + 1) in A_p's ordering; this rank's slice.
+Vector local_pattern(const DistributedMatrix& A) {
+  const Offset first = Offset(A.first_block_row()) * A.block_size();
+  std::vector<double> x(A.num_rows());
+  for (Offset i = 0; i < x.size(); ++i) x[i] = std::sin(0.3 * double(first + i) + 1);
+  return reference::to_device(x);
+}
+
+std::vector<double> whole_pattern(Offset n) {
+  std::vector<double> x(n);
+  for (Offset i = 0; i < n; ++i) x[i] = std::sin(0.3 * double(i) + 1);
+  return x;
+}
+
+// Row i of y = op(A) x may differ between summation orders by at most
+// γ_k Σ_j |a_ij x_j| (k entries summed; γ_k = k u / (1 − k u), doubled for two orders).
+void check_product(const SparseMatrix& A, bool transpose, const std::vector<double>& x,
+                   const std::vector<double>& computed, const std::vector<double>& serial) {
+  const reference::DenseMatrix dense = reference::to_dense(A);
+  const Offset n = A.num_rows();
+  for (Offset i = 0; i < n; ++i) {
+    double magnitude = 0;
+    int terms = 0;
+    for (Offset j = 0; j < n; ++j) {
+      const double a = transpose ? dense(j, i) : dense(i, j);
+      magnitude += std::abs(a * x[j]);
+      terms += a != 0;
+    }
+    const double k_u = 2.0 * terms * eps / 2;
+    CHECK(std::abs(computed[i] - serial[i]) <= k_u / (1 - k_u) * magnitude + 1e-300);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("distributed SpMV and its transpose equal the serial products", "[mpi][dist]") {
+  const Communicator comm;
+  const ExecSpace space;
+  for (const Case& c : operator_cases()) {
+    CAPTURE(c.name, comm.size());
+    const PartitionedMatrix dd = partition_matrix(space, c.problem.matrix, c.problem.grid,
+                                                  small_subdomains(c.subdomain_rows));
+    REQUIRE(dd.report.num_subdomains >= comm.size());
+    const DistributedMatrix A(space, comm, comm.is_root() ? &dd : nullptr);
+    const DistributedOperator op(A);
+    const Vector x = local_pattern(A);
+    Vector y("y", A.num_rows()), y_t("y_t", A.num_rows());
+    op.apply(space, x, y);
+    op.apply_transpose(space, x, y_t);
+    const std::vector<double> whole_y = gather(A, y), whole_y_t = gather(A, y_t);
+    if (comm.is_root()) {  // the root's A_p is the one that was distributed
+      const SparseMatrix& A_p = dd.system.permuted;
+      const std::vector<double> x_whole = whole_pattern(A_p.num_rows());
+      const Vector X = reference::to_device(x_whole);
+      Vector Y("Y", A_p.num_rows()), Y_t("Y_t", A_p.num_rows());
+      spmv(space, A_p, X, Y);
+      spmv_transpose(space, A_p, X, Y_t);
+      check_product(A_p, false, x_whole, whole_y, reference::to_host(Y));
+      check_product(A_p, true, x_whole, whole_y_t, reference::to_host(Y_t));
+    }
+    if (comm.size() > 1) {  // the plan has messages, and counts agree on both sides
+      double sent = double(A.halo().num_send_rows()), received = double(A.halo().num_ghosts());
+      comm.sum(&sent, 1);
+      comm.sum(&received, 1);
+      CHECK(sent == received);
+      CHECK(received > 0);
+    }
+  }
+}
+
+TEST_CASE("distributed dot products equal the serial one", "[mpi][dist]") {
+  const Communicator comm;
+  const ExecSpace space;
+  const GeneratedProblem problem = generate_problem("gen:lap7:10");
+  const PartitionedMatrix dd =
+      partition_matrix(space, problem.matrix, problem.grid, small_subdomains(80));
+  const DistributedMatrix A(space, comm, comm.is_root() ? &dd : nullptr);
+  const DistributedOperator op(A);
+  const std::vector<double> x = reference::to_host(local_pattern(A));
+  double local = 0;
+  for (const double v : x) local += v * v;
+  const double distributed = op.global_sum(local);
+  const std::vector<double> whole = whole_pattern(problem.matrix.num_rows());
+  double serial = 0;
+  for (const double v : whole) serial += v * v;
+  // Both sums have n nonnegative terms: they differ by at most 2 γ_n · sum.
+  const double n_u = double(whole.size()) * eps;
+  CHECK(std::abs(distributed - serial) <= 2 * n_u / (1 - n_u) * serial);
+}
+
+TEST_CASE("DistributedSolver converges like Solver on the same partition", "[mpi][dist]") {
+  const Communicator comm;
+  const ExecSpace space;
+  struct SolveCase {
+    const char* spec;
+    std::vector<std::string> options;
+  };
+  // Problems whose iteration counts rounding does not move (checked for 1-3 ranks).
+  const std::vector<SolveCase> cases = {
+      {"gen:lap7:20", {"method=bicgstab"}},
+      {"gen:bsr3:8", {"method=bicgstab"}},
+      {"gen:convdiff:16", {"method=gmres"}},
+      {"gen:convdiff:16", {"method=bicg"}},
+      {"gen:lap7:20", {"method=cg", "preconditioner=ic0-dd"}},
+  };
+  for (const SolveCase& c : cases) {
+    CAPTURE(c.spec, c.options.front(), comm.size());
+    const GeneratedProblem problem = generate_problem(c.spec);
+    SolverOptions options;
+    options.set_all({"subdomain_rows=200"});
+    options.set_all(c.options);
+    DistributedSolver distributed(comm, options);
+    distributed.setup(space, comm.is_root() ? &problem.matrix : nullptr, problem.grid);
+    const Offset n = problem.matrix.num_rows();
+    Vector b("b", comm.is_root() ? n : 0), x("x", comm.is_root() ? n : 0);
+    Kokkos::deep_copy(b, 1.0);
+    const SolveResult result = distributed.solve(space, b, x);
+    CHECK(result.converged());
+
+    Solver serial(options);
+    serial.setup(space, problem.matrix, problem.grid);
+    Vector b1("b1", n), x1("x1", n);
+    Kokkos::deep_copy(b1, 1.0);
+    const SolveResult reference = serial.solve(space, b1, x1);
+    REQUIRE(reference.converged());
+    CHECK(result.iterations == reference.iterations);
+    if (comm.is_root()) {
+      // Both residuals are below tol‖b‖, so ‖x − x₁‖ ≤ ‖A⁻¹‖ · 2 tol ‖b‖ ≤ κ · 2 tol ‖x‖; these
+      // generated problems have κ < 10³.
+      const std::vector<double> a = reference::to_host(x), c1 = reference::to_host(x1);
+      double difference = 0, norm = 0;
+      for (Offset i = 0; i < n; ++i) {
+        difference += (a[i] - c1[i]) * (a[i] - c1[i]);
+        norm += c1[i] * c1[i];
+      }
+      CHECK(std::sqrt(difference / norm) <= 1e3 * 2 * options.krylov.relative_tolerance);
+    }
+  }
+}
+
+TEST_CASE("a zero pivot on the last rank reaches every rank as the same error", "[mpi][dist]") {
+  const Communicator comm;
+  const ExecSpace space;
+  GeneratedProblem problem = generate_problem("gen:lap7:12");
+  SolverOptions options;
+  options.set_all({"subdomain_rows=150"});
+  // The first row of the last subdomain has no lower entries inside its block, so its pivot is
+  // its diagonal: zero it there, in the caller's ordering.
+  const PartitionedMatrix dd =
+      partition_matrix(space, problem.matrix, problem.grid, options.partition);
+  const Ordinal last_first_row =
+      dd.partition.host_subdomain_offsets[dd.partition.num_subdomains - 1];
+  const auto iperm = reference::host_vector(dd.partition.iperm);
+  const Ordinal original_row = iperm[last_first_row];
+  {
+    const auto row_map = reference::host_vector(problem.matrix.row_map());
+    const auto cols = reference::host_vector(problem.matrix.col_ind());
+    auto values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), problem.matrix.values());
+    for (Offset k = row_map[original_row]; k < row_map[original_row + 1]; ++k)
+      if (cols[k] == original_row) values(k) = 0;
+    Kokkos::deep_copy(problem.matrix.values(), values);
+  }
+  DistributedSolver solver(comm, options);
+  bool thrown = false;
+  try {
+    solver.setup(space, comm.is_root() ? &problem.matrix : nullptr, problem.grid);
+  } catch (const ZeroPivot& pivot) {
+    thrown = true;
+    CHECK(pivot.row() == original_row);
+  }
+  CHECK(thrown);
+}
+
+TEST_CASE("more ranks than subdomains is an error on every rank", "[mpi][dist]") {
+  const Communicator comm;
+  if (comm.size() == 1) return;  // one rank always has a subdomain
+  const ExecSpace space;
+  const GeneratedProblem problem = generate_problem("gen:lap7:6");
+  SolverOptions options;
+  options.set_all({"subdomain_rows=100000"});
+  DistributedSolver solver(comm, options);
+  CHECK_THROWS_AS(solver.setup(space, comm.is_root() ? &problem.matrix : nullptr, problem.grid),
+                  InvalidInput);
+}
+
+TEST_CASE("a file the root cannot read is a FileError on every rank", "[mpi][dist]") {
+  const Communicator comm;
+  CHECK_THROWS_AS(comm.run_collectively([&] {
+    if (comm.is_root()) read_matrix_market("/nonexistent/fgdd/missing.mtx");
+  }),
+                  FileError);
+}

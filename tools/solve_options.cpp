@@ -10,18 +10,12 @@ namespace {
 
 // Command-line options that are solver options, and the SolverOptions key each one sets.
 const std::vector<std::pair<std::string, std::string>> solver_flags = {
-    {"--solver", "method"},
-    {"--precond", "preconditioner"},
-    {"--partitioner", "partitioner"},
-    {"--subdomain-rows", "subdomain_rows"},
-    {"--apply", "apply"},
-    {"--fill", "fill"},
-    {"--team-size", "team_size"},
-    {"--tol", "tol"},
-    {"--abs-tol", "abs_tol"},
-    {"--max-iters", "max_iters"},
-    {"--restart", "restart"},
-    {"--ortho", "ortho"},
+    {"--solver", "method"},          {"--precond", "preconditioner"},
+    {"--partitioner", "partitioner"}, {"--subdomain-rows", "subdomain_rows"},
+    {"--apply", "apply"},            {"--fill", "fill"},
+    {"--team-size", "team_size"},    {"--tol", "tol"},
+    {"--abs-tol", "abs_tol"},        {"--max-iters", "max_iters"},
+    {"--restart", "restart"},        {"--ortho", "ortho"},
     {"--global-kernel", "global_kernel"}};
 
 }  // namespace
@@ -44,24 +38,16 @@ SolveCommand parse_solve_command(const std::vector<std::string>& args) {
       }
       if (option == "--subdomain-rows" && command.options.partition.subdomain_rows == 0)
         throw UsageError("--subdomain-rows must be at least 1 (omit it for the default)");
-    } else if (option == "--help" || option == "-h")
-      command.help = true;
-    else if (option == "--version")
-      command.version = true;
-    else if (option == "--monitor")
-      command.monitor = true;
-    else if (option == "--shift-pivots")
-      command.options.dd.factor.shift_tiny_pivots = true;
-    else if (option == "--matrix")
-      command.matrix = value();
-    else if (option == "--rhs")
-      command.rhs = value();
-    else if (option == "--write-solution")
-      command.write_solution = value();
-    else if (option == "--json")
-      command.json = value();
-    else
-      throw UsageError("unknown argument '" + option + "' (see --help)");
+    }
+    else if (option == "--help" || option == "-h") command.help = true;
+    else if (option == "--version") command.version = true;
+    else if (option == "--monitor") command.monitor = true;
+    else if (option == "--shift-pivots") command.options.dd.factor.shift_tiny_pivots = true;
+    else if (option == "--matrix") command.matrix = value();
+    else if (option == "--rhs") command.rhs = value();
+    else if (option == "--write-solution") command.write_solution = value();
+    else if (option == "--json") command.json = value();
+    else throw UsageError("unknown argument '" + option + "' (see --help)");
   }
   if (command.help || command.version) return command;
   if (command.matrix.empty()) throw UsageError("--matrix FILE.mtx|gen:SPEC is required");

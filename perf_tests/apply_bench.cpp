@@ -200,6 +200,14 @@ int main(int argc, char* argv[]) {
         record(
             "kk_sptrsv_global", global_bytes, [&] { undropped.apply(r, work, z); }, Vector());
         vendor = "\"Kokkos-Kernels spiluk(0) + sptrsv SEQLVLSCHD_TP1\"";
+        if (bench::kk_cusparse_available) {
+          bench::KkIlu0 cusparse(dd.system.permuted, bench::VendorTrsv::CuSparse);
+          cusparse.numeric();
+          space.fence();
+          record(
+              "kk_cusparse_global", global_bytes, [&] { cusparse.apply(r, work, z); }, Vector());
+          vendor = "\"Kokkos-Kernels spiluk(0) + sptrsv SEQLVLSCHD_TP1 and cuSPARSE SpSV\"";
+        }
       } catch (const std::exception& error) {  // e.g. its factors do not fit the device
         std::fprintf(stderr, "  vendor baseline skipped: %s\n", error.what());
         vendor = "\"skipped: the Kokkos-Kernels baseline failed (see stderr)\"";

@@ -1,6 +1,7 @@
-// The vendor baseline: Kokkos-Kernels spiluk (level 0) and its level-set sptrsv
-// (SEQLVLSCHD_TP1; cuSPARSE / rocSPARSE when Kokkos-Kernels is built with that TPL) on a CSR
-// matrix, through the API that Kokkos-Kernels 3.4 and 4.x share. Benchmarks only.
+// The vendor baseline: Kokkos-Kernels spiluk (level 0) and its triangular solves on a CSR
+// matrix, through the API that Kokkos-Kernels 3.4 and 4.x share: its own level-set sptrsv
+// (SEQLVLSCHD_TP1), or cuSPARSE's SpSV when Kokkos-Kernels was built with the cuSPARSE TPL and
+// the Cuda backend (kk_cusparse_available). Benchmarks only.
 #pragma once
 
 #include "core/sparse_matrix.hpp"
@@ -11,8 +12,17 @@
 #include <KokkosSparse_sptrsv.hpp>
 
 #include <stdexcept>
+#include <type_traits>
 
 namespace fgdd::bench {
+
+#if defined(KOKKOSKERNELS_ENABLE_TPL_CUSPARSE) && defined(KOKKOS_ENABLE_CUDA)
+constexpr bool kk_cusparse_available = std::is_same_v<ExecSpace, Kokkos::Cuda>;
+#else
+constexpr bool kk_cusparse_available = false;
+#endif
+
+enum class VendorTrsv { LevelSets, CuSparse };
 
 class KkIlu0 {
  public:
@@ -23,8 +33,12 @@ class KkIlu0 {
   using Values = Kokkos::View<Scalar*, DeviceType>;
 
   // Symbolic factorization and the triangular solves' level analysis (timed as setup).
-  explicit KkIlu0(const SparseMatrix& A) : n_(A.num_block_rows()) {
+  // cuSPARSE analyses the factors' values, so its analysis runs in the first numeric().
+  explicit KkIlu0(const SparseMatrix& A, VendorTrsv trsv = VendorTrsv::LevelSets)
+      : n_(A.num_block_rows()), cusparse_(trsv == VendorTrsv::CuSparse) {
     if (!A.is_csr()) throw std::invalid_argument("the Kokkos-Kernels baseline needs CSR");
+    if (cusparse_ && !kk_cusparse_available)
+      throw std::invalid_argument("Kokkos-Kernels was built without the cuSPARSE TPL");
     row_map_ = RowMap("kk::row_map", n_ + 1);
     Kokkos::deep_copy(row_map_, A.row_map());
     entries_ = A.col_ind();
@@ -42,18 +56,27 @@ class KkIlu0 {
     Kokkos::resize(U_entries_, ilu_.get_spiluk_handle()->get_nnzU());
     L_values_ = Values("kk::L_values", L_entries_.extent(0));
     U_values_ = Values("kk::U_values", U_entries_.extent(0));
-    lower_.create_sptrsv_handle(KokkosSparse::Experimental::SPTRSVAlgorithm::SEQLVLSCHD_TP1, n_,
-                                true);
-    upper_.create_sptrsv_handle(KokkosSparse::Experimental::SPTRSVAlgorithm::SEQLVLSCHD_TP1, n_,
-                                false);
-    KokkosSparse::Experimental::sptrsv_symbolic(&lower_, L_row_map_, L_entries_);
-    KokkosSparse::Experimental::sptrsv_symbolic(&upper_, U_row_map_, U_entries_);
+    using KokkosSparse::Experimental::SPTRSVAlgorithm;
+    const SPTRSVAlgorithm algorithm =
+        cusparse_ ? sptrsv_cusparse_algorithm() : SPTRSVAlgorithm::SEQLVLSCHD_TP1;
+    lower_.create_sptrsv_handle(algorithm, n_, true);
+    upper_.create_sptrsv_handle(algorithm, n_, false);
+    if (!cusparse_) {
+      KokkosSparse::Experimental::sptrsv_symbolic(&lower_, L_row_map_, L_entries_);
+      KokkosSparse::Experimental::sptrsv_symbolic(&upper_, U_row_map_, U_entries_);
+    }
   }
 
   void numeric() {
     KokkosSparse::Experimental::spiluk_numeric(&ilu_, 0, row_map_, entries_, values_, L_row_map_,
                                                L_entries_, L_values_, U_row_map_, U_entries_,
                                                U_values_);
+    if (cusparse_ && !analysed_) {
+      // Later refactors write new values into the same arrays the analysis points to.
+      KokkosSparse::Experimental::sptrsv_symbolic(&lower_, L_row_map_, L_entries_, L_values_);
+      KokkosSparse::Experimental::sptrsv_symbolic(&upper_, U_row_map_, U_entries_, U_values_);
+      analysed_ = true;
+    }
   }
 
   // z = U⁻¹ L⁻¹ r, through work.
@@ -66,7 +89,13 @@ class KkIlu0 {
   Offset factor_entries() const { return L_entries_.extent(0) + U_entries_.extent(0); }
 
  private:
+  static KokkosSparse::Experimental::SPTRSVAlgorithm sptrsv_cusparse_algorithm() {
+    return KokkosSparse::Experimental::SPTRSVAlgorithm::SPTRSV_CUSPARSE;
+  }
+
   Ordinal n_;
+  bool cusparse_ = false;
+  bool analysed_ = false;
   RowMap row_map_;
   Entries entries_;
   Values values_;
@@ -79,8 +108,8 @@ class KkIlu0 {
 // The vendor ILU0 as a Krylov preconditioner: the no-DD baseline of the solver benchmarks.
 class KkIlu0Preconditioner final : public Preconditioner {
  public:
-  explicit KkIlu0Preconditioner(const SparseMatrix& A)
-      : ilu_(A), work_("fgdd::bench::kk_work", A.num_rows()) {
+  explicit KkIlu0Preconditioner(const SparseMatrix& A, VendorTrsv trsv = VendorTrsv::LevelSets)
+      : ilu_(A, trsv), work_("fgdd::bench::kk_work", A.num_rows()) {
     ilu_.numeric();
   }
   void numeric() { ilu_.numeric(); }

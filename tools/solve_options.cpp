@@ -16,7 +16,10 @@ const std::vector<std::pair<std::string, std::string>> solver_flags = {
     {"--team-size", "team_size"},    {"--tol", "tol"},
     {"--abs-tol", "abs_tol"},        {"--max-iters", "max_iters"},
     {"--restart", "restart"},        {"--ortho", "ortho"},
-    {"--global-kernel", "global_kernel"}};
+    {"--global-kernel", "global_kernel"},
+    {"--trsv", "trsv"},              {"--jacobi-sweeps", "jacobi_sweeps"},
+    {"--jacobi-iters", "jacobi_iters"}, {"--overlap", "overlap"},
+    {"--jacobi-block-rows", "jacobi_block_rows"}};
 
 }  // namespace
 
@@ -91,6 +94,15 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
   --global-kernel auto|thread|lanes|sync_free
                               how ilu0/ildu0 sweep their triangles: level by level (a row per
                               thread or per vector of lanes) or synchronization-free
+  --trsv exact|jacobi|KERNEL   triangular solves of the ILU preconditioners: exact (default;
+                              a kernel name as for --apply), or jacobi: block-asynchronous
+                              Jacobi with directed overlap, no level analysis (RCM ordering,
+                              --partitioner rcm, helps it)
+  --jacobi-sweeps N           local Jacobi sweeps per global iteration; default 2
+  --jacobi-iters N            global Jacobi iterations per triangular solve; default 4
+  --overlap F                 directed block overlap, a fraction of the block (0, 0.03, 0.13,
+                              0.25, 0.5); default 0
+  --jacobi-block-rows N       block rows per team (owned + overlap); default 256
   --team-size N               threads per subdomain team in the DD apply; default: Kokkos
                               chooses (tuning knob for benchmarks)
   --fill K                    ILU(K) inside each subdomain (0..8): more fill, fewer

@@ -71,9 +71,27 @@ const char* to_string(PreconditionerKind kind) noexcept {
 }
 
 std::vector<std::string> SolverOptions::keys() {
-  return {"method",       "preconditioner",  "partitioner", "subdomain_rows", "apply", "fill",
-          "shift_pivots", "pivot_threshold", "team_size",   "global_kernel",  "tol",   "abs_tol",
-          "max_iters",    "restart",         "ortho",       "stagnation"};
+  return {"method",
+          "preconditioner",
+          "partitioner",
+          "subdomain_rows",
+          "apply",
+          "fill",
+          "shift_pivots",
+          "pivot_threshold",
+          "team_size",
+          "global_kernel",
+          "tol",
+          "abs_tol",
+          "max_iters",
+          "restart",
+          "ortho",
+          "stagnation",
+          "trsv",
+          "jacobi_sweeps",
+          "jacobi_iters",
+          "overlap",
+          "jacobi_block_rows"};
 }
 
 void SolverOptions::set(const std::string& key, const std::string& value) {
@@ -115,6 +133,21 @@ void SolverOptions::set(const std::string& key, const std::string& value) {
         {{Orthogonalization::Cgs2, "cgs2"}, {Orthogonalization::Mgs, "mgs"}}, key, value);
   } else if (key == "stagnation") {
     krylov.stagnation_iterations = int(integer(key, value, int_max));
+  } else if (key == "trsv") {
+    if (value == "jacobi") {
+      trsv = TrsvMethod::Jacobi;
+    } else {  // exact, or the exact kernel by name
+      trsv = TrsvMethod::Exact;
+      if (value != "exact") dd.apply = parse_apply_kernel(value);
+    }
+  } else if (key == "jacobi_sweeps") {
+    jacobi.sweeps = int(integer(key, value, int_max));
+  } else if (key == "jacobi_iters") {
+    jacobi.iterations = int(integer(key, value, int_max));
+  } else if (key == "overlap") {
+    jacobi.overlap = number(key, value);
+  } else if (key == "jacobi_block_rows") {
+    jacobi.block_rows = Ordinal(integer(key, value, int_max));
   } else {
     std::string valid;
     for (const auto& k : keys()) valid += (valid.empty() ? "" : ", ") + k;
@@ -135,6 +168,14 @@ void SolverOptions::validate() const {
   krylov.validate();
   dd.factor.validate();
   if (dd.team_size < 0) throw InvalidInput("team_size must be >= 0");
+  jacobi.validate();
+  const bool ilu =
+      preconditioner != PreconditionerKind::Jacobi && preconditioner != PreconditionerKind::None;
+  if (trsv == TrsvMethod::Jacobi && !ilu)
+    throw InvalidInput("trsv jacobi needs an ILU preconditioner, not " +
+                       std::string(to_string(preconditioner)));
+  if (trsv == TrsvMethod::Jacobi && method == KrylovMethod::Bicg)
+    throw InvalidInput("method bicg needs a transpose apply, which trsv jacobi does not have");
   if (method == KrylovMethod::Bicg &&
       (preconditioner == PreconditionerKind::Ilu0 || preconditioner == PreconditionerKind::Ildu0))
     throw InvalidInput("method bicg needs a transpose apply, which preconditioner " +

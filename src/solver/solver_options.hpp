@@ -6,6 +6,7 @@
 #include "krylov/krylov_options.hpp"
 #include "partition/partition_options.hpp"
 #include "trsv/global_trsv.hpp"
+#include "trsv/jacobi_trsv.hpp"
 
 #include <string>
 #include <vector>
@@ -13,6 +14,9 @@
 namespace fgdd {
 
 enum class KrylovMethod { Bicgstab, Gmres, Cg, Bicg };
+// How ILU preconditioners solve their triangles: exactly (level sets or the DD kernels) or
+// approximately by block-asynchronous Jacobi (no level analysis).
+enum class TrsvMethod { Exact, Jacobi };
 
 enum class PreconditionerKind {
   Ildu0Dd,  // ILDU0 of the subdomain blocks (the fgdd method; default)
@@ -36,13 +40,18 @@ struct SolverOptions {
   DdIluOptions dd;
   // How ilu0 / ildu0 (global) sweep their triangles: level by level or synchronization-free.
   GlobalRowKernel global_kernel = GlobalRowKernel::Auto;
+  // Exact triangular solves, or Jacobi ones with the jacobi options (ILU preconditioners only).
+  TrsvMethod trsv = TrsvMethod::Exact;
+  JacobiTrsvOptions jacobi;
   KrylovOptions krylov;
 
   // Sets one option from text. Keys: method (bicgstab|gmres|cg|bicg), preconditioner
   // (ildu0-dd|ilu0-dd|ic0-dd|ilu0|ildu0|jacobi|none), partitioner, subdomain_rows, apply, fill,
   // shift_pivots (true|false), pivot_threshold, team_size, global_kernel
-  // (auto|thread|lanes|sync_free), tol, abs_tol, max_iters, restart, ortho (cgs2|mgs),
-  // stagnation. Throws InvalidInput naming the key and the value.
+  // (auto|thread|lanes|sync_free), trsv (exact|jacobi, or an apply kernel name, which also
+  // means exact), jacobi_sweeps, jacobi_iters, overlap, jacobi_block_rows, tol, abs_tol,
+  // max_iters, restart, ortho (cgs2|mgs), stagnation. Throws InvalidInput naming the key and the
+  // value.
   void set(const std::string& key, const std::string& value);
   // Applies "key=value" items in order.
   void set_all(const std::vector<std::string>& key_values);

@@ -7,6 +7,7 @@
 #include "krylov/dd_ilu_preconditioner.hpp"
 #include "krylov/global_ilu_preconditioner.hpp"
 #include "krylov/gmres.hpp"
+#include "krylov/jacobi_ilu_preconditioner.hpp"
 
 namespace fgdd::detail {
 
@@ -33,6 +34,14 @@ std::unique_ptr<Preconditioner> make_preconditioner(const ExecSpace& space,
                                                     const Partition& partition) {
   DdIluOptions dd = options.dd;
   dd.factor.form = form_of(options.preconditioner);
+  if (options.trsv == TrsvMethod::Jacobi) {
+    const bool global = options.preconditioner == PreconditionerKind::Ilu0 ||
+                        options.preconditioner == PreconditionerKind::Ildu0;
+    if (global)
+      return std::make_unique<JacobiIluPreconditioner>(space, permuted, dd.factor, options.jacobi);
+    return std::make_unique<JacobiIluPreconditioner>(space, dropped, partition, dd.factor,
+                                                     options.jacobi);
+  }
   switch (options.preconditioner) {
     case PreconditionerKind::Ildu0Dd:
     case PreconditionerKind::Ilu0Dd:
@@ -59,6 +68,8 @@ void update_preconditioner(const ExecSpace& space, std::unique_ptr<Preconditione
     dd->update_values(space, dropped);
   else if (auto* global = dynamic_cast<GlobalIluPreconditioner*>(M.get()))
     global->update_values(space, permuted);
+  else if (auto* jacobi_ilu = dynamic_cast<JacobiIluPreconditioner*>(M.get()))
+    jacobi_ilu->update_values(space, jacobi_ilu->is_dd() ? dropped : permuted);
   else if (dynamic_cast<BlockJacobi*>(M.get()))
     M = std::make_unique<BlockJacobi>(permuted);
 }

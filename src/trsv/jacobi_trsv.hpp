@@ -63,9 +63,12 @@ class JacobiTrsv {
   Ordinal num_teams() const noexcept { return num_teams_; }
   Ordinal owned_rows() const noexcept { return owned_; }  // block rows each team writes
 
- private:
+  // One global iteration from x = from into to (the same vector: asynchronous). Public only
+  // because CUDA device lambdas may not live in private member functions.
   void global_iteration(const ExecSpace& space, Triangle triangle, ConstVector r, ConstVector from,
                         Vector to) const;
+
+ private:
 
   FactorArrays f_;
   JacobiTrsvOptions options_;

@@ -129,7 +129,8 @@ Kokkos::View<T*, DeviceType> to_device(const std::vector<T>& host, const std::st
 // Splits this rank's rows of A_p into the diagonal block (columns [first, last)) and the
 // off-rank block (ghost columns, numbered in sorted order).
 void split_columns(const Slice& rows, Ordinal first, Ordinal last, int block_size,
-                   SparseMatrix& diagonal, OffRankBlock& off_rank) {
+                   SparseMatrix& diagonal, OffRankBlock& off_rank,
+                   std::vector<Offset>& diagonal_source, std::vector<Offset>& off_rank_source) {
   const Offset b2 = Offset(block_size) * Offset(block_size);
   const Ordinal n = Ordinal(rows.row_map.size() - 1);
   const auto owned = [&](Ordinal c) { return c >= first && c < last; };
@@ -145,6 +146,7 @@ void split_columns(const Slice& rows, Ordinal first, Ordinal last, int block_siz
     for (Offset k = rows.row_map[i]; k < rows.row_map[i + 1]; ++k) {
       const Ordinal c = rows.cols[k];
       Slice& target = owned(c) ? local : ghost;
+      (owned(c) ? diagonal_source : off_rank_source).push_back(k);
       target.cols.push_back(owned(c) ? c - first
                                      : Ordinal(std::lower_bound(off_rank.ghost_rows.begin(),
                                                                 off_rank.ghost_rows.end(), c) -
@@ -213,6 +215,20 @@ Partition local_partition(const std::vector<Ordinal>& whole_offsets, Ordinal fir
   return p;
 }
 
+// values[sources[i]] blocks, in order, into a device array of the same length.
+void gather_blocks(const std::vector<Scalar>& values, const std::vector<Offset>& sources,
+                   int block_size, Kokkos::View<Scalar*, DeviceType> target) {
+  const Offset b2 = Offset(block_size) * Offset(block_size);
+  std::vector<Scalar> gathered;
+  gathered.reserve(sources.size() * b2);
+  for (const Offset k : sources)
+    gathered.insert(gathered.end(), values.begin() + k * b2, values.begin() + (k + 1) * b2);
+  Kokkos::deep_copy(
+      target,
+      Kokkos::View<const Scalar*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+          gathered.data(), gathered.size()));
+}
+
 }  // namespace
 
 DistributedMatrix::DistributedMatrix(const ExecSpace& space, const Communicator& comm,
@@ -254,13 +270,46 @@ DistributedMatrix::DistributedMatrix(const ExecSpace& space, const Communicator&
   whole = WholeOnHost{};  // the root's host copy is no longer needed
 
   comm_.run_collectively([&] {
-    split_columns(permuted, first, last, block_size, diagonal_, off_rank_);
+    split_columns(permuted, first, last, block_size, diagonal_, off_rank_, diagonal_source_,
+                  off_rank_source_);
     for (auto& c : dropped.cols) c -= first;  // subdomains never leave the rank
     dropped_ = to_matrix(last - first, block_size, std::move(dropped));
     partition_ = local_partition(subdomain_offsets, distribution_.subdomain_offsets[me],
                                  distribution_.subdomain_offsets[me + 1], std::move(original_rows));
   });
   halo_ = plan_halo(comm_, distribution_, off_rank_.ghost_rows);
+}
+
+void DistributedMatrix::update_values(const ExecSpace& space,
+                                      const PartitionedMatrix* whole_on_root) {
+  WholeOnHost whole;
+  comm_.run_collectively([&] {
+    if (!comm_.is_root()) return;
+    if (!whole_on_root) throw InvalidInput("the root rank passed no matrix to update from");
+    space.fence();
+    whole = copy_to_host(*whole_on_root);
+    if (whole.permuted_rows.extent(0) != Offset(global_num_block_rows()) + 1)
+      throw InvalidInput("update_values: the matrix has another number of rows");
+  });
+  const bool root = comm_.is_root();
+  const int b = block_size();
+  Slice permuted =
+      scatter_rows(comm_, distribution_.block_row_offsets, b, root ? &whole.permuted_rows : nullptr,
+                   root ? &whole.permuted_cols : nullptr, root ? &whole.permuted_values : nullptr);
+  Slice dropped =
+      scatter_rows(comm_, distribution_.block_row_offsets, b, root ? &whole.dropped_rows : nullptr,
+                   root ? &whole.dropped_cols : nullptr, root ? &whole.dropped_values : nullptr);
+  comm_.run_collectively([&] {
+    if (permuted.cols.size() != diagonal_source_.size() + off_rank_source_.size() ||
+        dropped.values.size() != dropped_.values().extent(0))
+      throw InvalidInput("update_values: the new matrix has another pattern");
+  });
+  gather_blocks(permuted.values, diagonal_source_, b, diagonal_.values());
+  gather_blocks(permuted.values, off_rank_source_, b, off_rank_.values);
+  Kokkos::deep_copy(
+      dropped_.values(),
+      Kokkos::View<const Scalar*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+          dropped.values.data(), dropped.values.size()));
 }
 
 }  // namespace fgdd

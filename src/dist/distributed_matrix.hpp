@@ -69,7 +69,14 @@ class DistributedMatrix {
   const SparseMatrix& dropped() const noexcept { return dropped_; }
   const Partition& partition() const noexcept { return partition_; }
 
+  // Collective. New values of the same pattern: the root passes the partitioned whole matrix
+  // after fgdd::update_values, each rank refreshes its blocks in place (plan and arrays kept).
+  void update_values(const ExecSpace& space, const PartitionedMatrix* whole_on_root);
+
  private:
+  // For each block of diagonal() and of off_rank(), the block of this rank's slice of A_p it
+  // holds: the split of columns done once, replayed for new values.
+  std::vector<Offset> diagonal_source_, off_rank_source_;
   Communicator comm_;
   RowDistribution distribution_;
   SparseMatrix diagonal_, dropped_;

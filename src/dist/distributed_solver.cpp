@@ -38,17 +38,15 @@ void DistributedSolver::setup(const ExecSpace& space, const SparseMatrix* A_on_r
   preconditioner_.reset();
   operator_.reset();
   matrix_.reset();
-  std::unique_ptr<PartitionedMatrix> whole;
+  whole_.reset();
   comm_.run_collectively([&] {
     if (!comm_.is_root()) return;
     if (!A_on_root) throw InvalidInput("the root rank passed no matrix to DistributedSolver");
-    whole = std::make_unique<PartitionedMatrix>(
+    whole_ = std::make_unique<PartitionedMatrix>(
         partition_matrix(space, *A_on_root, grid, options_.partition));
-    report_ = whole->report;
-    root_partition_ = whole->partition;
+    report_ = whole_->report;
   });
-  matrix_ = std::make_unique<DistributedMatrix>(space, comm_, whole.get());
-  whole.reset();
+  matrix_ = std::make_unique<DistributedMatrix>(space, comm_, whole_.get());
   comm_.run_collectively([&] {
     preconditioner_ = detail::make_preconditioner(space, options_, matrix_->diagonal(),
                                                   matrix_->dropped(), matrix_->partition());
@@ -56,6 +54,22 @@ void DistributedSolver::setup(const ExecSpace& space, const SparseMatrix* A_on_r
   operator_ = std::make_unique<DistributedOperator>(*matrix_);
   space.fence();
   setup_seconds_ = comm_.max(timer.seconds());
+}
+
+void DistributedSolver::update_values(const ExecSpace& space, const SparseMatrix* A_on_root) {
+  Kokkos::Timer timer;
+  comm_.run_collectively([&] {
+    if (!preconditioner_) throw InvalidInput("update_values before setup completed");
+    if (!comm_.is_root()) return;
+    if (!A_on_root) throw InvalidInput("the root rank passed no matrix to update_values");
+    fgdd::update_values(space, *A_on_root, whole_->system);
+  });
+  matrix_->update_values(space, whole_.get());
+  comm_.run_collectively([&] {
+    detail::update_preconditioner(space, preconditioner_, matrix_->diagonal(), matrix_->dropped());
+  });
+  space.fence();
+  update_seconds_ = comm_.max(timer.seconds());
 }
 
 SolveResult DistributedSolver::solve_local(const ExecSpace& space, ConstVector b_local,
@@ -80,9 +94,9 @@ SolveResult DistributedSolver::solve(const ExecSpace& space, ConstVector b, Vect
                               std::to_string(x.extent(0)) + " entries, the matrix " +
                               std::to_string(global_rows) + " rows");
     Vector permuted("fgdd::dist::permuted", global_rows);
-    permute_vector(space, root_partition_, block_size, b, permuted);
+    permute_vector(space, whole_->partition, block_size, b, permuted);
     b_p = to_host_vector(permuted);
-    permute_vector(space, root_partition_, block_size, x, permuted);
+    permute_vector(space, whole_->partition, block_size, x, permuted);
     x_p = to_host_vector(permuted);
   });
   const auto& offsets = matrix().distribution().block_row_offsets;
@@ -103,7 +117,7 @@ SolveResult DistributedSolver::solve(const ExecSpace& space, ConstVector b, Vect
   if (root) {
     Vector permuted("fgdd::dist::permuted", global_rows);
     copy_to_device(x_p, permuted);
-    unpermute_vector(space, root_partition_, block_size, permuted, x);
+    unpermute_vector(space, whole_->partition, block_size, permuted, x);
   }
   return result;
 }

@@ -28,6 +28,11 @@ class DistributedSolver {
   // ilu0 / ildu0 are the exact ILU of each rank's diagonal block (no communication).
   void setup(const ExecSpace& space, const SparseMatrix* A_on_root, const GridInfo& grid = {});
 
+  // Collective. New values of the pattern given to setup (the root passes A, the others
+  // nullptr): the root gathers them into its partitioned matrix, each rank refreshes its slice
+  // and refactors; partition, levels, halo plan and work vectors are reused. Errors as setup.
+  void update_values(const ExecSpace& space, const SparseMatrix* A_on_root);
+
   // Collective. b and x (initial guess in, solution out) are the whole vectors in the caller's
   // ordering on the root; other ranks pass empty views. Every rank returns the same result.
   SolveResult solve(const ExecSpace& space, ConstVector b, Vector x);
@@ -40,16 +45,18 @@ class DistributedSolver {
   // The root's partition report (other ranks: an empty report).
   const PartitionReport& partition_report() const noexcept { return report_; }
   double setup_seconds() const noexcept { return setup_seconds_; }
+  double update_seconds() const noexcept { return update_seconds_; }
 
  private:
   Communicator comm_;
   SolverOptions options_;
   PartitionReport report_;
-  Partition root_partition_;  // the root's permutation of the caller's rows (empty elsewhere)
+  std::unique_ptr<PartitionedMatrix> whole_;  // the root's partitioned A (null elsewhere)
   std::unique_ptr<DistributedMatrix> matrix_;
   std::unique_ptr<DistributedOperator> operator_;
   std::unique_ptr<Preconditioner> preconditioner_;
   double setup_seconds_ = 0;
+  double update_seconds_ = 0;
 };
 
 }  // namespace fgdd

@@ -215,18 +215,22 @@ Partition local_partition(const std::vector<Ordinal>& whole_offsets, Ordinal fir
   return p;
 }
 
-// values[sources[i]] blocks, in order, into a device array of the same length.
-void gather_blocks(const std::vector<Scalar>& values, const std::vector<Offset>& sources,
-                   int block_size, Kokkos::View<Scalar*, DeviceType> target) {
+// target block e = values block sources(e), on the device.
+void gather_blocks(const ExecSpace& space, Kokkos::View<const Scalar*, DeviceType> values,
+                   Kokkos::View<const Offset*, DeviceType> sources, int block_size,
+                   Kokkos::View<Scalar*, DeviceType> target) {
   const Offset b2 = Offset(block_size) * Offset(block_size);
-  std::vector<Scalar> gathered;
-  gathered.reserve(sources.size() * b2);
-  for (const Offset k : sources)
-    gathered.insert(gathered.end(), values.begin() + k * b2, values.begin() + (k + 1) * b2);
-  Kokkos::deep_copy(
-      target,
-      Kokkos::View<const Scalar*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-          gathered.data(), gathered.size()));
+  Kokkos::parallel_for(
+      "fgdd::dist::gather_values", Kokkos::RangePolicy<ExecSpace>(space, 0, target.extent(0)),
+      KOKKOS_LAMBDA(const Offset k) { target(k) = values(sources(k / b2) * b2 + k % b2); });
+}
+
+// Each rank's start in a value array, from the root's row map (block rows at offsets).
+std::vector<Offset> value_starts(const HostCopy<Offset>& rows, const std::vector<Ordinal>& offsets,
+                                 int block_size) {
+  std::vector<Offset> starts;
+  for (const Ordinal row : offsets) starts.push_back(rows(row) * block_size * block_size);
+  return starts;
 }
 
 }  // namespace
@@ -241,6 +245,10 @@ DistributedMatrix::DistributedMatrix(const ExecSpace& space, const Communicator&
       space.fence();
       whole = copy_to_host(*whole_on_root);
       distribution_ = distribute_subdomains(whole.subdomain_offsets, comm_.size());
+      permuted_value_starts_ =
+          value_starts(whole.permuted_rows, distribution_.block_row_offsets, whole.block_size);
+      dropped_value_starts_ =
+          value_starts(whole.dropped_rows, distribution_.block_row_offsets, whole.block_size);
     }
   });
   broadcast(comm_, whole.block_size);
@@ -270,8 +278,11 @@ DistributedMatrix::DistributedMatrix(const ExecSpace& space, const Communicator&
   whole = WholeOnHost{};  // the root's host copy is no longer needed
 
   comm_.run_collectively([&] {
-    split_columns(permuted, first, last, block_size, diagonal_, off_rank_, diagonal_source_,
-                  off_rank_source_);
+    std::vector<Offset> diagonal_source, off_rank_source;
+    split_columns(permuted, first, last, block_size, diagonal_, off_rank_, diagonal_source,
+                  off_rank_source);
+    diagonal_source_ = to_device(diagonal_source, "fgdd::dist::diagonal_source");
+    off_rank_source_ = to_device(off_rank_source, "fgdd::dist::off_rank_source");
     for (auto& c : dropped.cols) c -= first;  // subdomains never leave the rank
     dropped_ = to_matrix(last - first, block_size, std::move(dropped));
     partition_ = local_partition(subdomain_offsets, distribution_.subdomain_offsets[me],
@@ -282,34 +293,36 @@ DistributedMatrix::DistributedMatrix(const ExecSpace& space, const Communicator&
 
 void DistributedMatrix::update_values(const ExecSpace& space,
                                       const PartitionedMatrix* whole_on_root) {
-  WholeOnHost whole;
+  // Only the values travel: the root's arrays in A_p's order, sliced as at construction.
+  HostCopy<Scalar> permuted, dropped;
   comm_.run_collectively([&] {
     if (!comm_.is_root()) return;
     if (!whole_on_root) throw InvalidInput("the root rank passed no matrix to update from");
+    const SparseMatrix& A = whole_on_root->system.permuted;
+    const SparseMatrix& D = whole_on_root->system.dropped;
+    if (A.num_entries() != permuted_value_starts_.back() ||
+        D.num_entries() != dropped_value_starts_.back())
+      throw InvalidInput("update_values: the new matrix has another pattern");
     space.fence();
-    whole = copy_to_host(*whole_on_root);
-    if (whole.permuted_rows.extent(0) != Offset(global_num_block_rows()) + 1)
-      throw InvalidInput("update_values: the matrix has another number of rows");
+    permuted = host_copy(A.values());
+    dropped = host_copy(D.values());
   });
   const bool root = comm_.is_root();
+  const auto ends = [](const std::vector<Offset>& starts) {
+    return std::vector<Offset>(starts.begin() + (starts.empty() ? 0 : 1), starts.end());
+  };
   const int b = block_size();
-  Slice permuted =
-      scatter_rows(comm_, distribution_.block_row_offsets, b, root ? &whole.permuted_rows : nullptr,
-                   root ? &whole.permuted_cols : nullptr, root ? &whole.permuted_values : nullptr);
-  Slice dropped =
-      scatter_rows(comm_, distribution_.block_row_offsets, b, root ? &whole.dropped_rows : nullptr,
-                   root ? &whole.dropped_cols : nullptr, root ? &whole.dropped_values : nullptr);
-  comm_.run_collectively([&] {
-    if (permuted.cols.size() != diagonal_source_.size() + off_rank_source_.size() ||
-        dropped.values.size() != dropped_.values().extent(0))
-      throw InvalidInput("update_values: the new matrix has another pattern");
-  });
-  gather_blocks(permuted.values, diagonal_source_, b, diagonal_.values());
-  gather_blocks(permuted.values, off_rank_source_, b, off_rank_.values);
-  Kokkos::deep_copy(
-      dropped_.values(),
-      Kokkos::View<const Scalar*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-          dropped.values.data(), dropped.values.size()));
+  const Offset mine = (diagonal_source_.extent(0) + off_rank_source_.extent(0)) * b * b;
+  const std::vector<Scalar> permuted_slice =
+      scatter_ranges<Scalar>(comm_, root ? permuted.data() : nullptr, permuted_value_starts_,
+                             ends(permuted_value_starts_), mine);
+  const std::vector<Scalar> dropped_slice =
+      scatter_ranges<Scalar>(comm_, root ? dropped.data() : nullptr, dropped_value_starts_,
+                             ends(dropped_value_starts_), dropped_.values().extent(0));
+  const auto slice = to_device(permuted_slice, "fgdd::dist::new_values");
+  gather_blocks(space, slice, diagonal_source_, b, diagonal_.values());
+  gather_blocks(space, slice, off_rank_source_, b, off_rank_.values);
+  Kokkos::deep_copy(space, dropped_.values(), to_device(dropped_slice, "fgdd::dist::new_dropped"));
 }
 
 }  // namespace fgdd

@@ -75,8 +75,10 @@ class DistributedMatrix {
 
  private:
   // For each block of diagonal() and of off_rank(), the block of this rank's slice of A_p it
-  // holds: the split of columns done once, replayed for new values.
-  std::vector<Offset> diagonal_source_, off_rank_source_;
+  // holds: the split of columns done once, replayed on the device for new values.
+  Kokkos::View<Offset*, DeviceType> diagonal_source_, off_rank_source_;
+  // The root only: where each rank's values start in A_p's and the dropped matrix's arrays.
+  std::vector<Offset> permuted_value_starts_, dropped_value_starts_;
   Communicator comm_;
   RowDistribution distribution_;
   SparseMatrix diagonal_, dropped_;

@@ -41,14 +41,38 @@ KOKKOS_INLINE_FUNCTION Block block_of(Ordinal t, bool lower, Ordinal n, Ordinal 
   return block;
 }
 
+// A team's scratch: the local right-hand side and the two iterates of the extended rows, one
+// slice (extended rows · b doubles) each.
+struct JacobiScratch {
+  Scalar* rhs;
+  Scalar* cur;
+  Scalar* next;
+
+  static std::size_t bytes(std::size_t slice) { return 3 * slice; }
+
+  KOKKOS_INLINE_FUNCTION JacobiScratch(const Member& team, int level, std::size_t slice)
+      : rhs(static_cast<Scalar*>(team.team_scratch(level).get_shmem(slice))),
+        cur(static_cast<Scalar*>(team.team_scratch(level).get_shmem(slice))),
+        next(static_cast<Scalar*>(team.team_scratch(level).get_shmem(slice))) {}
+
+  KOKKOS_INLINE_FUNCTION void swap() {
+    Scalar* old = cur;
+    cur = next;
+    next = old;
+  }
+};
+
 }  // namespace
 
 void JacobiTrsvOptions::validate() const {
-  if (block_rows < 1) throw InvalidInput("jacobi block_rows must be at least 1");
-  if (sweeps < 1) throw InvalidInput("jacobi sweeps must be at least 1");
-  if (iterations < 1) throw InvalidInput("jacobi iterations must be at least 1");
-  if (!(overlap >= 0 && overlap < 1)) throw InvalidInput("jacobi overlap must be in [0, 1)");
-  if (!(tolerance >= 0)) throw InvalidInput("jacobi tolerance must not be negative");
+  const auto fail = [](const std::string& what, const std::string& value) {
+    throw InvalidInput("jacobi " + what + ", got " + value);
+  };
+  if (block_rows < 1) fail("block_rows must be at least 1", std::to_string(block_rows));
+  if (sweeps < 1) fail("sweeps must be at least 1", std::to_string(sweeps));
+  if (iterations < 1) fail("iterations must be at least 1", std::to_string(iterations));
+  if (!(overlap >= 0 && overlap < 1)) fail("overlap must be in [0, 1)", std::to_string(overlap));
+  if (!(tolerance >= 0)) fail("tolerance must not be negative", std::to_string(tolerance));
 }
 
 FactorArrays factor_arrays(const SubdomainIlu0& f) {
@@ -86,67 +110,90 @@ void JacobiTrsv::global_iteration(const ExecSpace& space, Triangle triangle, Con
   const int sweeps = options_.sweeps;
   const Ordinal widest = std::min<Ordinal>(owned + overlap, n);
   const std::size_t slice = std::size_t(widest) * b * sizeof(Scalar);
-  const int level = detail::scratch_level_for(2 * slice);
+  const int level = detail::scratch_level_for(JacobiScratch::bytes(slice));
   Policy policy(space, num_teams_, Kokkos::AUTO);
-  policy.set_scratch_size(level, Kokkos::PerTeam(2 * slice));
+  policy.set_scratch_size(level, Kokkos::PerTeam(JacobiScratch::bytes(slice)));
   Kokkos::parallel_for(
       lower ? "fgdd::trsv::jacobi_lower" : "fgdd::trsv::jacobi_upper", policy,
       KOKKOS_LAMBDA(const Member& team) {
         const Block block = block_of(team.league_rank(), lower, n, owned, overlap);
         const Offset first = Offset(block.ext_begin) * b;
-        const Ordinal rows = block.ext_end - block.ext_begin;
-        Scalar* cur = static_cast<Scalar*>(team.team_scratch(level).get_shmem(slice));
-        Scalar* next = static_cast<Scalar*>(team.team_scratch(level).get_shmem(slice));
-        // A value of x outside this team's rows: the newest one (asynchronous) or the old one.
+        JacobiScratch scratch(team, level, slice);
+        // A value of x outside this team's rows: the newest one (asynchronous; another team
+        // may be writing it, hence the relaxed atomic) or the previous iterate (synchronous).
         const auto outside = [&](Offset k) {
           return async ? detail::atomic_load(&to(k)) : from(k);
         };
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, Offset(rows) * b),
-                             [&](const Offset k) { cur[k] = outside(first + k); });
+        const auto inside = [&](Ordinal j) { return j >= block.ext_begin && j < block.ext_end; };
+        const auto triangle_begin = [&](Ordinal i) { return lower ? row_map(i) : diag(i) + 1; };
+        const auto triangle_end = [&](Ordinal i) { return lower ? diag(i) : row_map(i + 1); };
+        // Once per global iteration: x on the extended rows, and the local right-hand side
+        // s = r − (the triangle's columns outside the extended rows) x. The local problem is
+        // then T_local x_local = s, iterated in scratch only.
+        const auto load_row = [&](const Ordinal i) {
+          const Offset at = Offset(i) * b - first;
+          Scalar acc[detail::max_block_size];
+          for (int c = 0; c < b; ++c) {
+            scratch.cur[at + c] = outside(Offset(i) * b + c);
+            acc[c] = r(Offset(i) * b + c);
+          }
+          for (Offset k = triangle_begin(i); k < triangle_end(i); ++k) {
+            const Ordinal j = cols(k);
+            if (inside(j)) continue;
+            const Scalar* a = &values(k * b * b);
+            for (int c = 0; c < b; ++c) {
+              Scalar sum = 0;
+              for (int q = 0; q < b; ++q) sum += a[c * b + q] * outside(Offset(j) * b + q);
+              acc[c] -= sum;
+            }
+          }
+          for (int c = 0; c < b; ++c) scratch.rhs[at + c] = acc[c];
+        };
+        // One local Jacobi sweep of row i: next_i = D_i⁻¹ (s_i − Σ_inside T_ij cur_j), D = I for
+        // the unit triangles.
+        const auto sweep_row = [&](const Ordinal i) {
+          const Offset at = Offset(i) * b - first;
+          Scalar acc[detail::max_block_size];
+          for (int c = 0; c < b; ++c) acc[c] = scratch.rhs[at + c];
+          for (Offset k = triangle_begin(i); k < triangle_end(i); ++k) {
+            const Ordinal j = cols(k);
+            if (!inside(j)) continue;
+            const Scalar* a = &values(k * b * b);
+            const Scalar* xj = scratch.cur + (Offset(j) * b - first);
+            for (int c = 0; c < b; ++c) {
+              Scalar sum = 0;
+              for (int q = 0; q < b; ++q) sum += a[c * b + q] * xj[q];
+              acc[c] -= sum;
+            }
+          }
+          Scalar* out = scratch.next + at;
+          if (with_pivots) {
+            const Scalar* d = &inv_diag(Offset(i) * b * b);
+            for (int c = 0; c < b; ++c) {
+              Scalar sum = 0;
+              for (int q = 0; q < b; ++q) sum += d[c * b + q] * acc[q];
+              out[c] = sum;
+            }
+          } else {
+            for (int c = 0; c < b; ++c) out[c] = acc[c];
+          }
+        };
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, block.ext_begin, block.ext_end),
+                             load_row);
         team.team_barrier();
         for (int sweep = 0; sweep < sweeps; ++sweep) {
-          Kokkos::parallel_for(
-              Kokkos::TeamThreadRange(team, block.ext_begin, block.ext_end), [&](const Ordinal i) {
-                Scalar acc[detail::max_block_size];
-                for (int c = 0; c < b; ++c) acc[c] = r(Offset(i) * b + c);
-                const Offset begin = lower ? row_map(i) : diag(i) + 1;
-                const Offset end = lower ? diag(i) : row_map(i + 1);
-                for (Offset k = begin; k < end; ++k) {
-                  const Ordinal j = cols(k);
-                  const bool inside = j >= block.ext_begin && j < block.ext_end;
-                  const Scalar* a = &values(k * b * b);
-                  for (int c = 0; c < b; ++c) {
-                    Scalar sum = 0;
-                    for (int q = 0; q < b; ++q) {
-                      const Offset at = Offset(j) * b + q;
-                      sum += a[c * b + q] * (inside ? cur[at - first] : outside(at));
-                    }
-                    acc[c] -= sum;
-                  }
-                }
-                Scalar* out = next + (Offset(i) * b - first);
-                if (with_pivots) {
-                  const Scalar* d = &inv_diag(Offset(i) * b * b);
-                  for (int c = 0; c < b; ++c) {
-                    Scalar sum = 0;
-                    for (int q = 0; q < b; ++q) sum += d[c * b + q] * acc[q];
-                    out[c] = sum;
-                  }
-                } else {
-                  for (int c = 0; c < b; ++c) out[c] = acc[c];
-                }
-              });
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, block.ext_begin, block.ext_end),
+                               sweep_row);
+          // Also orders this sweep's reads of cur before the next sweep writes into it.
           team.team_barrier();
-          Scalar* swap = cur;
-          cur = next;
-          next = swap;
+          scratch.swap();
         }
-        // Restricted write-back: the owned rows only.
+        // Restricted write-back: the owned rows only; overlap rows belong to another team.
         const Offset own_first = Offset(block.own_begin) * b;
         Kokkos::parallel_for(
             Kokkos::TeamThreadRange(team, Offset(block.own_end - block.own_begin) * b),
             [&](const Offset k) {
-              const Scalar value = cur[own_first - first + k];
+              const Scalar value = scratch.cur[own_first - first + k];
               if (async)
                 detail::atomic_store(&to(own_first + k), value);
               else

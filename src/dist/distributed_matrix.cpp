@@ -163,37 +163,6 @@ void split_columns(const Slice& rows, Ordinal first, Ordinal last, int block_siz
   diagonal = to_matrix(n, block_size, std::move(local));
 }
 
-// Each neighbour learns which of its rows this rank needs (one all-to-all of counts, one of
-// row numbers); ghosts sorted by row are already grouped by owner.
-HaloPlan plan_halo(const Communicator& comm, const RowDistribution& distribution,
-                   const std::vector<Ordinal>& ghost_rows) {
-  const int ranks = comm.size();
-  std::vector<int> receive_counts(ranks, 0), send_counts(ranks, 0);
-  for (const Ordinal row : ghost_rows) ++receive_counts[distribution.owner_of(row)];
-  MPI_Alltoall(receive_counts.data(), 1, MPI_INT, send_counts.data(), 1, MPI_INT, comm.get());
-  std::vector<int> receive_displs(ranks + 1, 0), send_displs(ranks + 1, 0);
-  std::partial_sum(receive_counts.begin(), receive_counts.end(), receive_displs.begin() + 1);
-  std::partial_sum(send_counts.begin(), send_counts.end(), send_displs.begin() + 1);
-  std::vector<Ordinal> requested(send_displs.back());
-  MPI_Alltoallv(ghost_rows.data(), receive_counts.data(), receive_displs.data(), MPI_INT,
-                requested.data(), send_counts.data(), send_displs.data(), MPI_INT, comm.get());
-  HaloPlan plan;
-  plan.send_offsets.assign(1, 0);
-  plan.recv_offsets.assign(1, 0);
-  const Ordinal first = distribution.block_row_offsets[comm.rank()];
-  std::vector<Ordinal> send_rows;
-  for (int r = 0; r < ranks; ++r) {
-    if (receive_counts[r] == 0 && send_counts[r] == 0) continue;
-    plan.neighbors.push_back(r);
-    for (int k = send_displs[r]; k < send_displs[r + 1]; ++k)
-      send_rows.push_back(requested[k] - first);
-    plan.send_offsets.push_back(send_rows.size());
-    plan.recv_offsets.push_back(plan.recv_offsets.back() + receive_counts[r]);
-  }
-  plan.send_rows = to_device(send_rows, "fgdd::dist::send_rows");
-  return plan;
-}
-
 // This rank's subdomains in local numbering; iperm keeps the caller's rows for messages.
 Partition local_partition(const std::vector<Ordinal>& whole_offsets, Ordinal first_subdomain,
                           Ordinal last_subdomain, std::vector<Ordinal>&& original_rows) {
@@ -234,6 +203,35 @@ std::vector<Offset> value_starts(const HostCopy<Offset>& rows, const std::vector
 }
 
 }  // namespace
+
+HaloPlan plan_halo(const Communicator& comm, const RowDistribution& distribution,
+                   const std::vector<Ordinal>& ghost_rows) {
+  const int ranks = comm.size();
+  std::vector<int> receive_counts(ranks, 0), send_counts(ranks, 0);
+  for (const Ordinal row : ghost_rows) ++receive_counts[distribution.owner_of(row)];
+  MPI_Alltoall(receive_counts.data(), 1, MPI_INT, send_counts.data(), 1, MPI_INT, comm.get());
+  std::vector<int> receive_displs(ranks + 1, 0), send_displs(ranks + 1, 0);
+  std::partial_sum(receive_counts.begin(), receive_counts.end(), receive_displs.begin() + 1);
+  std::partial_sum(send_counts.begin(), send_counts.end(), send_displs.begin() + 1);
+  std::vector<Ordinal> requested(send_displs.back());
+  MPI_Alltoallv(ghost_rows.data(), receive_counts.data(), receive_displs.data(), MPI_INT,
+                requested.data(), send_counts.data(), send_displs.data(), MPI_INT, comm.get());
+  HaloPlan plan;
+  plan.send_offsets.assign(1, 0);
+  plan.recv_offsets.assign(1, 0);
+  const Ordinal first = distribution.block_row_offsets[comm.rank()];
+  std::vector<Ordinal> send_rows;
+  for (int r = 0; r < ranks; ++r) {
+    if (receive_counts[r] == 0 && send_counts[r] == 0) continue;
+    plan.neighbors.push_back(r);
+    for (int k = send_displs[r]; k < send_displs[r + 1]; ++k)
+      send_rows.push_back(requested[k] - first);
+    plan.send_offsets.push_back(send_rows.size());
+    plan.recv_offsets.push_back(plan.recv_offsets.back() + receive_counts[r]);
+  }
+  plan.send_rows = to_device(send_rows, "fgdd::dist::send_rows");
+  return plan;
+}
 
 DistributedMatrix::DistributedMatrix(const ExecSpace& space, const Communicator& comm,
                                      const PartitionedMatrix* whole_on_root)

@@ -45,6 +45,12 @@ struct HaloPlan {
   Offset num_ghosts() const { return recv_offsets.empty() ? 0 : recv_offsets.back(); }
 };
 
+// Collective. The plan for fetching ghost_rows (global block rows, sorted, so grouped by
+// owner): each owner learns which of its rows this rank needs (one all-to-all of counts, one
+// of row numbers).
+HaloPlan plan_halo(const Communicator& comm, const RowDistribution& distribution,
+                   const std::vector<Ordinal>& ghost_rows);
+
 class DistributedMatrix {
  public:
   // Collective. The root (rank 0) passes the partitioned whole matrix (partition_matrix of A),

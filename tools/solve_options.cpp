@@ -16,7 +16,7 @@ const std::vector<std::pair<std::string, std::string>> solver_flags = {
     {"--team-size", "team_size"},    {"--tol", "tol"},
     {"--abs-tol", "abs_tol"},        {"--max-iters", "max_iters"},
     {"--restart", "restart"},        {"--ortho", "ortho"},
-    {"--global-kernel", "global_kernel"},
+    {"--global-kernel", "global_kernel"}, {"--struct-schedule", "struct_schedule"},
     {"--trsv", "trsv"},              {"--jacobi-sweeps", "jacobi_sweeps"},
     {"--jacobi-iters", "jacobi_iters"}, {"--overlap", "overlap"},
     {"--jacobi-block-rows", "jacobi_block_rows"}};
@@ -81,19 +81,25 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
                               jacobi; bicg: needs a transpose apply, not the global ILU)
   --restart M                 GMRES restart length; default 30
   --ortho cgs2|mgs            GMRES orthogonalization on the device; default cgs2
-  --precond ildu0-dd|ilu0-dd|ic0-dd|ilu0|ildu0|jacobi|none
+  --precond ildu0-dd|ilu0-dd|ic0-dd|ilu0|ildu0|struct-ilu0|struct-ic0|jacobi|none
                               preconditioner; default ildu0-dd: ILDU0 of the subdomains'
                               diagonal blocks, one GPU team per subdomain (ilu0-dd: the same
                               M scaled as ILU0; ic0-dd: L D Lᵀ for symmetric matrices, half
                               the factorization work; ilu0/ildu0: exact global ILU0, nothing
                               dropped, applied level by level: fewer iterations, slower
-                              applies; jacobi: block Jacobi for BSR)
+                              applies; struct-ilu0/struct-ic0: the same exact ILU(0) / IC(0)
+                              for generated grids, levels known from the stencil; jacobi:
+                              block Jacobi for BSR)
   --apply auto|dag_ec_ILDU0_fused|dag_vc_ILDU0_fused|dag_ec_ILD_U0
                               kernel applying ildu0-dd / ilu0-dd; default auto
                               (dag_vc_ILDU0_fused is deterministic run to run)
   --global-kernel auto|thread|lanes|sync_free
                               how ilu0/ildu0 sweep their triangles: level by level (a row per
                               thread or per vector of lanes) or synchronization-free
+  --struct-schedule levels|level_counters|sync_free
+                              how struct-ilu0/struct-ic0 walk their wavefronts: a launch per
+                              level (default), or one launch whose teams wait on a counter of
+                              finished levels, or on flags of the points they read
   --trsv exact|jacobi|KERNEL   triangular solves of the ILU preconditioners: exact (default;
                               a kernel name as for --apply), or jacobi: block-asynchronous
                               Jacobi with directed overlap, no level analysis (RCM ordering,

@@ -16,9 +16,14 @@ const std::vector<std::pair<KrylovMethod, const char*>> method_names = {
     {KrylovMethod::Bicg, "bicg"}};
 
 const std::vector<std::pair<PreconditionerKind, const char*>> preconditioner_names = {
-    {PreconditionerKind::Ildu0Dd, "ildu0-dd"}, {PreconditionerKind::Ilu0Dd, "ilu0-dd"},
-    {PreconditionerKind::Ic0Dd, "ic0-dd"},     {PreconditionerKind::Ilu0, "ilu0"},
-    {PreconditionerKind::Ildu0, "ildu0"},      {PreconditionerKind::Jacobi, "jacobi"},
+    {PreconditionerKind::Ildu0Dd, "ildu0-dd"},
+    {PreconditionerKind::Ilu0Dd, "ilu0-dd"},
+    {PreconditionerKind::Ic0Dd, "ic0-dd"},
+    {PreconditionerKind::Ilu0, "ilu0"},
+    {PreconditionerKind::Ildu0, "ildu0"},
+    {PreconditionerKind::StructIlu0, "struct-ilu0"},
+    {PreconditionerKind::StructIc0, "struct-ic0"},
+    {PreconditionerKind::Jacobi, "jacobi"},
     {PreconditionerKind::None, "none"}};
 
 template <class Enum>
@@ -71,27 +76,17 @@ const char* to_string(PreconditionerKind kind) noexcept {
 }
 
 std::vector<std::string> SolverOptions::keys() {
-  return {"method",
-          "preconditioner",
-          "partitioner",
-          "subdomain_rows",
-          "apply",
-          "fill",
-          "shift_pivots",
-          "pivot_threshold",
-          "team_size",
-          "global_kernel",
-          "tol",
-          "abs_tol",
-          "max_iters",
-          "restart",
-          "ortho",
-          "stagnation",
-          "trsv",
-          "jacobi_sweeps",
-          "jacobi_iters",
-          "overlap",
-          "jacobi_block_rows"};
+  return {"method",          "preconditioner",
+          "partitioner",     "subdomain_rows",
+          "apply",           "fill",
+          "shift_pivots",    "pivot_threshold",
+          "team_size",       "global_kernel",
+          "struct_schedule", "tol",
+          "abs_tol",         "max_iters",
+          "restart",         "ortho",
+          "stagnation",      "trsv",
+          "jacobi_sweeps",   "jacobi_iters",
+          "overlap",         "jacobi_block_rows"};
 }
 
 void SolverOptions::set(const std::string& key, const std::string& value) {
@@ -120,6 +115,11 @@ void SolverOptions::set(const std::string& key, const std::string& value) {
                                             {GlobalRowKernel::LanesPerRow, "lanes"},
                                             {GlobalRowKernel::SyncFree, "sync_free"}},
                                            key, value);
+  } else if (key == "struct_schedule") {
+    struct_schedule = named<StructSchedule>({{StructSchedule::Levels, "levels"},
+                                             {StructSchedule::LevelCounters, "level_counters"},
+                                             {StructSchedule::SyncFree, "sync_free"}},
+                                            key, value);
   } else if (key == "tol")
     krylov.relative_tolerance = number(key, value);
   else if (key == "abs_tol")
@@ -176,8 +176,14 @@ void SolverOptions::validate() const {
                        std::string(to_string(preconditioner)));
   if (trsv == TrsvMethod::Jacobi && method == KrylovMethod::Bicg)
     throw InvalidInput("method bicg needs a transpose apply, which trsv jacobi does not have");
-  if (method == KrylovMethod::Bicg &&
-      (preconditioner == PreconditionerKind::Ilu0 || preconditioner == PreconditionerKind::Ildu0))
+  const bool structured = preconditioner == PreconditionerKind::StructIlu0 ||
+                          preconditioner == PreconditionerKind::StructIc0;
+  if (trsv == TrsvMethod::Jacobi && structured)
+    throw InvalidInput("trsv jacobi is not offered by preconditioner " +
+                       std::string(to_string(preconditioner)) + " (its sweeps are exact)");
+  const bool global =
+      preconditioner == PreconditionerKind::Ilu0 || preconditioner == PreconditionerKind::Ildu0;
+  if (method == KrylovMethod::Bicg && (global || structured))
     throw InvalidInput("method bicg needs a transpose apply, which preconditioner " +
                        std::string(to_string(preconditioner)) + " does not have");
 }

@@ -5,6 +5,7 @@
 #include "krylov/dd_ilu_preconditioner.hpp"
 #include "krylov/krylov_options.hpp"
 #include "partition/partition_options.hpp"
+#include "struct/struct_ilu0.hpp"
 #include "trsv/global_trsv.hpp"
 #include "trsv/jacobi_trsv.hpp"
 
@@ -19,12 +20,14 @@ enum class KrylovMethod { Bicgstab, Gmres, Cg, Bicg };
 enum class TrsvMethod { Exact, Jacobi };
 
 enum class PreconditionerKind {
-  Ildu0Dd,  // ILDU0 of the subdomain blocks (the fgdd method; default)
-  Ilu0Dd,   // the same M stored as ILU0
-  Ic0Dd,    // L D Lᵀ of the subdomain blocks, symmetric A
-  Ilu0,     // exact global ILU0, applied level by level
-  Ildu0,    // the same, ILDU0 scaling
-  Jacobi,   // point / block Jacobi
+  Ildu0Dd,     // ILDU0 of the subdomain blocks (the fgdd method; default)
+  Ilu0Dd,      // the same M stored as ILU0
+  Ic0Dd,       // L D Lᵀ of the subdomain blocks, symmetric A
+  Ilu0,        // exact global ILU0, applied level by level
+  Ildu0,       // the same, ILDU0 scaling
+  StructIlu0,  // exact ILU(0) on a structured grid (needs grid metadata), wavefront sweeps
+  StructIc0,   // the same as IC(0), L D Lᵀ, symmetric A
+  Jacobi,      // point / block Jacobi
   None,
 };
 
@@ -40,18 +43,20 @@ struct SolverOptions {
   DdIluOptions dd;
   // How ilu0 / ildu0 (global) sweep their triangles: level by level or synchronization-free.
   GlobalRowKernel global_kernel = GlobalRowKernel::Auto;
+  // How struct-ilu0 / struct-ic0 walk their wavefront levels.
+  StructSchedule struct_schedule = StructSchedule::Levels;
   // Exact triangular solves, or Jacobi ones with the jacobi options (ILU preconditioners only).
   TrsvMethod trsv = TrsvMethod::Exact;
   JacobiTrsvOptions jacobi;
   KrylovOptions krylov;
 
   // Sets one option from text. Keys: method (bicgstab|gmres|cg|bicg), preconditioner
-  // (ildu0-dd|ilu0-dd|ic0-dd|ilu0|ildu0|jacobi|none), partitioner, subdomain_rows, apply, fill,
-  // shift_pivots (true|false), pivot_threshold, team_size, global_kernel
-  // (auto|thread|lanes|sync_free), trsv (exact|jacobi, or an apply kernel name, which also
-  // means exact), jacobi_sweeps, jacobi_iters, overlap, jacobi_block_rows, tol, abs_tol,
-  // max_iters, restart, ortho (cgs2|mgs), stagnation. Throws InvalidInput naming the key and the
-  // value.
+  // (ildu0-dd|ilu0-dd|ic0-dd|ilu0|ildu0|struct-ilu0|struct-ic0|jacobi|none), partitioner,
+  // subdomain_rows, apply, fill, shift_pivots (true|false), pivot_threshold, team_size,
+  // global_kernel (auto|thread|lanes|sync_free), struct_schedule (levels|level_counters|
+  // sync_free), trsv (exact|jacobi, or an apply kernel name, which also means exact),
+  // jacobi_sweeps, jacobi_iters, overlap, jacobi_block_rows, tol, abs_tol, max_iters, restart,
+  // ortho (cgs2|mgs), stagnation. Throws InvalidInput naming the key and the value.
   void set(const std::string& key, const std::string& value);
   // Applies "key=value" items in order.
   void set_all(const std::vector<std::string>& key_values);

@@ -8,6 +8,7 @@
 #include "krylov/global_ilu_preconditioner.hpp"
 #include "krylov/gmres.hpp"
 #include "krylov/jacobi_ilu_preconditioner.hpp"
+#include "struct/struct_ilu0_preconditioner.hpp"
 
 namespace fgdd::detail {
 
@@ -17,8 +18,10 @@ IluForm form_of(PreconditionerKind kind) {
   switch (kind) {
     case PreconditionerKind::Ilu0Dd:
     case PreconditionerKind::Ilu0:
+    case PreconditionerKind::StructIlu0:
       return IluForm::Ilu0;
     case PreconditionerKind::Ic0Dd:
+    case PreconditionerKind::StructIc0:
       return IluForm::Ildlt;
     default:
       return IluForm::Ildu0;
@@ -27,11 +30,9 @@ IluForm form_of(PreconditionerKind kind) {
 
 }  // namespace
 
-std::unique_ptr<Preconditioner> make_preconditioner(const ExecSpace& space,
-                                                    const SolverOptions& options,
-                                                    const SparseMatrix& permuted,
-                                                    const SparseMatrix& dropped,
-                                                    const Partition& partition) {
+std::unique_ptr<Preconditioner> make_preconditioner(
+    const ExecSpace& space, const SolverOptions& options, const SparseMatrix& permuted,
+    const SparseMatrix& dropped, const Partition& partition, const GridInfo& grid) {
   DdIluOptions dd = options.dd;
   dd.factor.form = form_of(options.preconditioner);
   if (options.trsv == TrsvMethod::Jacobi) {
@@ -54,6 +55,15 @@ std::unique_ptr<Preconditioner> make_preconditioner(const ExecSpace& space,
       global.kernel = options.global_kernel;
       return std::make_unique<GlobalIluPreconditioner>(space, permuted, global);
     }
+    case PreconditionerKind::StructIlu0:
+    case PreconditionerKind::StructIc0: {
+      StructIluOptions structured;
+      structured.factor = dd.factor;
+      structured.schedule = options.struct_schedule;
+      // The solver works in the partition's ordering; the structured factors in grid order.
+      return std::make_unique<StructIlu0Preconditioner>(space, permuted, grid, structured,
+                                                        partition.perm);
+    }
     case PreconditionerKind::Jacobi:
       return std::make_unique<BlockJacobi>(permuted);
     case PreconditionerKind::None:
@@ -68,6 +78,8 @@ void update_preconditioner(const ExecSpace& space, std::unique_ptr<Preconditione
     dd->update_values(space, dropped);
   else if (auto* global = dynamic_cast<GlobalIluPreconditioner*>(M.get()))
     global->update_values(space, permuted);
+  else if (auto* structured = dynamic_cast<StructIlu0Preconditioner*>(M.get()))
+    structured->update_values(space, permuted);
   else if (auto* jacobi_ilu = dynamic_cast<JacobiIluPreconditioner*>(M.get()))
     jacobi_ilu->update_values(space, jacobi_ilu->is_dd() ? dropped : permuted);
   else if (dynamic_cast<BlockJacobi*>(M.get()))

@@ -13,12 +13,11 @@
 namespace fgdd::detail {
 
 // permuted: the operator's matrix (global ILU and Jacobi factor it); dropped and partition:
-// the subdomain blocks the DD preconditioners factor.
-std::unique_ptr<Preconditioner> make_preconditioner(const ExecSpace& space,
-                                                    const SolverOptions& options,
-                                                    const SparseMatrix& permuted,
-                                                    const SparseMatrix& dropped,
-                                                    const Partition& partition);
+// the subdomain blocks the DD preconditioners factor. grid: the caller's grid, which the
+// structured ILU needs (it throws InvalidInput when grid is empty).
+std::unique_ptr<Preconditioner> make_preconditioner(
+    const ExecSpace& space, const SolverOptions& options, const SparseMatrix& permuted,
+    const SparseMatrix& dropped, const Partition& partition, const GridInfo& grid = {});
 
 // Refreshes a preconditioner from make_preconditioner after new values of the same pattern.
 void update_preconditioner(const ExecSpace& space, std::unique_ptr<Preconditioner>& M,

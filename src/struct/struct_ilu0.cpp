@@ -1,0 +1,711 @@
+#include "struct/struct_ilu0.hpp"
+
+#include "core/dense_block.hpp"
+#include "core/errors.hpp"
+#include "core/kokkos_compat.hpp"
+
+#include <Kokkos_Sort.hpp>
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+namespace fgdd {
+
+namespace detail {
+
+// What the factorization and solve launches read and write. Block element (r, c) of stencil
+// entry e at point p is lu(((e·b + r)·b + c)·np + p); D⁻¹'s is inv_diag((r·b + c)·np + p).
+struct StructData {
+  GridCoordinates g;
+  Kokkos::View<int* [3], DeviceType> offsets;
+  Kokkos::View<long long*, DeviceType> linear;
+  int s = 1, num_lower = 0, center = 0, runtime_b = 1;
+  Offset np = 0;
+  StructuredMatrix::Values lu;
+  Kokkos::View<Scalar*, DeviceType> inv_diag;
+  Kokkos::View<Ordinal*, DeviceType> points;
+  Kokkos::View<int*, DeviceType> elim_ptr, elim_upper, elim_target, mirror;
+  Kokkos::View<Ordinal, DeviceType> failed_point;
+  Kokkos::View<Scalar*, DeviceType> pivot_value;
+  Kokkos::View<Offset, DeviceType> shifted;
+  PivotRule rule;  // rule.tiny is relative: multiplied by the row's largest |entry|
+};
+
+// How a point knows that what it reads is final. Levels: a launch per level. PointFlags
+// (StructSchedule::SyncFree): a point waits on the done flags of the neighbours it reads and
+// publishes its own with a fence before its flag. LevelCounter (StructSchedule::LevelCounters):
+// its team waited for a counter of completed levels before starting. In both one-launch modes
+// other points' values are read with volatile loads (never a stale L1 line on GPUs).
+enum class SyncMode { Levels, PointFlags, LevelCounter };
+
+// Scalars of one b×b block in registers: B·B for the b = 1..4 fast paths, else the largest b.
+constexpr int block_capacity(int b) { return b > 0 ? b * b : max_block_size * max_block_size; }
+
+template <int B, SyncMode Mode>
+struct StructKernelBase {
+  static constexpr int capacity = block_capacity(B);
+  StructData data;
+  Ordinal level_begin = 0;
+  Kokkos::View<unsigned*, DeviceType> done;
+  unsigned epoch = 0;
+
+  KOKKOS_INLINE_FUNCTION int b() const { return B > 0 ? B : data.runtime_b; }
+  // Whether point (x, y, z) + offset of entry e lies in the grid.
+  KOKKOS_INLINE_FUNCTION bool inside(int e, Ordinal x, Ordinal y, Ordinal z) const {
+    return data.g.inside(x + data.offsets(e, 0), y + data.offsets(e, 1), z + data.offsets(e, 2));
+  }
+  KOKKOS_INLINE_FUNCTION Offset neighbour(Offset p, int e) const {
+    return Offset((long long)p + data.linear(e));
+  }
+  KOKKOS_INLINE_FUNCTION Scalar& lu(int e, int rc, Offset p) const {
+    return data.lu((Offset(e) * b() * b() + rc) * data.np + p);
+  }
+  // A value another point wrote: a volatile load, which reaches the coherent level of the
+  // memory system (never a stale L1 line on GPUs) and costs a plain load, unlike an atomic one
+  // (the flag or counter wait and its fence order it after the write).
+  KOKKOS_INLINE_FUNCTION Scalar read(Scalar& v) const {
+    if constexpr (Mode != SyncMode::Levels) return *static_cast<const volatile Scalar*>(&v);
+    return v;
+  }
+  KOKKOS_INLINE_FUNCTION void wait(Offset q) const {
+    if constexpr (Mode == SyncMode::PointFlags) {
+      while (atomic_load(&done(q)) != epoch) {
+      }
+      Kokkos::memory_fence();
+    }
+  }
+  KOKKOS_INLINE_FUNCTION void publish(Offset p) const {
+    if constexpr (Mode == SyncMode::PointFlags) {
+      Kokkos::memory_fence();
+      atomic_store(&done(p), epoch);
+    }
+  }
+  // Block e of this thread's own point p.
+  KOKKOS_INLINE_FUNCTION void load(int e, Offset p, Scalar* block) const {
+    for (int rc = 0; rc < b() * b(); ++rc) block[rc] = lu(e, rc, p);
+  }
+  // Block e of another point q (waited on before).
+  KOKKOS_INLINE_FUNCTION void load_other(int e, Offset q, Scalar* block) const {
+    for (int rc = 0; rc < b() * b(); ++rc) block[rc] = read(lu(e, rc, q));
+  }
+  KOKKOS_INLINE_FUNCTION void load_inv_diag(Offset q, Scalar* block) const {
+    for (int rc = 0; rc < b() * b(); ++rc)
+      block[rc] = read(data.inv_diag(Offset(rc) * data.np + q));
+  }
+  // Waits on every in-grid neighbour of p with entry in [first, last).
+  KOKKOS_INLINE_FUNCTION void wait_neighbours(Offset p, Ordinal x, Ordinal y, Ordinal z, int first,
+                                              int last) const {
+    if constexpr (Mode == SyncMode::PointFlags)
+      for (int e = first; e < last; ++e)
+        if (inside(e, x, y, z)) wait(neighbour(p, e));
+  }
+};
+
+// The in-place ILU(0) of one point (paper Algorithm 1), one thread per point: the points of a
+// level are independent and read only rows of earlier levels (their lower neighbours), final
+// once waited on. For each lower entry a in column order: L_pa = A_pa·D⁻¹_q (q = p + o_a), then
+// A_pt −= L_pa·U_qu for every upper entry u of row q whose o_a + o_u is the stencil entry t — the
+// same updates in the same order as the general IKJ ILU0 on the stencil's pattern. Ic0 (L D Lᵀ):
+// only targets up to the centre, with U_qu = D_q·L_{q+o_u, −o_u}ᵀ and L_pa·D_q = A_pa (before its
+// scaling), so the update is A_pa·L_{q+o_u, −o_u}ᵀ (q + o_u = p + o_t is a lower neighbour of p
+// too); U is written afterwards by StructIc0UpperKernel.
+template <int B, bool Ic0, SyncMode Mode>
+struct StructFactorKernel : StructKernelBase<B, Mode> {
+  using Base = StructKernelBase<B, Mode>;
+  using Base::b;
+  using Base::data;
+  using Base::inside;
+  using Base::load;
+  using Base::load_other;
+  using Base::lu;
+  using Base::neighbour;
+  static constexpr int capacity = Base::capacity;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
+    point(Offset(data.points(this->level_begin + k)));
+  }
+
+  KOKKOS_INLINE_FUNCTION void point(const Offset p) const {
+    Ordinal x, y, z;
+    data.g.of(p, x, y, z);
+    const int bb = b() * b();
+    const int last = Ic0 ? data.center + 1 : data.s;  // Ic0 reads the lower triangle only
+    Scalar row_max = 0;
+    for (int e = 0; e < last; ++e)
+      if (inside(e, x, y, z))
+        for (int rc = 0; rc < bb; ++rc) {
+          const Scalar v = fabs(lu(e, rc, p));
+          if (v > row_max) row_max = v;
+        }
+    this->wait_neighbours(p, x, y, z, 0, data.num_lower);
+    for (int a = 0; a < data.num_lower; ++a) {
+      if (!inside(a, x, y, z)) continue;
+      const Offset q = neighbour(p, a);
+      Scalar original[capacity], l[capacity], inv[capacity], product[capacity];
+      load(a, p, original);
+      this->load_inv_diag(q, inv);
+      multiply_blocks(original, inv, l, b());
+      for (int m = data.elim_ptr(a); m < data.elim_ptr(a + 1); ++m) {
+        const int t = data.elim_target(m);
+        if (!inside(t, x, y, z)) continue;  // p + o_t = q + o_u
+        if (Ic0) {
+          Scalar other[capacity];  // L_{q', −o_u}, q' = p + o_t; for t = centre that is L_pa
+          if (t == data.center)
+            for (int e = 0; e < bb; ++e) other[e] = l[e];
+          else
+            load_other(data.mirror(data.elim_upper(m)), neighbour(p, t), other);
+          multiply_blocks_transposed(original, other, product, b());
+        } else {
+          Scalar u[capacity];
+          load_other(data.elim_upper(m), q, u);
+          multiply_blocks(l, u, product, b());
+        }
+        for (int e = 0; e < bb; ++e) lu(t, e, p) -= product[e];
+      }
+      for (int e = 0; e < bb; ++e) lu(a, e, p) = l[e];
+    }
+    // The pivot, exactly as GlobalIlu0 treats it.
+    Scalar pivot[capacity], inv[capacity];
+    load(data.center, p, pivot);
+    PivotRule row_rule = data.rule;
+    row_rule.tiny = data.rule.tiny * row_max;
+    Scalar smallest = 0;
+    const Scalar first = pivot[0];
+    const int result = invert_block(pivot, inv, b(), row_rule, smallest);
+    for (int rc = 0; rc < bb; ++rc) data.inv_diag(Offset(rc) * data.np + p) = inv[rc];
+    data.pivot_value(p) = b() == 1 ? first : smallest;
+    if (result < 0) {
+      Kokkos::atomic_fetch_min(&data.failed_point(), Ordinal(p));
+    } else if (result > 0) {
+      Kokkos::atomic_add(&data.shifted(), Offset(result));
+      // Keep D consistent with the D⁻¹ actually used: D = (D⁻¹)⁻¹.
+      Scalar d[capacity], unused;
+      invert_block(inv, d, b(), PivotRule{}, unused);
+      for (int rc = 0; rc < bb; ++rc) lu(data.center, rc, p) = d[rc];
+    }
+    this->publish(p);
+  }
+};
+
+// Ic0: U_pu = D_p·L_{p+o_u, −o_u}ᵀ, independent per point once every row is eliminated.
+template <int B>
+struct StructIc0UpperKernel : StructKernelBase<B, SyncMode::Levels> {
+  using Base = StructKernelBase<B, SyncMode::Levels>;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i) const {
+    const Offset p = Offset(i);
+    const auto& data = this->data;
+    Ordinal x, y, z;
+    data.g.of(p, x, y, z);
+    const int bb = this->b() * this->b();
+    Scalar d[Base::capacity], other[Base::capacity], u[Base::capacity];
+    this->load(data.center, p, d);
+    for (int e = data.center + 1; e < data.s; ++e) {
+      if (!this->inside(e, x, y, z)) continue;
+      this->load(data.mirror(e), this->neighbour(p, e), other);
+      multiply_blocks_transposed(d, other, u, this->b());
+      for (int rc = 0; rc < bb; ++rc) this->lu(e, rc, p) = u[rc];
+    }
+  }
+};
+
+// One point of a sweep (Algorithm 2) in place. Lower: z_p −= Σ_a L_pa z_{p+o_a}, the lower
+// neighbours on earlier levels. Upper (levels in reverse): z_p = D⁻¹_p (z_p − Σ_u U_pu z_{p+o_u}),
+// the upper neighbours on later levels.
+template <int B, bool Lower, SyncMode Mode>
+struct StructSweepKernel : StructKernelBase<B, Mode> {
+  using Base = StructKernelBase<B, Mode>;
+  Vector z;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
+    point(Offset(this->data.points(this->level_begin + k)));
+  }
+  KOKKOS_INLINE_FUNCTION void point(const Offset p) const {
+    const auto& data = this->data;
+    Ordinal x, y, z_coord;
+    data.g.of(p, x, y, z_coord);
+    const int bs = this->b();
+    const int first = Lower ? 0 : data.center + 1, last = Lower ? data.num_lower : data.s;
+    Scalar sum[B > 0 ? B : max_block_size];
+    for (int r = 0; r < bs; ++r) sum[r] = z(p * bs + r);
+    for (int e = first; e < last; ++e) {
+      if (!this->inside(e, x, y, z_coord)) continue;
+      const Offset q = this->neighbour(p, e);
+      this->wait(q);
+      for (int r = 0; r < bs; ++r)
+        for (int c = 0; c < bs; ++c)
+          sum[r] -= this->lu(e, r * bs + c, p) * this->read(z(q * bs + c));
+    }
+    if (Lower) {
+      for (int r = 0; r < bs; ++r) z(p * bs + r) = sum[r];
+    } else {
+      for (int r = 0; r < bs; ++r) {
+        Scalar v = 0;
+        for (int c = 0; c < bs; ++c) v += data.inv_diag(Offset(r * bs + c) * data.np + p) * sum[c];
+        z(p * bs + r) = v;
+      }
+    }
+    this->publish(p);
+  }
+};
+
+// The synchronization-free schedule: one launch, a team per chunk of at most chunk_points points
+// of one level (so the points of a team never depend on each other). Teams take chunks from a
+// ticket counter in level order (reverse for the upper sweep), not by league rank, which Kokkos
+// does not promise to schedule in order: a point waits only on points of earlier levels, held by
+// chunks whose tickets were taken earlier by teams already running, so the sweep cannot deadlock
+// however many teams there are (paper §4.1's acyclic task mapping, with point flags instead of
+// tile counters).
+template <class Kernel>
+struct StructSyncFreeLaunch {
+  using Member = Kokkos::TeamPolicy<ExecSpace>::member_type;
+  Kernel kernel;
+  Kokkos::View<Ordinal*, DeviceType> chunk_ptr;
+  Kokkos::View<Ordinal, DeviceType> tickets;
+  Ordinal num_chunks = 0;
+  bool reverse = false;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
+    Ordinal ticket = 0;
+    Kokkos::single(
+        Kokkos::PerTeam(member),
+        [&](Ordinal& t) { t = Kokkos::atomic_fetch_add(&tickets(), Ordinal(1)); }, ticket);
+    const Ordinal chunk = reverse ? num_chunks - 1 - ticket : ticket;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, chunk_ptr(chunk), chunk_ptr(chunk + 1)),
+                         [&](const Ordinal k) { kernel.point(Offset(kernel.data.points(k))); });
+  }
+};
+
+// The level-counter schedule: one launch, a team per chunk as above, taken by ticket in level
+// order. Before its chunk, one thread of the team waits until every earlier level is complete
+// (levels_done ≥ the chunk's step), so a level's teams start as soon as the last chunk of the
+// level before ends, with no kernel launch in between and a single address spun on per team.
+// Deadlock-free for the same reason: a team waits only on steps of earlier tickets. The last
+// team to finish a step's chunks advances levels_done.
+template <class Kernel>
+struct StructCounterLaunch {
+  using Member = Kokkos::TeamPolicy<ExecSpace>::member_type;
+  Kernel kernel;
+  Kokkos::View<Ordinal*, DeviceType> chunk_ptr, chunk_step, step_chunks, step_done;
+  Kokkos::View<Ordinal, DeviceType> tickets, levels_done;
+  Ordinal num_chunks = 0, num_steps = 0;
+  bool reverse = false;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
+    Ordinal ticket = 0;
+    Kokkos::single(
+        Kokkos::PerTeam(member),
+        [&](Ordinal& t) { t = Kokkos::atomic_fetch_add(&tickets(), Ordinal(1)); }, ticket);
+    const Ordinal chunk = reverse ? num_chunks - 1 - ticket : ticket;
+    const Ordinal level = chunk_step(chunk);  // the non-empty level's index, ascending
+    const Ordinal step = reverse ? num_steps - 1 - level : level;
+    if (member.team_rank() == 0) {
+      while (atomic_load(&levels_done()) < step) {
+      }
+      Kokkos::memory_fence();
+    }
+    member.team_barrier();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, chunk_ptr(chunk), chunk_ptr(chunk + 1)),
+                         [&](const Ordinal k) { kernel.point(Offset(kernel.data.points(k))); });
+    // Every thread's writes before the barrier, the barrier before the counter.
+    Kokkos::memory_fence();
+    member.team_barrier();
+    if (member.team_rank() == 0) {
+      if (Kokkos::atomic_fetch_add(&step_done(level), Ordinal(1)) + 1 == step_chunks(level)) {
+        Kokkos::memory_fence();
+        atomic_store(&levels_done(), step + 1);
+      }
+    }
+  }
+};
+
+template <class Kernel>
+void launch_levels(const ExecSpace& space, const char* label, Kernel kernel,
+                   const std::vector<Ordinal>& level_ptr, bool reverse) {
+  const std::size_t levels = level_ptr.size() - 1;
+  for (std::size_t step = 0; step < levels; ++step) {
+    const std::size_t l = reverse ? levels - 1 - step : step;
+    if (level_ptr[l + 1] == level_ptr[l]) continue;
+    kernel.level_begin = level_ptr[l];
+    Kokkos::parallel_for(
+        label, Kokkos::RangePolicy<ExecSpace>(space, 0, level_ptr[l + 1] - level_ptr[l]), kernel);
+  }
+}
+
+template <class Kernel>
+void launch_sync_free(const ExecSpace& space, const char* label, Kernel kernel,
+                      const StructSyncState& state, bool reverse) {
+  const Ordinal num_chunks = Ordinal(state.chunk_ptr.extent(0)) - 1;
+  if (num_chunks <= 0) return;
+  ++state.epoch;
+  if (state.epoch == 0) {  // wrapped around: old flags could match again
+    Kokkos::deep_copy(space, state.done, 0u);
+    state.epoch = 1;
+  }
+  Kokkos::deep_copy(space, state.tickets, Ordinal(0));
+  kernel.done = state.done;
+  kernel.epoch = state.epoch;
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  const StructSyncFreeLaunch<Kernel> launch{kernel, state.chunk_ptr, state.tickets, num_chunks,
+                                            reverse};
+  const int team_size =
+      std::max(1, std::min(Policy(space, 1, 1).team_size_max(launch, Kokkos::ParallelForTag()),
+                           state.chunk_points));
+  Kokkos::parallel_for(label, Policy(space, num_chunks, team_size), launch);
+}
+
+template <class Kernel>
+void launch_counters(const ExecSpace& space, const char* label, const Kernel& kernel,
+                     const StructSyncState& state, bool reverse) {
+  const Ordinal num_chunks = Ordinal(state.chunk_ptr.extent(0)) - 1;
+  if (num_chunks <= 0) return;
+  Kokkos::deep_copy(space, state.tickets, Ordinal(0));
+  Kokkos::deep_copy(space, state.levels_done, Ordinal(0));
+  Kokkos::deep_copy(space, state.step_done, Ordinal(0));
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  StructCounterLaunch<Kernel> launch;
+  launch.kernel = kernel;
+  launch.chunk_ptr = state.chunk_ptr;
+  launch.chunk_step = state.chunk_step;
+  launch.step_chunks = state.step_chunks;
+  launch.step_done = state.step_done;
+  launch.tickets = state.tickets;
+  launch.levels_done = state.levels_done;
+  launch.num_chunks = num_chunks;
+  launch.num_steps = Ordinal(state.step_chunks.extent(0));
+  launch.reverse = reverse;
+  const int team_size =
+      std::max(1, std::min(Policy(space, 1, 1).team_size_max(launch, Kokkos::ParallelForTag()),
+                           state.chunk_points));
+  Kokkos::parallel_for(label, Policy(space, num_chunks, team_size), launch);
+}
+
+// Runs kernel template K<Mode> over all points in the schedule's order (reverse: last level
+// first).
+template <template <SyncMode> class K, class Setup>
+void run_schedule(const ExecSpace& space, const char* label, StructSchedule schedule,
+                  const StructSyncState& state, const std::vector<Ordinal>& level_ptr, bool reverse,
+                  const Setup& setup) {
+  if (schedule == StructSchedule::SyncFree) {
+    K<SyncMode::PointFlags> kernel;
+    setup(kernel);
+    launch_sync_free(space, label, kernel, state, reverse);
+  } else if (schedule == StructSchedule::LevelCounters) {
+    K<SyncMode::LevelCounter> kernel;
+    setup(kernel);
+    launch_counters(space, label, kernel, state, reverse);
+  } else {
+    K<SyncMode::Levels> kernel;
+    setup(kernel);
+    launch_levels(space, label, kernel, level_ptr, reverse);
+  }
+}
+
+template <int B>
+struct FactorFor {
+  template <SyncMode Mode>
+  using Ilu0 = StructFactorKernel<B, false, Mode>;
+  template <SyncMode Mode>
+  using Ic0 = StructFactorKernel<B, true, Mode>;
+};
+
+template <int B, bool Lower>
+struct SweepFor {
+  template <SyncMode Mode>
+  using Kernel = StructSweepKernel<B, Lower, Mode>;
+};
+
+template <int B>
+void factor_points(const ExecSpace& space, const StructData& data,
+                   const std::vector<Ordinal>& level_ptr, bool ic0, StructSchedule schedule,
+                   const StructSyncState& state) {
+  const auto setup = [&](auto& kernel) { kernel.data = data; };
+  if (ic0) {
+    run_schedule<FactorFor<B>::template Ic0>(space, "fgdd::struct::ic0", schedule, state, level_ptr,
+                                             false, setup);
+    StructIc0UpperKernel<B> upper;
+    upper.data = data;
+    Kokkos::parallel_for("fgdd::struct::ic0_upper",
+                         Kokkos::RangePolicy<ExecSpace>(space, 0, Ordinal(data.np)), upper);
+  } else {
+    run_schedule<FactorFor<B>::template Ilu0>(space, "fgdd::struct::ilu0", schedule, state,
+                                              level_ptr, false, setup);
+  }
+}
+
+template <int B, bool Lower>
+void sweep_points(const ExecSpace& space, const StructData& data,
+                  const std::vector<Ordinal>& level_ptr, const Vector& z, StructSchedule schedule,
+                  const StructSyncState& state) {
+  const auto setup = [&](auto& kernel) {
+    kernel.data = data;
+    kernel.z = z;
+  };
+  run_schedule<SweepFor<B, Lower>::template Kernel>(
+      space, Lower ? "fgdd::struct::lower_sweep" : "fgdd::struct::upper_sweep", schedule, state,
+      level_ptr, !Lower, setup);
+}
+
+// The one dispatch from a runtime block size to the b = 1..4 fast paths.
+template <class Functor>
+void dispatch_block_size(int b, Functor&& f) {
+  switch (b) {
+    case 1:
+      f(std::integral_constant<int, 1>{});
+      break;
+    case 2:
+      f(std::integral_constant<int, 2>{});
+      break;
+    case 3:
+      f(std::integral_constant<int, 3>{});
+      break;
+    case 4:
+      f(std::integral_constant<int, 4>{});
+      break;
+    default:
+      f(std::integral_constant<int, 0>{});
+      break;
+  }
+}
+
+StructData make_data(const StructuredMatrix& factors) {
+  StructData data;
+  data.g = GridCoordinates{factors.grid().nx, factors.grid().ny, factors.grid().nz};
+  data.offsets = factors.device_stencil().offsets;
+  data.linear = factors.device_stencil().linear_offset;
+  data.s = factors.stencil().size();
+  data.num_lower = factors.stencil().num_lower();
+  data.center = factors.stencil().center();
+  data.runtime_b = factors.block_size();
+  data.np = factors.num_points();
+  data.lu = factors.values();
+  return data;
+}
+
+void build_levels(const ExecSpace& space, const GridInfo& grid, const LevelWeights& w,
+                  StructLevels& levels) {
+  const Offset np = grid.num_points();
+  const Ordinal num_levels = w.num_levels(grid);
+  const GridCoordinates g{grid.nx, grid.ny, grid.nz};
+  Kokkos::View<long long*, DeviceType> keys(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::struct::level_keys"), np);
+  Kokkos::parallel_for(
+      "fgdd::struct::level_keys", Kokkos::RangePolicy<ExecSpace>(space, 0, np),
+      KOKKOS_LAMBDA(const Offset p) {
+        Ordinal x, y, z;
+        g.of(p, x, y, z);
+        const long long level = (long long)w.x * x + (long long)w.y * y + (long long)w.z * z;
+        keys(p) = level * (long long)np + (long long)p;
+      });
+  space.fence();
+  Kokkos::sort(keys);  // (level, point): ascending points inside each level
+  levels.weights = w;
+  levels.num_levels = num_levels;
+  levels.points = Kokkos::View<Ordinal*, DeviceType>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::struct::level_points"), np);
+  levels.level_ptr = Kokkos::View<Ordinal*, DeviceType>("fgdd::struct::level_ptr", num_levels + 1);
+  const auto points = levels.points;
+  const auto level_ptr = levels.level_ptr;
+  Kokkos::parallel_for(
+      "fgdd::struct::level_ptr", Kokkos::RangePolicy<ExecSpace>(space, 0, np),
+      KOKKOS_LAMBDA(const Offset k) {
+        const long long level = keys(k) / (long long)np;
+        points(k) = Ordinal(keys(k) % (long long)np);
+        // Level boundaries between the previous key's level and this one start at k.
+        const long long previous = k == 0 ? -1 : keys(k - 1) / (long long)np;
+        for (long long l = previous + 1; l <= level; ++l) level_ptr(l) = Ordinal(k);
+        if (k + 1 == np)
+          for (long long l = level + 1; l <= num_levels; ++l) level_ptr(l) = Ordinal(np);
+      });
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), levels.level_ptr);
+  levels.host_level_ptr.assign(host.data(), host.data() + host.extent(0));
+  levels.max_level_points = 0;
+  for (Ordinal l = 0; l < num_levels; ++l)
+    levels.max_level_points =
+        std::max(levels.max_level_points, levels.host_level_ptr[l + 1] - levels.host_level_ptr[l]);
+}
+
+void check_vector(const StructIlu0& M, Offset size, const char* name) {
+  if (size != M.num_rows())
+    throw DimensionMismatch(std::string(name) + " has " + std::to_string(size) +
+                            " entries; the structured factors have " +
+                            std::to_string(M.num_rows()) + " rows");
+}
+
+Kokkos::View<int*, DeviceType> to_device(const std::vector<int>& host, const char* label) {
+  Kokkos::View<int*, DeviceType> view(std::string(label), host.size());
+  const auto mirror = Kokkos::create_mirror_view(view);
+  for (std::size_t k = 0; k < host.size(); ++k) mirror(k) = host[k];
+  Kokkos::deep_copy(view, mirror);
+  return view;
+}
+
+}  // namespace detail
+
+StructLevels build_struct_levels(const ExecSpace& space, const GridInfo& grid,
+                                 const LevelWeights& weights) {
+  if (grid.nx < 1 || grid.ny < 1 || grid.nz < 1)
+    throw InvalidInput("structured levels need a grid with every dimension >= 1");
+  if (weights.x < 0 || weights.y < 0 || weights.z < 0)
+    throw InvalidInput("level weights must be >= 0");
+  const long long count = (long long)weights.x * (grid.nx - 1) +
+                          (long long)weights.y * (grid.ny - 1) +
+                          (long long)weights.z * (grid.nz - 1) + 1;
+  if (count > (long long)std::numeric_limits<Ordinal>::max())
+    throw InvalidInput("the grid has " + std::to_string(count) +
+                       " levels under these weights, more than Ordinal holds");
+  StructLevels levels;
+  detail::build_levels(space, grid, weights, levels);
+  return levels;
+}
+
+StructIlu0::StructIlu0(const ExecSpace& space, const StructuredMatrix& A,
+                       const FactorOptions& options, StructSchedule schedule)
+    : options_(options), schedule_(schedule) {
+  options_.validate();
+  if (options_.form != IluForm::Ilu0 && options_.form != IluForm::Ildlt)
+    throw InvalidInput("StructIlu0 computes IluForm::Ilu0 (ILU(0)) or IluForm::Ildlt (IC(0))");
+  if (options_.level_of_fill != 0)
+    throw InvalidInput("StructIlu0 is ILU(0): level_of_fill must be 0, not " +
+                       std::to_string(options_.level_of_fill));
+  const Stencil& stencil = A.stencil();
+  const bool ic0 = options_.form == IluForm::Ildlt;
+  if (ic0 && !stencil.is_symmetric())
+    throw InvalidInput("IC(0) needs a symmetric stencil; " + stencil.name() + " is not");
+  Kokkos::Timer timer;
+  levels_ = build_struct_levels(space, A.grid(), stencil.level_weights(A.grid()));
+  // The elimination table of Algorithm 1, LOOP3.
+  std::vector<int> ptr{0}, upper, target, mirror(stencil.size(), -1);
+  const auto& o = stencil.offsets();
+  for (int e = 0; e < stencil.size(); ++e)
+    mirror[e] = stencil.index_of({-o[e].dx, -o[e].dy, -o[e].dz});
+  for (int a = 0; a < stencil.num_lower(); ++a) {
+    for (int u = stencil.center() + 1; u < stencil.size(); ++u) {
+      const int t = stencil.index_of({o[a].dx + o[u].dx, o[a].dy + o[u].dy, o[a].dz + o[u].dz});
+      if (t < 0 || (ic0 && t > stencil.center())) continue;
+      upper.push_back(u);
+      target.push_back(t);
+    }
+    ptr.push_back(int(upper.size()));
+  }
+  elim_ptr_ = detail::to_device(ptr, "fgdd::struct::elim_ptr");
+  elim_upper_ = detail::to_device(upper, "fgdd::struct::elim_upper");
+  elim_target_ = detail::to_device(target, "fgdd::struct::elim_target");
+  mirror_ = detail::to_device(mirror, "fgdd::struct::mirror");
+  factors_ = StructuredMatrix(A.grid(), stencil, A.block_size());
+  const int b = A.block_size();
+  inv_diag_ =
+      Kokkos::View<Scalar*, DeviceType>("fgdd::struct::inv_diag", Offset(b) * b * A.num_points());
+  if (schedule_ != StructSchedule::Levels) {
+    // Chunks of at most chunk_points points, never across a level (built from the level
+    // offsets: one entry per chunk, no per-point host work), and the non-empty levels ("steps")
+    // they belong to.
+    std::vector<Ordinal> chunks, chunk_step, step_chunks;
+    const auto& level_ptr = levels_.host_level_ptr;
+    for (std::size_t l = 0; l + 1 < level_ptr.size(); ++l) {
+      if (level_ptr[l + 1] == level_ptr[l]) continue;
+      step_chunks.push_back(0);
+      for (Ordinal k = level_ptr[l]; k < level_ptr[l + 1]; k += sync_.chunk_points) {
+        chunks.push_back(k);
+        chunk_step.push_back(Ordinal(step_chunks.size()) - 1);
+        ++step_chunks.back();
+      }
+    }
+    chunks.push_back(level_ptr.back());
+    sync_.chunk_ptr = detail::to_device(chunks, "fgdd::struct::chunk_ptr");
+    sync_.chunk_step = detail::to_device(chunk_step, "fgdd::struct::chunk_step");
+    sync_.step_chunks = detail::to_device(step_chunks, "fgdd::struct::step_chunks");
+    sync_.step_done =
+        Kokkos::View<Ordinal*, DeviceType>("fgdd::struct::step_done", step_chunks.size());
+    sync_.levels_done = Kokkos::View<Ordinal, DeviceType>("fgdd::struct::levels_done");
+    sync_.done = Kokkos::View<unsigned*, DeviceType>("fgdd::struct::done", A.num_points());
+    sync_.tickets = Kokkos::View<Ordinal, DeviceType>("fgdd::struct::tickets");
+  }
+  failed_point_ = Kokkos::View<Ordinal, DeviceType>("fgdd::struct::failed_point");
+  pivot_value_ = Kokkos::View<Scalar*, DeviceType>("fgdd::struct::pivot_value", A.num_points());
+  shifted_count_ = Kokkos::View<Offset, DeviceType>("fgdd::struct::shifted");
+  space.fence();
+  const double symbolic = timer.seconds();
+  numeric(space, A);
+  report_.symbolic_seconds = symbolic;
+}
+
+const FactorReport& StructIlu0::numeric(const ExecSpace& space, const StructuredMatrix& A) {
+  if (!factors_.same_structure(A))
+    throw InvalidInput("numeric: the structured matrix (stencil " + A.stencil().name() +
+                       ", block size " + std::to_string(A.block_size()) +
+                       ") is not the grid, stencil and block size the factorization was set up "
+                       "with (stencil " +
+                       factors_.stencil().name() + ", block size " +
+                       std::to_string(factors_.block_size()) + ")");
+  Kokkos::Timer timer;
+  const Ordinal np = Ordinal(A.num_points());
+  const int b = A.block_size();
+  Kokkos::deep_copy(space, factors_.values(), A.values());
+  Kokkos::deep_copy(space, failed_point_, np);
+  Kokkos::deep_copy(space, shifted_count_, Offset(0));
+  detail::StructData data = detail::make_data(factors_);
+  data.inv_diag = inv_diag_;
+  data.points = levels_.points;
+  data.elim_ptr = elim_ptr_;
+  data.elim_upper = elim_upper_;
+  data.elim_target = elim_target_;
+  data.mirror = mirror_;
+  data.failed_point = failed_point_;
+  data.pivot_value = pivot_value_;
+  data.shifted = shifted_count_;
+  data.rule.tiny = options_.pivot_threshold;
+  data.rule.shift = options_.shift_tiny_pivots;
+  data.rule.absolute_shift = options_.absolute_shift;
+  data.rule.relative_shift = options_.relative_shift;
+  const bool ic0 = options_.form == IluForm::Ildlt;
+  const auto& level_ptr = levels_.host_level_ptr;
+  detail::dispatch_block_size(b, [&](auto block) {
+    detail::factor_points<decltype(block)::value>(space, data, level_ptr, ic0, schedule_, sync_);
+  });
+  Ordinal failed = np;
+  Offset shifted = 0;
+  Kokkos::deep_copy(space, failed, failed_point_);
+  Kokkos::deep_copy(space, shifted, shifted_count_);
+  space.fence();
+  if (failed < np) {
+    Scalar value = 0;
+    Kokkos::deep_copy(value, Kokkos::subview(pivot_value_, failed));
+    throw ZeroPivot(std::int64_t(failed) * b, value);
+  }
+  report_.shifted_pivots = shifted;
+  report_.numeric_seconds = timer.seconds();
+  return report_;
+}
+
+void StructIlu0::solve_lower(const ExecSpace& space, ConstVector r, Vector y) const {
+  detail::check_vector(*this, r.extent(0), "r");
+  detail::check_vector(*this, y.extent(0), "y");
+  if (r.data() != y.data()) Kokkos::deep_copy(space, y, r);
+  detail::StructData data = detail::make_data(factors_);
+  data.inv_diag = inv_diag_;
+  data.points = levels_.points;
+  detail::dispatch_block_size(factors_.block_size(), [&](auto block) {
+    detail::sweep_points<decltype(block)::value, true>(space, data, levels_.host_level_ptr, y,
+                                                       schedule_, sync_);
+  });
+}
+
+void StructIlu0::solve_upper(const ExecSpace& space, ConstVector y, Vector z) const {
+  detail::check_vector(*this, y.extent(0), "y");
+  detail::check_vector(*this, z.extent(0), "z");
+  if (y.data() != z.data()) Kokkos::deep_copy(space, z, y);
+  detail::StructData data = detail::make_data(factors_);
+  data.inv_diag = inv_diag_;
+  data.points = levels_.points;
+  detail::dispatch_block_size(factors_.block_size(), [&](auto block) {
+    detail::sweep_points<decltype(block)::value, false>(space, data, levels_.host_level_ptr, z,
+                                                        schedule_, sync_);
+  });
+}
+
+void StructIlu0::apply(const ExecSpace& space, ConstVector r, Vector z) const {
+  solve_lower(space, r, z);
+  solve_upper(space, z, z);
+}
+
+}  // namespace fgdd

@@ -1,0 +1,118 @@
+// Exact (dependency-preserving) ILU(0) and IC(0) of a StructuredMatrix with wavefront-parallel
+// factorization and triangular solves (structilu-structured-grid.txt Algorithms 1-2, §4.1): the
+// levels are hyperplanes w·(x, y, z) = l known analytically from the stencil, so there is no
+// level analysis; a launch per level, or one launch per sweep whose teams wait on counters or
+// flags (StructSchedule), on the default execution space. Same factors as the general
+// GlobalIlu0 on the stencil's pattern, up to rounding.
+#pragma once
+
+#include "factor/factor_options.hpp"
+#include "factor/subdomain_ilu0.hpp"
+#include "struct/structured_matrix.hpp"
+#include "trsv/subdomain_levels.hpp"
+
+#include <vector>
+
+namespace fgdd {
+
+// The grid points ordered by level: level l holds points(level_ptr(l)) .. points(level_ptr(l+1)
+// - 1), ascending. A level may be empty when a weight exceeds 1.
+struct StructLevels {
+  LevelWeights weights;
+  Ordinal num_levels = 0;
+  Kokkos::View<Ordinal*, DeviceType> level_ptr;  // num_levels + 1
+  std::vector<Ordinal> host_level_ptr;           // the same on the host: one launch per level
+  Kokkos::View<Ordinal*, DeviceType> points;
+  Ordinal max_level_points = 0;
+};
+
+// Sorts the grid points by their level w·(x, y, z) on the device (the only setup the wavefront
+// needs). Throws InvalidInput for an empty grid.
+StructLevels build_struct_levels(const ExecSpace& space, const GridInfo& grid,
+                                 const LevelWeights& weights);
+
+// How the factorization and the sweeps walk the levels. Every schedule runs each point's same
+// operations on the same values, so all give the same bits. Measured on an H100 (Kokkos 4.6,
+// GMRES with struct-ilu0, solve seconds): 7-point 128³: Levels 1.67, LevelCounters 5.0,
+// SyncFree 19.0; 27-point 96³: 0.99, 2.6, 18.0. The one-launch schedules lose to a launch per
+// level as written (64-point chunks, one team each; spinning costs more than the launches it
+// saves): the paper's persistent tiles with per-tile level counters are the next step.
+enum class StructSchedule {
+  Levels,         // one launch per level (a global barrier between levels); the default
+  LevelCounters,  // one launch per sweep: teams take chunks of a level from a ticket counter in
+                  // level order; one thread per team waits on a counter of completed levels
+  SyncFree,       // the same launch, but each point waits on done flags of the neighbours it
+                  // reads (structilu-structured-grid.txt §4.1, flags per point instead of per
+                  // tile)
+};
+
+namespace detail {
+// Chunks, tickets, counters and flags of the one-launch schedules; a SyncFree sweep bumps epoch
+// instead of clearing the flags.
+struct StructSyncState {
+  Kokkos::View<Ordinal*, DeviceType> chunk_ptr;    // chunk c: level positions [c, c + 1)
+  Kokkos::View<Ordinal*, DeviceType> chunk_step;   // chunk c: its non-empty level's index
+  Kokkos::View<Ordinal*, DeviceType> step_chunks;  // per non-empty level: its chunks
+  Kokkos::View<Ordinal*, DeviceType> step_done;    // per non-empty level: chunks finished
+  Kokkos::View<Ordinal, DeviceType> levels_done;   // non-empty levels finished (LevelCounters)
+  Kokkos::View<unsigned*, DeviceType> done;        // per point: the epoch of its last sweep
+  Kokkos::View<Ordinal, DeviceType> tickets;
+  int chunk_points = 64;
+  mutable unsigned epoch = 0;
+};
+}  // namespace detail
+
+class StructIlu0 {
+ public:
+  // options.form: IluForm::Ilu0 (ILU(0), U unscaled) or IluForm::Ildlt (IC(0) as L D Lᵀ for a
+  // symmetric A with a symmetric stencil: only the lower triangle and the pivots are eliminated,
+  // then U = D Lᵀ is written, so factors() has the Ilu0 layout and the same solves apply; the
+  // upper triangle of A is not read). Pivot options as for GlobalIlu0. Throws InvalidInput for
+  // Ildu0, level_of_fill > 0, or Ildlt with a non-symmetric stencil; ZeroPivot as numeric().
+  StructIlu0(const ExecSpace& space, const StructuredMatrix& A, const FactorOptions& options,
+             StructSchedule schedule = StructSchedule::Levels);
+
+  // Refactors with new values on the same grid, stencil and block size (else InvalidInput).
+  // Throws ZeroPivot naming the scalar row (grid order, first row of the smallest failing
+  // point) when a pivot is tiny and shifting is off.
+  const FactorReport& numeric(const ExecSpace& space, const StructuredMatrix& A);
+
+  // z = (L U)⁻¹ r. r and z have num_rows() entries (point-major, b per point) and may alias.
+  // Throws DimensionMismatch. Not for concurrent calls on one object (the one-launch schedules
+  // share their counters and flags).
+  void apply(const ExecSpace& space, ConstVector r, Vector z) const;
+  // y = L⁻¹ r (L unit lower) and z = U⁻¹ y; in place when the vectors alias.
+  void solve_lower(const ExecSpace& space, ConstVector r, Vector y) const;
+  void solve_upper(const ExecSpace& space, ConstVector y, Vector z) const;
+
+  // The factors in A's layout: lower entries L (unit diagonal implicit), the centre U's
+  // diagonal blocks (the pivots D), upper entries U (unscaled).
+  const StructuredMatrix& factors() const noexcept { return factors_; }
+  // D⁻¹: element (r, c) of point p at (r·b + c)·num_points + p.
+  const Kokkos::View<Scalar*, DeviceType>& inv_diag() const noexcept { return inv_diag_; }
+  const StructLevels& levels() const noexcept { return levels_; }
+  const FactorReport& report() const noexcept { return report_; }
+  IluForm form() const noexcept { return options_.form; }
+  StructSchedule schedule() const noexcept { return schedule_; }
+  Offset num_rows() const noexcept { return factors_.num_rows(); }
+
+ private:
+  FactorOptions options_;
+  StructSchedule schedule_ = StructSchedule::Levels;
+  detail::StructSyncState sync_;
+  StructuredMatrix factors_;
+  Kokkos::View<Scalar*, DeviceType> inv_diag_;
+  StructLevels levels_;
+  FactorReport report_;
+  // Elimination table (paper Algorithm 1 LOOP3, resolved once): for lower entry a, the pairs
+  // (upper entry u of row p + o_a, target entry t = index(o_a + o_u)) in
+  // [elim_ptr(a), elim_ptr(a + 1)); for Ildlt only targets up to the centre, with mirror =
+  // index(−o_u).
+  Kokkos::View<int*, DeviceType> elim_ptr_, elim_upper_, elim_target_;
+  Kokkos::View<int*, DeviceType> mirror_;  // per entry e: index of −o_e, -1 if absent
+  Kokkos::View<Ordinal, DeviceType> failed_point_;
+  Kokkos::View<Scalar*, DeviceType> pivot_value_;
+  Kokkos::View<Offset, DeviceType> shifted_count_;
+};
+
+}  // namespace fgdd

@@ -1,0 +1,684 @@
+// The structured-grid ILU(0) / IC(0) (structilu-structured-grid.txt): stencils and their analytic
+// levels, the structured layout round trip and detection from CSR/BSR, factors equal to the
+// general GlobalIlu0 and the serial reference within rounding bounds derived from the problem on
+// every stencil with DoF 1-4 and odd grids, solves meeting the substitution backward-error bound,
+// the preconditioner in the solver's permuted ordering, and typed errors for bad input.
+#include "catch_compat.hpp"
+#include "core/generators.hpp"
+#include "core/matrix_build.hpp"
+#include "factor/global_ilu0.hpp"
+#include "reference/dense.hpp"
+#include "reference/reference_ilu0.hpp"
+#include "solver/solver.hpp"
+#include "struct/struct_ilu0.hpp"
+#include "struct/struct_ilu0_preconditioner.hpp"
+#include "trsv/global_trsv.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <tuple>
+
+using namespace fgdd;
+
+namespace {
+
+constexpr double unit_roundoff = std::numeric_limits<double>::epsilon() / 2;
+
+const char* const stencil_names[] = {"star7", "star13", "diamond13", "diamond25", "box27"};
+
+struct Coordinates {
+  Ordinal x, y, z;
+};
+Coordinates coordinates_of(const GridInfo& g, Offset p) {
+  return {Ordinal(p % g.nx), Ordinal((p / g.nx) % g.ny), Ordinal(p / (Offset(g.nx) * g.ny))};
+}
+
+// ---- host algebra on factors in block CSR (as in test_global_ilu0.cpp) ------------------------
+
+using LongVector = std::vector<long double>;
+enum class Part { StrictLower, Diagonal, StrictUpper };
+
+LongVector multiply_part(const reference::HostBlockCsr& F, Part part, const LongVector& v,
+                         bool absolute) {
+  const int b = F.b;
+  LongVector y(v.size(), 0.0L);
+  for (Ordinal i = 0; i < F.num_block_rows(); ++i)
+    for (Offset k = F.row_map[i]; k < F.row_map[i + 1]; ++k) {
+      const Ordinal j = F.col_ind[k];
+      const bool take = part == Part::StrictLower ? j < i : part == Part::Diagonal ? j == i : j > i;
+      if (!take) continue;
+      for (int r = 0; r < b; ++r)
+        for (int c = 0; c < b; ++c) {
+          const long double a = F.values[k * b * b + r * b + c];
+          y[Offset(i) * b + r] += (absolute ? std::fabs(a) : a) * v[Offset(j) * b + c];
+        }
+    }
+  return y;
+}
+
+LongVector plus(LongVector a, const LongVector& b) {
+  for (std::size_t e = 0; e < a.size(); ++e) a[e] += b[e];
+  return a;
+}
+
+// M v = L (U v) for Ilu0 factors (U holds the pivots); |L||U| v when absolute.
+LongVector multiply_m(const reference::HostBlockCsr& F, const LongVector& v, bool absolute) {
+  const LongVector u = plus(multiply_part(F, Part::Diagonal, v, absolute),
+                            multiply_part(F, Part::StrictUpper, v, absolute));
+  return plus(u, multiply_part(F, Part::StrictLower, u, absolute));
+}
+
+// Tolerance for |factor − other factor| (test_global_ilu0.cpp, factor_tolerance): entry (i,k) is
+// a_ik − Σ_j l_ij u_jk over at most m = (blocks in row)·b scalar terms, error ≤ γ_m (|L||U|)_ik
+// (Higham Thm 9.3, entrywise on ILU0's pattern), twice for the difference of two computations,
+// at most doubled again by errors inherited from earlier rows (damped by multipliers below 1:
+// every test matrix is strictly diagonally dominant): 4 γ_m max(|L||U|).
+double factor_tolerance(const reference::HostBlockCsr& F) {
+  const int b = F.b;
+  const std::size_t n = std::size_t(F.num_block_rows()) * b;
+  Offset widest = 0;
+  for (Ordinal i = 0; i < F.num_block_rows(); ++i)
+    widest = std::max(widest, F.row_map[i + 1] - F.row_map[i]);
+  long double largest = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    LongVector e(n, 0.0L);
+    e[j] = 1;
+    const LongVector u = plus(multiply_part(F, Part::Diagonal, e, true),
+                              multiply_part(F, Part::StrictUpper, e, true));
+    const LongVector lu = plus(u, multiply_part(F, Part::StrictLower, u, true));
+    for (const long double v : lu) largest = std::max(largest, v);
+  }
+  const double m = double(widest) * b;
+  return 4 * m * unit_roundoff / (1 - m * unit_roundoff) * double(largest);
+}
+
+// The substitution bound (test_global_ilu0.cpp, rounding_bound): each sweep row is an inner
+// product over at most m = (blocks in the row)·b terms plus the b×b D⁻¹ product, backward stable
+// with γ_{m+b} (Higham Thm 8.5); two sweeps, hence 2γ; scaled by κ_D = max ‖|D_i||D_i⁻¹|‖∞ for
+// the stored D⁻¹.
+double apply_gamma(const reference::HostBlockCsr& F, const std::vector<double>& inv_diag) {
+  const int b = F.b, bb = b * b;
+  Offset widest = 0;
+  for (Ordinal i = 0; i < F.num_block_rows(); ++i)
+    widest = std::max(widest, F.row_map[i + 1] - F.row_map[i]);
+  double kappa = 1;
+  for (Ordinal i = 0; i < F.num_block_rows() && b > 1; ++i) {
+    Offset d = F.row_map[i];
+    while (F.col_ind[d] != i) ++d;
+    for (int r = 0; r < b; ++r) {
+      double row_sum = 0;
+      for (int c = 0; c < b; ++c)
+        for (int t = 0; t < b; ++t)
+          row_sum +=
+              std::fabs(F.values[d * bb + r * b + t]) * std::fabs(inv_diag[i * bb + t * b + c]);
+      kappa = std::max(kappa, row_sum);
+    }
+  }
+  const double terms = double(widest) * b + b;
+  return 2 * terms * unit_roundoff / (1 - terms * unit_roundoff) * kappa;
+}
+
+// max over block rows of |r − M z| / (γ |L||U||z|), blockwise; ≤ 1 passes.
+double apply_ratio(const reference::HostBlockCsr& F, double gamma, const std::vector<double>& r,
+                   const std::vector<double>& z) {
+  const int b = F.b;
+  const LongVector Mz = multiply_m(F, LongVector(z.begin(), z.end()), false);
+  LongVector magnitude(z.size());
+  for (std::size_t e = 0; e < z.size(); ++e) magnitude[e] = std::fabs(z[e]);
+  const LongVector bound = multiply_m(F, magnitude, true);
+  double worst = 0;
+  for (std::size_t i = 0; i < r.size() / b; ++i) {
+    long double res = 0, scale = 0;
+    for (int c = 0; c < b; ++c) {
+      res = std::max(res, std::fabs(r[i * b + c] - Mz[i * b + c]));
+      scale = std::max(scale, bound[i * b + c]);
+    }
+    if (res == 0) continue;
+    worst = std::max(worst, double(res / (gamma * scale)));
+  }
+  return worst;
+}
+
+double max_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  REQUIRE(a.size() == b.size());
+  double worst = 0;
+  for (std::size_t e = 0; e < a.size(); ++e) worst = std::max(worst, std::fabs(a[e] - b[e]));
+  return worst;
+}
+
+// D⁻¹ of the structured factors ((r·b + c)·np + p) in the block-per-row layout (p·b² + r·b + c).
+std::vector<double> point_major_inv_diag(const StructIlu0& ilu) {
+  const auto inv = reference::host_vector(ilu.inv_diag());
+  const int b = ilu.factors().block_size(), bb = b * b;
+  const Offset np = ilu.factors().num_points();
+  std::vector<double> out(inv.size());
+  for (Offset p = 0; p < np; ++p)
+    for (int rc = 0; rc < bb; ++rc) out[p * bb + rc] = inv[rc * np + p];
+  return out;
+}
+
+FactorOptions ilu0_options(IluForm form = IluForm::Ilu0) {
+  FactorOptions options;
+  options.form = form;
+  return options;
+}
+
+}  // namespace
+
+TEST_CASE("struct stencils: shapes, lower halves and the paper's level weights", "[struct]") {
+  const std::tuple<const char*, int, int, LevelWeights> expected[] = {
+      {"star7", 7, 3, {1, 1, 1}},
+      {"star13", 13, 6, {1, 1, 1}},
+      {"diamond13", 13, 6, {1, 2, 3}},
+      {"diamond25", 25, 12, {1, 2, 3}},
+      {"box27", 27, 13, {1, 2, 4}}};
+  const GridInfo cube{9, 9, 9};
+  for (const auto& [name, size, lower, weights] : expected) {
+    INFO(name);
+    const Stencil s = Stencil::named(name);
+    CHECK(s.size() == size);
+    CHECK(s.num_lower() == lower);
+    CHECK(s.num_upper() == lower);
+    CHECK(s.is_symmetric());
+    CHECK(s.offsets()[s.center()] == StencilOffset{});
+    const LevelWeights w = s.level_weights(cube);
+    CHECK(std::tie(w.x, w.y, w.z) == std::tie(weights.x, weights.y, weights.z));
+    // Every lower neighbour lies on an earlier level, every upper one on a later level.
+    for (int e = 0; e < s.size(); ++e) {
+      const StencilOffset& o = s.offsets()[e];
+      const int dot = w.x * o.dx + w.y * o.dy + w.z * o.dz;
+      if (e < s.center()) CHECK(dot < 0);
+      if (e > s.center()) CHECK(dot > 0);
+      CHECK(s.index_of(o) == e);
+    }
+  }
+  // Paper §4.1 / §5.4: level counts on an N³ grid.
+  CHECK(Stencil::star7().level_weights(cube).num_levels(cube) == 3 * 9 - 2);
+  CHECK(Stencil::diamond13().level_weights(cube).num_levels(cube) == 6 * 9 - 5);
+  CHECK(Stencil::box27().level_weights(cube).num_levels(cube) == 9 + 2 * 9 + 4 * 9 - 6);
+
+  // A user-defined one-sided stencil: a 2-D 5-point star with a diagonal; z needs no weight.
+  const Stencil custom = Stencil::from_offsets(
+      {{0, 0, 0}, {-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}, {1, -1, 0}, {-1, 1, 0}}, "d2");
+  CHECK(custom.num_lower() == 3);
+  const LevelWeights w2 = custom.level_weights({6, 5, 4});
+  CHECK(std::tie(w2.x, w2.y, w2.z) == std::make_tuple(1, 2, 0));
+  CHECK(Stencil().level_weights({3, 3, 3}).num_levels({3, 3, 3}) == 1);  // diagonal only
+
+  CHECK_THROWS_AS(Stencil::from_offsets({{1, 0, 0}}), InvalidInput);
+  CHECK_THROWS_AS(Stencil::from_offsets({{0, 0, 0}, {1, 0, 0}, {1, 0, 0}}), InvalidInput);
+  CHECK_THROWS_AS(Stencil::from_offsets({{0, 0, 0}, {0, 0, Stencil::max_radius + 1}}),
+                  InvalidInput);
+  CHECK_THROWS_WITH(Stencil::named("star9"), FGDD_CONTAINS("star9"));
+  CHECK(!Stencil::from_offsets({{0, 0, 0}, {-1, 0, 0}}).is_symmetric());
+}
+
+TEST_CASE("struct levels: every point once, ascending, on its hyperplane", "[struct]") {
+  const std::string name = GENERATE(from_range(std::begin(stencil_names), std::end(stencil_names)));
+  const GridInfo grid = GENERATE(GridInfo{5, 3, 7}, GridInfo{1, 1, 1}, GridInfo{4, 1, 2});
+  CAPTURE(name, grid.nx, grid.ny, grid.nz);
+  const Stencil s = Stencil::named(name);
+  const LevelWeights w = s.level_weights(grid);
+  const StructLevels levels = build_struct_levels(ExecSpace(), grid, w);
+  const auto points = reference::host_vector(levels.points);
+  REQUIRE(levels.host_level_ptr == reference::host_vector(levels.level_ptr));
+  REQUIRE(levels.num_levels == w.num_levels(grid));
+  REQUIRE(levels.host_level_ptr.front() == 0);
+  REQUIRE(Offset(levels.host_level_ptr.back()) == grid.num_points());
+  std::vector<int> seen(grid.num_points(), 0);
+  Ordinal widest = 0;
+  for (Ordinal l = 0; l < levels.num_levels; ++l) {
+    widest = std::max(widest, levels.host_level_ptr[l + 1] - levels.host_level_ptr[l]);
+    for (Ordinal k = levels.host_level_ptr[l]; k < levels.host_level_ptr[l + 1]; ++k) {
+      const Coordinates c = coordinates_of(grid, points[k]);
+      CHECK(w.x * c.x + w.y * c.y + w.z * c.z == l);
+      if (k > levels.host_level_ptr[l]) CHECK(points[k] > points[k - 1]);
+      ++seen[points[k]];
+    }
+  }
+  CHECK(levels.max_level_points == widest);
+  CHECK(std::all_of(seen.begin(), seen.end(), [](int v) { return v == 1; }));
+}
+
+TEST_CASE("struct matrix: generator, CSR/BSR round trip and stencil detection", "[struct]") {
+  const std::string name = GENERATE(from_range(std::begin(stencil_names), std::end(stencil_names)));
+  const int b = GENERATE(1, 3);
+  CAPTURE(name, b);
+  const GridInfo grid{5, 3, 7};
+  const Stencil stencil = Stencil::named(name);
+  const StructuredMatrix S = structured_problem(ExecSpace(), grid, stencil, b);
+  const SparseMatrix A = to_sparse(ExecSpace(), S);
+  REQUIRE(A.block_size() == b);
+  REQUIRE(Offset(A.num_block_rows()) == grid.num_points());
+  // The CSR holds exactly the in-grid stencil neighbours, with the generator's values.
+  const auto host = reference::to_host_csr(A);
+  const auto values = reference::host_vector(S.values());
+  for (Ordinal i = 0; i < host.num_block_rows(); ++i) {
+    const Coordinates c = coordinates_of(grid, i);
+    Offset k = host.row_map[i];
+    for (int e = 0; e < stencil.size(); ++e) {
+      const StencilOffset& o = stencil.offsets()[e];
+      const Coordinates q{c.x + o.dx, c.y + o.dy, c.z + o.dz};
+      if (q.x < 0 || q.x >= grid.nx || q.y < 0 || q.y >= grid.ny || q.z < 0 || q.z >= grid.nz)
+        continue;
+      REQUIRE(k < host.row_map[i + 1]);
+      CHECK(host.col_ind[k] == q.x + grid.nx * (q.y + grid.ny * q.z));
+      for (int rc = 0; rc < b * b; ++rc)
+        CHECK(host.values[k * b * b + rc] == values[S.value_index(e, rc / b, rc % b, i)]);
+      ++k;
+    }
+    CHECK(k == host.row_map[i + 1]);
+  }
+  // Detected and converted back: the very same stencil and values.
+  const Stencil detected = detect_stencil(ExecSpace(), A, grid);
+  CHECK(detected.offsets() == stencil.offsets());
+  CHECK(detected.name() == stencil.name());
+  const StructuredMatrix back = to_structured(ExecSpace(), A, grid, detected);
+  CHECK(back.same_structure(S));
+  CHECK(reference::host_vector(back.values()) == values);
+
+  // Symmetric values: A = Aᵀ exactly.
+  const SparseMatrix sym =
+      to_sparse(ExecSpace(),
+                structured_problem(ExecSpace(), grid, stencil, b, StructuredValues::Symmetric, 7));
+  const auto dense = reference::to_dense(sym);
+  for (std::size_t i = 0; i < dense.n; ++i)
+    for (std::size_t j = 0; j < i; ++j) CHECK(dense(i, j) == dense(j, i));
+}
+
+TEST_CASE("struct matrix: the generators' matrices are detected with their stencils", "[struct]") {
+  const std::pair<const char*, const char*> cases[] = {{"gen:lap7:5:3:7", "star7"},
+                                                       {"gen:lap27:5:3:7", "box27"},
+                                                       {"gen:convdiff:5", "star7"},
+                                                       {"gen:bsr3:3", "star7"}};
+  for (const auto& [spec, stencil] : cases) {
+    CAPTURE(spec);
+    const GeneratedProblem problem = generate_problem(spec);
+    const Stencil detected = detect_stencil(ExecSpace(), problem.matrix, problem.grid);
+    CHECK(detected.name() == stencil);
+    const StructuredMatrix S = to_structured(ExecSpace(), problem.matrix, problem.grid, detected);
+    CHECK(reference::host_vector(to_sparse(ExecSpace(), S).values()) ==
+          reference::host_vector(problem.matrix.values()));
+  }
+}
+
+TEST_CASE("struct ILU0 equals the general global ILU0 and the serial reference", "[struct]") {
+  const std::string name = GENERATE(from_range(std::begin(stencil_names), std::end(stencil_names)));
+  const int b = GENERATE(1, 2, 3, 4);
+  const GridInfo grid = GENERATE(GridInfo{5, 3, 7}, GridInfo{1, 1, 1}, GridInfo{3, 1, 2});
+  CAPTURE(name, b, grid.nx, grid.ny, grid.nz);
+  const StructuredMatrix S = structured_problem(ExecSpace(), grid, Stencil::named(name), b,
+                                                StructuredValues::Nonsymmetric, 100 + b);
+  const SparseMatrix A = to_sparse(ExecSpace(), S);
+
+  const StructIlu0 ilu(ExecSpace(), S, ilu0_options());
+  CHECK(ilu.report().shifted_pivots == 0);
+  const auto F = reference::to_host_csr(to_sparse(ExecSpace(), ilu.factors()));
+  const auto reference = reference::ilu0(reference::to_host_csr(A));
+  const double tol = factor_tolerance(reference);
+  {
+    const double worst = max_difference(F.values, reference.values);
+    CAPTURE(worst, tol);
+    CHECK(worst <= tol);
+  }
+  const GlobalIlu0 global(ExecSpace(), A, ilu0_options());
+  const auto global_values = reference::host_vector(global.factors().values());
+  {
+    const double worst = max_difference(F.values, global_values);
+    CAPTURE(worst, tol);
+    CHECK(worst <= tol);
+  }
+  // D⁻¹ from the same pivots by the same Gauss-Jordan: within the pivots' own difference
+  // propagated through the inverse, γ_2b|D⁻¹||D||D⁻¹| + |D⁻¹| tol |D⁻¹| summed per entry.
+  const auto inv = point_major_inv_diag(ilu);
+  const auto global_inv = reference::host_vector(global.inv_diag());
+  const int bb = b * b;
+  for (Ordinal i = 0; i < F.num_block_rows(); ++i) {
+    Offset d = F.row_map[i];
+    while (F.col_ind[d] != i) ++d;
+    for (int r = 0; r < b; ++r)
+      for (int c = 0; c < b; ++c) {
+        double size = 0, inherited = 0;
+        for (int s = 0; s < b; ++s)
+          for (int t = 0; t < b; ++t) {
+            const double outer = std::fabs(inv[i * bb + r * b + s] * inv[i * bb + t * b + c]);
+            size += outer * std::fabs(F.values[d * bb + s * b + t]);
+            inherited += outer * tol;
+          }
+        const double gamma = 2 * b * unit_roundoff / (1 - 2 * b * unit_roundoff);
+        CAPTURE(i, r, c);
+        CHECK(std::fabs(inv[i * bb + r * b + c] - global_inv[i * bb + r * b + c]) <=
+              2 * gamma * size + 2 * inherited);
+      }
+  }
+
+  // z = M⁻¹ r meets the substitution backward-error bound; in place gives the same bits; the
+  // sweeps are deterministic.
+  const Offset n = A.num_rows();
+  const auto r = reference::random_vector(n, 9u);
+  Vector z("z", n);
+  ilu.apply(ExecSpace(), reference::to_device(r), z);
+  const auto z_host = reference::to_host(z);
+  const double gamma = apply_gamma(F, inv);
+  const double ratio = apply_ratio(F, gamma, r, z_host);
+  CAPTURE(ratio);
+  CHECK(ratio <= 1);
+  Vector in_place = reference::to_device(r);
+  ilu.apply(ExecSpace(), in_place, in_place);
+  CHECK(reference::to_host(in_place) == z_host);
+  // The two sweeps one at a time are the apply.
+  Vector y("y", n), z2("z2", n);
+  ilu.solve_lower(ExecSpace(), reference::to_device(r), y);
+  ilu.solve_upper(ExecSpace(), y, z2);
+  CHECK(reference::to_host(z2) == z_host);
+  // Against the general exact solves on the same factors: both solve M z = r to their backward
+  // errors; with the factors equal within tol, the applies agree to the same order. Checked
+  // through the backward error of the global z against the struct factors, with γ widened by the
+  // factor difference relative to the factor magnitudes.
+  const GlobalTrsv trsv(ExecSpace(), global);
+  Vector zg("zg", n);
+  trsv.apply(ExecSpace(), reference::to_device(r), zg);
+  const auto zg_host = reference::to_host(zg);
+  double smallest_factor = std::numeric_limits<double>::max();
+  for (const double v : F.values)
+    if (v != 0) smallest_factor = std::min(smallest_factor, std::fabs(v));
+  // |L_s U_s − L_g U_g| ≤ (2e + e²)|L_s||U_s| and |L_g||U_g| ≤ (1 + e)²|L_s||U_s| entrywise with
+  // e = tol / (smallest stored |factor|).
+  const double e = tol / smallest_factor;
+  const double widened = gamma * (1 + e) * (1 + e) + 2 * e + e * e;
+  CHECK(apply_ratio(F, widened, r, zg_host) <= 1);
+
+  // The one-launch schedules run each point's very same operations: the same bits.
+  for (const StructSchedule schedule : {StructSchedule::SyncFree, StructSchedule::LevelCounters}) {
+    const StructIlu0 one_launch(ExecSpace(), S, ilu0_options(), schedule);
+    CHECK(one_launch.schedule() == schedule);
+    CHECK(reference::host_vector(one_launch.factors().values()) ==
+          reference::host_vector(ilu.factors().values()));
+    CHECK(reference::host_vector(one_launch.inv_diag()) == reference::host_vector(ilu.inv_diag()));
+    for (int repeat = 0; repeat < 2; ++repeat) {  // flags and counters are reused
+      Vector z_one("z_one", n);
+      one_launch.apply(ExecSpace(), reference::to_device(r), z_one);
+      CHECK(reference::to_host(z_one) == z_host);
+    }
+  }
+
+  Vector short_vector("short", n + 1);
+  CHECK_THROWS_AS(ilu.apply(ExecSpace(), short_vector, z), DimensionMismatch);
+  CHECK_THROWS_AS(ilu.apply(ExecSpace(), reference::to_device(r), short_vector), DimensionMismatch);
+}
+
+TEST_CASE("struct IC0 equals struct ILU0 on symmetric problems", "[struct]") {
+  const std::string name = GENERATE(from_range(std::begin(stencil_names), std::end(stencil_names)));
+  const int b = GENERATE(1, 2, 4);
+  CAPTURE(name, b);
+  const GridInfo grid{5, 3, 7};
+  const StructuredMatrix S = structured_problem(ExecSpace(), grid, Stencil::named(name), b,
+                                                StructuredValues::Symmetric, 55);
+  const StructIlu0 ilu(ExecSpace(), S, ilu0_options(IluForm::Ilu0));
+  const StructIlu0 ic(ExecSpace(), S, ilu0_options(IluForm::Ildlt));
+  CHECK(ic.form() == IluForm::Ildlt);
+  for (const StructSchedule schedule : {StructSchedule::SyncFree, StructSchedule::LevelCounters}) {
+    const StructIlu0 one_launch(ExecSpace(), S, ilu0_options(IluForm::Ildlt), schedule);
+    CHECK(reference::host_vector(one_launch.factors().values()) ==
+          reference::host_vector(ic.factors().values()));
+  }
+  const auto F_ilu = reference::to_host_csr(to_sparse(ExecSpace(), ilu.factors()));
+  const auto F_ic = reference::to_host_csr(to_sparse(ExecSpace(), ic.factors()));
+  // For symmetric A, ILU0's U is D Lᵀ exactly in exact arithmetic: both are roundings of the
+  // same factors (the IC0 upper adds one b-term product, γ_b |D||L|, within the same bound).
+  const double tol = factor_tolerance(F_ilu);
+  const double worst = max_difference(F_ic.values, F_ilu.values);
+  CAPTURE(worst, tol);
+  CHECK(worst <= tol);
+  const Offset n = S.num_rows();
+  const auto r = reference::random_vector(n, 4u);
+  Vector z("z", n);
+  ic.apply(ExecSpace(), reference::to_device(r), z);
+  CHECK(apply_ratio(F_ic, apply_gamma(F_ic, point_major_inv_diag(ic)), r, reference::to_host(z)) <=
+        1);
+
+  const StructuredMatrix one_sided = structured_problem(
+      ExecSpace(), grid, Stencil::from_offsets({{0, 0, 0}, {-1, 0, 0}, {0, 1, 0}}), b);
+  CHECK_THROWS_AS(StructIlu0(ExecSpace(), one_sided, ilu0_options(IluForm::Ildlt)), InvalidInput);
+}
+
+TEST_CASE("struct ILU0 on a user-defined one-sided stencil and a larger grid", "[struct]") {
+  // Lower and upper halves differ (no symmetry), so both sweeps' level orders are exercised.
+  const Stencil stencil = Stencil::from_offsets(
+      {{0, 0, 0}, {-1, 0, 0}, {2, -1, 0}, {0, 0, -1}, {1, 0, 0}, {0, 1, 1}, {-1, 1, 0}}, "odd");
+  const GridInfo grid{11, 6, 5};
+  const StructuredMatrix S = structured_problem(ExecSpace(), grid, stencil, 2);
+  const SparseMatrix A = to_sparse(ExecSpace(), S);
+  const StructIlu0 ilu(ExecSpace(), S, ilu0_options());
+  const auto F = reference::to_host_csr(to_sparse(ExecSpace(), ilu.factors()));
+  const auto reference = reference::ilu0(reference::to_host_csr(A));
+  CHECK(max_difference(F.values, reference.values) <= factor_tolerance(reference));
+  const auto r = reference::random_vector(A.num_rows(), 2u);
+  Vector z("z", A.num_rows());
+  ilu.apply(ExecSpace(), reference::to_device(r), z);
+  CHECK(apply_ratio(F, apply_gamma(F, point_major_inv_diag(ilu)), r, reference::to_host(z)) <= 1);
+  // Refactor with new values of the same structure: same as a fresh factorization.
+  const StructuredMatrix S2 =
+      structured_problem(ExecSpace(), grid, stencil, 2, StructuredValues::Nonsymmetric, 99);
+  StructIlu0 refactored(ExecSpace(), S, ilu0_options());
+  refactored.numeric(ExecSpace(), S2);
+  const StructIlu0 fresh(ExecSpace(), S2, ilu0_options());
+  CHECK(reference::host_vector(refactored.factors().values()) ==
+        reference::host_vector(fresh.factors().values()));
+}
+
+TEST_CASE("struct preconditioner in the solver's permuted ordering", "[struct]") {
+  const std::string spec =
+      GENERATE(as<std::string>{}, "gen:lap7:6:5:4", "gen:convdiff:6", "gen:bsr3:4", "gen:lap27:5");
+  CAPTURE(spec);
+  const GeneratedProblem problem = generate_problem(spec);
+  const SparseMatrix& A = problem.matrix;
+  // Any permutation of the grid points: the apply equals the grid-order apply, permuted, bitwise.
+  const Ordinal n = A.num_block_rows();
+  std::vector<Ordinal> perm(n);
+  for (Ordinal p = 0; p < n; ++p) perm[p] = Ordinal((Offset(p) * 7 + 3) % Offset(n));
+  if (n % 7 == 0)
+    for (Ordinal p = 0; p < n; ++p) perm[p] = n - 1 - p;
+  SparseMatrix A_p;
+  {
+    const auto host = reference::to_host_csr(A);
+    HostMatrixArrays m;
+    m.num_block_rows = m.num_block_cols = n;
+    m.block_size = host.b;
+    std::vector<Ordinal> iperm(n);
+    for (Ordinal p = 0; p < n; ++p) iperm[perm[p]] = p;
+    m.row_map.push_back(0);
+    const int bb = host.b * host.b;
+    for (Ordinal i = 0; i < n; ++i) {
+      const Ordinal p = iperm[i];
+      for (Offset k = host.row_map[p]; k < host.row_map[p + 1]; ++k) {
+        m.col_ind.push_back(perm[host.col_ind[k]]);
+        for (int e = 0; e < bb; ++e) m.values.push_back(host.values[k * bb + e]);
+      }
+      m.row_map.push_back(m.col_ind.size());
+    }
+    A_p = make_matrix(m);
+  }
+  const StructIlu0Preconditioner natural(ExecSpace(), A, problem.grid, StructIluOptions{});
+  const StructIlu0Preconditioner permuted(ExecSpace(), A_p, problem.grid, StructIluOptions{},
+                                          reference::to_device(perm));
+  CHECK(natural.name() == "struct-ilu0");
+  CHECK(permuted.matrix().stencil().name() == natural.matrix().stencil().name());
+  const int b = A.block_size();
+  const auto r = reference::random_vector(A.num_rows(), 8u);
+  std::vector<double> r_p(r.size());
+  for (Ordinal p = 0; p < n; ++p)
+    for (int c = 0; c < b; ++c) r_p[Offset(perm[p]) * b + c] = r[Offset(p) * b + c];
+  Vector z("z", A.num_rows()), z_p("z_p", A.num_rows());
+  natural.apply(ExecSpace(), reference::to_device(r), z);
+  permuted.apply(ExecSpace(), reference::to_device(r_p), z_p);
+  const auto z_host = reference::to_host(z), z_p_host = reference::to_host(z_p);
+  for (Ordinal p = 0; p < n; ++p)
+    for (int c = 0; c < b; ++c)
+      CHECK(z_p_host[Offset(perm[p]) * b + c] == z_host[Offset(p) * b + c]);
+
+  // In the Solver: the same M as the exact global ILU0, so the same iteration count up to the
+  // rounding differences of the factors (at most one iteration either way).
+  const bool spd = spec.find("lap") != std::string::npos;
+  SolverOptions struct_options, global_options;
+  struct_options.set_all({"method=gmres", "preconditioner=struct-ilu0", "tol=1e-10"});
+  global_options.set_all({"method=gmres", "preconditioner=ilu0", "tol=1e-10"});
+  Solver struct_solver(struct_options), global_solver(global_options);
+  struct_solver.setup(ExecSpace(), A, problem.grid);
+  global_solver.setup(ExecSpace(), A, problem.grid);
+  CHECK(struct_solver.preconditioner().name() == "struct-ilu0");
+  Vector rhs("rhs", A.num_rows()), x1("x1", A.num_rows()), x2("x2", A.num_rows());
+  Kokkos::deep_copy(rhs, 1.0);
+  const SolveResult r1 = struct_solver.solve(ExecSpace(), rhs, x1);
+  const SolveResult r2 = global_solver.solve(ExecSpace(), rhs, x2);
+  REQUIRE(r1.converged());
+  REQUIRE(r2.converged());
+  CHECK(std::abs(r1.iterations - r2.iterations) <= 1);
+  CHECK(r1.relative_true_residual <= 1e-8);
+  // The one-launch schedules through the solver's option: the same M, the same iterations.
+  for (const char* schedule : {"sync_free", "level_counters"}) {
+    SolverOptions one_launch = struct_options;
+    one_launch.set("struct_schedule", schedule);
+    Solver one_launch_solver(one_launch);
+    one_launch_solver.setup(ExecSpace(), A, problem.grid);
+    Vector x3("x3", A.num_rows());
+    CHECK(one_launch_solver.solve(ExecSpace(), rhs, x3).iterations == r1.iterations);
+  }
+  // New values of the same pattern through update_values.
+  struct_solver.update_values(ExecSpace(), A);
+  Kokkos::deep_copy(x1, 0.0);
+  CHECK(struct_solver.solve(ExecSpace(), rhs, x1).iterations == r1.iterations);
+  if (spd) {
+    SolverOptions cg;
+    cg.set_all({"method=cg", "preconditioner=struct-ic0", "tol=1e-10"});
+    Solver cg_solver(cg);
+    cg_solver.setup(ExecSpace(), A, problem.grid);
+    Kokkos::deep_copy(x1, 0.0);
+    const SolveResult r3 = cg_solver.solve(ExecSpace(), rhs, x1);
+    REQUIRE(r3.converged());
+    CHECK(r3.relative_true_residual <= 1e-8);
+    CHECK(cg_solver.preconditioner().name() == "struct-ic0");
+  }
+}
+
+TEST_CASE("struct: bad input gives typed errors naming the row and column", "[struct]") {
+  const GridInfo grid{4, 3, 2};
+  // A 27-point matrix does not fit the 7-point stencil: row 0's first non-star block is the
+  // coupling to (1,1,0), column nx + 1.
+  const GeneratedProblem lap27 = generate_problem("gen:lap27:4:3:2");
+  try {
+    to_structured(ExecSpace(), lap27.matrix, grid, Stencil::star7());
+    FAIL("expected InvalidMatrix");
+  } catch (const InvalidMatrix& error) {
+    CHECK(error.row() == 0);
+    CHECK(error.column() == 4 + 1);
+    CHECK_THAT(std::string(error.what()), FGDD_CONTAINS("star7"));
+  }
+  // A 1-D chain numbered across grid lines wraps around: (3,0,0) couples to (0,1,0).
+  HostMatrixArrays chain;
+  chain.num_block_rows = chain.num_block_cols = 24;
+  chain.row_map.push_back(0);
+  for (Ordinal i = 0; i < 24; ++i) {
+    for (Ordinal j = std::max(i - 1, 0); j <= std::min(i + 1, 23); ++j) {
+      chain.col_ind.push_back(j);
+      chain.values.push_back(i == j ? 4.0 : -1.0);
+    }
+    chain.row_map.push_back(chain.col_ind.size());
+  }
+  const SparseMatrix chain_matrix = make_matrix(chain);
+  try {
+    detect_stencil(ExecSpace(), chain_matrix, grid);
+    FAIL("expected InvalidMatrix");
+  } catch (const InvalidMatrix& error) {
+    CHECK(error.row() == 3);
+    CHECK(error.column() == 4);
+  }
+  CHECK_NOTHROW(detect_stencil(ExecSpace(), chain_matrix, grid, 3));  // (−3, 1, 0) is allowed
+  CHECK_THROWS_AS(detect_stencil(ExecSpace(), chain_matrix, GridInfo{5, 5, 1}), DimensionMismatch);
+  CHECK_THROWS_AS(to_structured(ExecSpace(), chain_matrix, GridInfo{5, 5, 1}, Stencil::star7()),
+                  DimensionMismatch);
+  CHECK_THROWS_AS(detect_stencil(ExecSpace(), chain_matrix, grid, Stencil::max_radius + 1),
+                  InvalidInput);
+  CHECK_THROWS_AS(StructuredMatrix(GridInfo{0, 3, 2}, Stencil::star7(), 1), InvalidInput);
+  CHECK_THROWS_AS(StructuredMatrix(grid, Stencil::star7(), 17), InvalidInput);
+  CHECK_THROWS_AS(
+      structured_problem(ExecSpace(), grid, Stencil::from_offsets({{0, 0, 0}, {-1, 0, 0}}), 1,
+                         StructuredValues::Symmetric),
+      InvalidInput);
+
+  // Options and structure.
+  const StructuredMatrix S = structured_problem(ExecSpace(), grid, Stencil::star7(), 2);
+  CHECK_THROWS_AS(StructIlu0(ExecSpace(), S, ilu0_options(IluForm::Ildu0)), InvalidInput);
+  FactorOptions fill = ilu0_options();
+  fill.level_of_fill = 1;
+  CHECK_THROWS_AS(StructIlu0(ExecSpace(), S, fill), InvalidInput);
+  StructIlu0 ilu(ExecSpace(), S, ilu0_options());
+  CHECK_THROWS_AS(
+      ilu.numeric(ExecSpace(), structured_problem(ExecSpace(), grid, Stencil::box27(), 2)),
+      InvalidInput);
+  CHECK_THROWS_AS(
+      ilu.numeric(ExecSpace(), structured_problem(ExecSpace(), grid, Stencil::star7(), 1)),
+      InvalidInput);
+
+  // A zero row at grid point 5 gives a zero pivot there, named by its first scalar row.
+  StructuredMatrix singular = structured_problem(ExecSpace(), grid, Stencil::star7(), 2);
+  {
+    auto values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), singular.values());
+    for (int e = 0; e < 7; ++e)
+      for (int rc = 0; rc < 4; ++rc) values(singular.value_index(e, rc / 2, rc % 2, 5)) = 0;
+    Kokkos::deep_copy(singular.values(), values);
+  }
+  try {
+    StructIlu0(ExecSpace(), singular, ilu0_options());
+    FAIL("expected ZeroPivot");
+  } catch (const ZeroPivot& error) {
+    CHECK(error.row() == 5 * 2);
+  }
+  FactorOptions shift = ilu0_options();
+  shift.shift_tiny_pivots = true;
+  const StructIlu0 shifted(ExecSpace(), singular, shift);
+  CHECK(shifted.report().shifted_pivots == 2);
+
+  // The solver needs grid metadata for the structured ILU, and offers no transpose or Jacobi.
+  SolverOptions options;
+  options.set("preconditioner", "struct-ilu0");
+  Solver solver(options);
+  CHECK_THROWS_AS(solver.setup(ExecSpace(), lap27.matrix), InvalidInput);
+  SolverOptions bicg;
+  bicg.set_all({"preconditioner=struct-ilu0", "method=bicg"});
+  CHECK_THROWS_AS(bicg.validate(), InvalidInput);
+  CHECK_THROWS_AS(options.set("struct_schedule", "flags"), InvalidInput);
+  SolverOptions jacobi;
+  jacobi.set_all({"preconditioner=struct-ic0", "trsv=jacobi"});
+  CHECK_THROWS_AS(jacobi.validate(), InvalidInput);
+}
+
+TEST_CASE("struct one-launch schedules: far more teams than a device holds at once", "[struct]") {
+  // 96³ points in chunks of at most 64: about 14,000 teams, several times what a GPU keeps
+  // resident, all waiting on flags or counters; the ticket order keeps them deadlock-free, and
+  // each point runs the very same operations as in the level-per-launch schedule, so the bits
+  // agree.
+  const std::pair<GridInfo, const char*> cases[] = {{{96, 96, 96}, "star7"},
+                                                    {{48, 40, 56}, "box27"}};
+  for (const auto& [grid, name] : cases) {
+    INFO(name);
+    const StructuredMatrix S = structured_problem(ExecSpace(), grid, Stencil::named(name), 1);
+    const StructIlu0 levels(ExecSpace(), S, ilu0_options());
+    const Offset n = S.num_rows();
+    const Vector r = reference::to_device(reference::random_vector(n, 3u));
+    Vector z_levels("z_levels", n), z_one("z_one", n);
+    levels.apply(ExecSpace(), r, z_levels);
+    for (const StructSchedule schedule :
+         {StructSchedule::SyncFree, StructSchedule::LevelCounters}) {
+      const StructIlu0 one_launch(ExecSpace(), S, ilu0_options(), schedule);
+      CHECK(reference::host_vector(one_launch.factors().values()) ==
+            reference::host_vector(levels.factors().values()));
+      for (int repeat = 0; repeat < 3; ++repeat) {
+        one_launch.apply(ExecSpace(), r, z_one);
+        CHECK(reference::to_host(z_one) == reference::to_host(z_levels));
+      }
+    }
+  }
+}

@@ -1,7 +1,10 @@
 #include "bench_common.hpp"
 
+#include "core/errors.hpp"
 #include "core/matrix_build.hpp"
 #include "core/matrix_market.hpp"
+#include "kron/union_pattern.hpp"
+#include "krylov/gmres.hpp"
 
 #ifdef KOKKOS_ENABLE_CUDA
 #include <cuda_runtime.h>
@@ -9,6 +12,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <sstream>
 #include <vector>
 
 namespace fgdd::bench {
@@ -34,6 +39,23 @@ Timing time_it(const ExecSpace& space, int warmup, int repeats, const std::funct
   std::sort(seconds.begin(), seconds.end());
   return {seconds.front(), seconds[seconds.size() / 2], seconds.back()};
 }
+
+#ifdef FGDD_HAVE_MPI
+double slowest_rank_seconds(const Communicator& comm, const ExecSpace& space, int warmup,
+                            int repeats, const std::function<void()>& run) {
+  for (int w = 0; w < warmup; ++w) run();
+  double best = 1e300;
+  for (int r = 0; r < std::max(repeats, 1); ++r) {
+    space.fence();
+    MPI_Barrier(comm.get());
+    Kokkos::Timer timer;
+    run();
+    space.fence();
+    best = std::min(best, comm.max(timer.seconds()));
+  }
+  return best;
+}
+#endif
 
 double copy_bandwidth(const ExecSpace& space, double copy_mb, int warmup, int repeats) {
   const Offset n = Offset(copy_mb * 1e6 / sizeof(double));
@@ -76,6 +98,118 @@ SparseMatrix point_csr(const SparseMatrix& A) {
       csr.row_map.push_back(csr.col_ind.size());
     }
   return make_matrix(csr);
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> parts;
+  std::stringstream in(text);
+  for (std::string part; std::getline(in, part, ',');)
+    if (!part.empty()) parts.push_back(part);
+  return parts;
+}
+
+Vector pattern_vector(Offset length) {
+  std::vector<double> host(length);
+  for (Offset e = 0; e < length; ++e) host[e] = 1.0 + 0.5 * double((e * 7919) % 101) / 101;
+  Vector x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::bench::pattern"), length);
+  Kokkos::deep_copy(
+      x, Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+             host.data(), length));
+  return x;
+}
+
+KrylovOptions KroneckerBenchOptions::paper_gmres_options() {
+  KrylovOptions krylov;
+  krylov.relative_tolerance = 1e-6;
+  krylov.max_iterations = 500;
+  krylov.restart = 30;
+  return krylov;
+}
+
+bool parse_kronecker_flag(int argc, char* argv[], int& i, KroneckerBenchOptions& options) {
+  const std::string arg = argv[i];
+  if (arg == "--no-gmres") {
+    options.gmres = false;
+    return true;
+  }
+  if (i + 1 >= argc) return false;
+  const std::string value = argv[i + 1];
+  if (arg == "--matrix") {
+    if (!options.problems_given) options.problems.clear(), options.problems_given = true;
+    options.problems.push_back(value);
+  } else if (arg == "--stages") {
+    options.stages.clear();
+    for (const auto& s : split_list(value)) options.stages.push_back(std::stoi(s));
+  } else if (arg == "--scheme") {
+    options.scheme = parse_irk_scheme(value);
+  } else if (arg == "--mass") {
+    options.masses.clear();
+    for (const auto& m : split_list(value)) options.masses.push_back(parse_mass_kind(m));
+  } else if (arg == "--tau") {
+    options.tau = std::stod(value);
+  } else if (arg == "--repeats") {
+    options.repeats = std::max(1, std::stoi(value));
+  } else if (arg == "--warmup") {
+    options.warmup = std::max(0, std::stoi(value));
+  } else if (arg == "--copy-mb") {
+    options.copy_mb = std::stod(value);
+  } else if (arg == "--tol") {
+    options.krylov.relative_tolerance = std::stod(value);
+  } else if (arg == "--max-iters") {
+    options.krylov.max_iterations = std::max(1, std::stoi(value));
+  } else {
+    return false;
+  }
+  ++i;
+  return true;
+}
+
+namespace {
+
+// Bytes a matrix contributes to one pass: values, column indices, row map.
+double matrix_bytes(const SparseMatrix& A, bool pattern_counted) {
+  const double values = double(A.num_entries()) * sizeof(Scalar);
+  if (pattern_counted) return values;
+  return values + double(A.num_block_entries()) * sizeof(Ordinal) +
+         double(A.num_block_rows() + 1) * sizeof(Offset);
+}
+
+}  // namespace
+
+KroneckerCost kronecker_cost(const SparseMatrix& M, const SparseMatrix& L, int stages) {
+  const double s = stages, n = double(M.num_rows());
+  KroneckerCost cost;
+  cost.flops = 2.0 * s * double(M.num_entries() + L.num_entries()) + 4.0 * s * s * n;
+  cost.bytes =
+      matrix_bytes(M, false) + matrix_bytes(L, shares_pattern(M, L)) + 2 * s * n * sizeof(Scalar);
+  return cost;
+}
+
+GmresRun run_gmres(const ExecSpace& space, const KrylovOptions& krylov, const std::string& name,
+                   const Operator& A, const Preconditioner& P, ConstVector f) {
+  GmresRun run;
+  run.name = name;
+  Vector u("fgdd::bench::u", f.extent(0));
+  SolveResult result;
+  run.seconds = time_it(space, 0, 1, [&] {
+                  Kokkos::deep_copy(space, u, 0.0);
+                  result = gmres(space, A, P, f, u, krylov);
+                }).min;
+  run.iterations = result.iterations;
+  run.status = to_string(result.status);
+  run.relative_true_residual = result.relative_true_residual;
+  return run;
+}
+
+std::string to_json(const GmresRun& run) {
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "\"%s\":{\"seconds\":%.6f,\"iterations\":%d,\"seconds_per_iteration\":%.6e,"
+                "\"status\":\"%s\",\"relative_true_residual\":%.3e,\"setup_s\":%.6f}",
+                run.name.c_str(), run.seconds, run.iterations,
+                run.iterations > 0 ? run.seconds / run.iterations : 0.0, run.status.c_str(),
+                run.relative_true_residual, run.setup_seconds);
+  return line;
 }
 
 }  // namespace fgdd::bench

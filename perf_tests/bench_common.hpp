@@ -1,12 +1,23 @@
-// What every benchmark driver shares: the device's name, timing over repeats after warm-up, the
-// copy bandwidth the GB/s figures are compared with, problem loading, and result checks.
+// What every benchmark driver shares: the device's name, timing over repeats after warm-up (on
+// MPI, the slowest rank's), the copy bandwidth the GB/s figures are compared with, problem
+// loading, result checks, and what the Kronecker-form drivers share: their flags, the flop and
+// byte model of one product, and a timed GMRES run.
 #pragma once
 
 #include "core/generators.hpp"
 #include "core/sparse_matrix.hpp"
+#include "kron/kronecker_problem.hpp"
+#include "krylov/krylov_options.hpp"
+#include "krylov/operator.hpp"
+#include "krylov/preconditioner.hpp"
+
+#ifdef FGDD_HAVE_MPI
+#include "dist/communicator.hpp"
+#endif
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #ifndef FGDD_GIT_COMMIT
 #define FGDD_GIT_COMMIT "unknown"
@@ -24,6 +35,13 @@ struct Timing {
 // Runs run warmup times, then repeats times, each fenced and timed.
 Timing time_it(const ExecSpace& space, int warmup, int repeats, const std::function<void()>& run);
 
+#ifdef FGDD_HAVE_MPI
+// Collective. The slowest rank's time of run, best of the repeats, after warmup untimed runs;
+// every timed run starts together (fence, then MPI_Barrier).
+double slowest_rank_seconds(const Communicator& comm, const ExecSpace& space, int warmup,
+                            int repeats, const std::function<void()>& run);
+#endif
+
 // Read + write bandwidth of a device copy of copy_mb megabytes, best of the repeats, GB/s.
 double copy_bandwidth(const ExecSpace& space, double copy_mb, int warmup, int repeats);
 
@@ -36,5 +54,60 @@ GeneratedProblem load_problem(const std::string& source);
 // The scalar CSR matrix with the same entries as A (A itself when it is CSR), for baselines
 // that only take CSR. Built on the host.
 SparseMatrix point_csr(const SparseMatrix& A);
+
+// "a,b,c" split at the commas, empty parts dropped.
+std::vector<std::string> split_list(const std::string& text);
+
+// length deterministic entries in [1, 1.5), the same whatever the backend: an input vector.
+Vector pattern_vector(Offset length);
+
+// The options of the Kronecker-form drivers; each sets its own default problems and stages.
+struct KroneckerBenchOptions {
+  std::vector<std::string> problems;
+  bool problems_given = false;  // the first --matrix replaces the defaults
+  std::vector<int> stages;
+  IrkScheme scheme = IrkScheme::RadauIIA;
+  std::vector<MassKind> masses = {MassKind::Consistent};
+  double tau = 1.0;
+  int repeats = 10;
+  int warmup = 3;
+  double copy_mb = 512;
+  bool gmres = true;
+  // GMRES(30) to a relative 1e-6, the paper's setting, at most 500 iterations.
+  KrylovOptions krylov = paper_gmres_options();
+
+  static KrylovOptions paper_gmres_options();
+};
+
+// Reads the flag at argv[i] into options, moving i past its value: --matrix gen:SPEC|FILE.mtx,
+// --stages 1,2,4, --scheme radau|gauss, --mass consistent,lumped, --tau T, --repeats R,
+// --warmup W, --copy-mb MB, --no-gmres, --tol T, --max-iters N. Returns false for any other
+// argument or a flag without its value; throws InvalidInput or std::invalid_argument for a bad
+// value.
+bool parse_kronecker_flag(int argc, char* argv[], int& i, KroneckerBenchOptions& options);
+
+// The model of one product (A ⊗ M + τ B ⊗ L) x with s stages that GFLOP/s and GB/s divide by:
+// 2s flops per entry of M and of L and 4s²n for the stage combination; one pass over M and L
+// (values, columns, row map; a pattern M and L share counted once) and over x and y.
+struct KroneckerCost {
+  double flops = 0, bytes = 0;
+};
+KroneckerCost kronecker_cost(const SparseMatrix& M, const SparseMatrix& L, int stages);
+
+// One timed GMRES solve from x = 0, for the JSON lines.
+struct GmresRun {
+  std::string name;
+  double seconds = 0;
+  int iterations = 0;
+  std::string status;
+  double relative_true_residual = 0;
+  double setup_seconds = 0;  // the preconditioner's, when the driver measures it
+};
+
+GmresRun run_gmres(const ExecSpace& space, const KrylovOptions& krylov, const std::string& name,
+                   const Operator& A, const Preconditioner& P, ConstVector f);
+
+// "name":{"seconds":...,"iterations":...,...}
+std::string to_json(const GmresRun& run);
 
 }  // namespace fgdd::bench

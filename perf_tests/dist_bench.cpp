@@ -3,6 +3,8 @@
 // rank's DD preconditioner apply, the distributed SpMV (halo exchange included) and a full
 // BiCGSTAB solve are timed. A time is the slowest rank's, best of the repeats. Run it with
 // mpirun -np 1, 2, ... (one rank per GPU); the root prints one JSON line per problem.
+#include "bench_common.hpp"
+
 #include "core/errors.hpp"
 #include "core/generators.hpp"
 #include "dist/distributed_solver.hpp"
@@ -14,13 +16,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <functional>
 #include <string>
 #include <vector>
-
-#ifndef FGDD_GIT_COMMIT
-#define FGDD_GIT_COMMIT "unknown"
-#endif
 
 namespace {
 
@@ -57,22 +54,6 @@ Options parse_options(int argc, char* argv[], const Communicator& comm) {
     }
   }
   return options;
-}
-
-// The slowest rank's time of run, best of the repeats (every rank starts together).
-double slowest_rank_seconds(const Communicator& comm, const ExecSpace& space, int repeats,
-                            const std::function<void()>& run) {
-  run();  // warm-up
-  double best = 1e300;
-  for (int r = 0; r < repeats; ++r) {
-    space.fence();
-    MPI_Barrier(comm.get());
-    Kokkos::Timer timer;
-    run();
-    space.fence();
-    best = std::min(best, comm.max(timer.seconds()));
-  }
-  return best;
 }
 
 }  // namespace
@@ -112,13 +93,13 @@ int main(int argc, char* argv[]) {
       Kokkos::fill_random(r, pool, -1.0, 1.0);
       const Preconditioner& M = solver.preconditioner();
       const DistributedOperator op(A);
-      const double apply_s =
-          slowest_rank_seconds(comm, space, options.repeats, [&] { M.apply(space, r, z); });
-      const double spmv_s =
-          slowest_rank_seconds(comm, space, options.repeats, [&] { op.apply(space, r, z); });
+      const double apply_s = bench::slowest_rank_seconds(comm, space, 1, options.repeats,
+                                                         [&] { M.apply(space, r, z); });
+      const double spmv_s = bench::slowest_rank_seconds(comm, space, 1, options.repeats,
+                                                        [&] { op.apply(space, r, z); });
       Kokkos::deep_copy(r, 1.0);  // b = ones, as fgdd-solve
       SolveResult result;
-      const double solve_s = slowest_rank_seconds(comm, space, 1, [&] {
+      const double solve_s = bench::slowest_rank_seconds(comm, space, 1, 1, [&] {
         Kokkos::deep_copy(space, x, 0.0);
         result = solver.solve_local(space, r, x);
       });

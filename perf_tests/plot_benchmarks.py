@@ -4,7 +4,9 @@ solution and DD apply against the vendor ILU0, one bar group per device when sev
 given) and the subdomain-size sweep (iterations and time to solution against subdomain rows).
 
 Usage: plot_benchmarks.py OUT_PREFIX FILE.jsonl...
-Writes OUT_PREFIX_speedup.png and, when the input holds a sweep, OUT_PREFIX_sweep.png.
+Writes OUT_PREFIX_speedup.png when the input holds solve or apply records, OUT_PREFIX_sweep.png
+when it holds solve records at several subdomain sizes, and OUT_PREFIX_subdomain_sweep.png when
+it holds fgdd_subdomain_sweep_bench records.
 Needs matplotlib (Debian: python3-matplotlib)."""
 import json
 import sys
@@ -32,6 +34,8 @@ def speedup_plot(plt, out, solves, applies):
                           r["kernels"]["dag_ec_ILDU0_fused"]["min_s"])
                if "kk_sptrsv_global" in r["kernels"] else -1)]
     panels = [p for p in panels if p[0]]
+    if not panels:
+        return
     fig, axes = plt.subplots(1, len(panels), figsize=(6.5 * len(panels), 4), squeeze=False)
     for ax, (items, title, value) in zip(axes[0], panels):
         devices = sorted({f"{r['device']} ({r['backend']})" for r in items})
@@ -79,6 +83,40 @@ def sweep_plot(plt, out, solves):
     fig.savefig(f"{out}_sweep.png", dpi=120)
 
 
+def subdomain_sweep_plot(plt, out, sweeps):
+    """fgdd_subdomain_sweep_bench: time to solution and iterations against the subdomain cap,
+    one line per matrix (and device); the best time to solution of each line circled."""
+    lines = defaultdict(dict)
+    for r in sweeps:
+        if "skipped" not in r and r["verified"]:
+            # A later record at the same size (a repeated run) replaces the earlier one.
+            lines[f"{short(r['matrix'])} ({r['device']})"][r["cap_rows"]] = r
+    if not lines:
+        return
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
+    for label, by_size in sorted(lines.items()):
+        sizes = sorted(by_size)
+        tts = [1e3 * by_size[s]["time_to_solution_s"] for s in sizes]
+        line, = left.plot(sizes, tts, marker="o", label=label)
+        best = min(range(len(sizes)), key=lambda k: tts[k])
+        left.plot([sizes[best]], [tts[best]], marker="o", markersize=14, fillstyle="none",
+                  color=line.get_color())
+        right.plot(sizes, [by_size[s]["iterations"] for s in sizes], marker="o", label=label,
+                   color=line.get_color())
+    for ax, label in ((left, "time to solution = setup + solve (ms)"),
+                      (right, "BiCGSTAB iterations")):
+        ax.set_xscale("log")
+        ax.set_xlabel("subdomain rows (cap)")
+        ax.set_ylabel(label)
+        ax.grid(True, which="both", linewidth=0.3)
+        ax.legend(fontsize=8)
+    left.set_yscale("log")
+    kernels = sorted({r["kernel"] for r in sweeps if "kernel" in r})
+    fig.suptitle(f"Subdomain size sweep, DD ILDU0 applied by {', '.join(kernels)}")
+    fig.tight_layout()
+    fig.savefig(f"{out}_subdomain_sweep.png", dpi=120)
+
+
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
@@ -88,8 +126,10 @@ def main():
     items = list(records(sys.argv[2:]))
     solves = [r for r in items if r.get("benchmark") == "bicgstab_solve"]
     applies = [r for r in items if r.get("benchmark") == "dd_apply"]
+    sweeps = [r for r in items if r.get("benchmark") == "subdomain_sweep"]
     speedup_plot(plt, sys.argv[1], solves, applies)
     sweep_plot(plt, sys.argv[1], solves)
+    subdomain_sweep_plot(plt, sys.argv[1], sweeps)
 
 
 if __name__ == "__main__":

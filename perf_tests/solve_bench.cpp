@@ -6,14 +6,12 @@
 // setup + solve; a repeated solve (what users do thousands of times) is refactor + solve.
 // Times are the best of the repeats after warm-up. One JSON line per matrix.
 #include "bench_common.hpp"
+#include "dd_solve_run.hpp"
 #include "kk_ilu0_baseline.hpp"
 
 #include "core/errors.hpp"
-#include "krylov/bicgstab.hpp"
 #include "krylov/block_jacobi.hpp"
-#include "krylov/dd_ilu_preconditioner.hpp"
 #include "partition/partition_matrix.hpp"
-#include "partition/reorder.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -21,21 +19,19 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <memory>
 #include <string>
 #include <vector>
 
 namespace {
 
 using namespace fgdd;
+using bench::ConfigResult;
 
 struct Options {
   std::vector<std::string> problems = {"gen:lap7:160", "gen:bsr3:96", "gen:reservoir",
                                        "gen:convdiff:128", "gen:lap27:100"};
   Offset subdomain_rows = 0;
-  int repeats = 3;
-  int warmup = 1;
-  KrylovOptions krylov;
+  bench::SolveRunOptions run;
 };
 
 Options parse_options(int argc, char* argv[]) {
@@ -50,13 +46,13 @@ Options parse_options(int argc, char* argv[]) {
     } else if (arg == "--subdomain-rows" && has_value) {
       options.subdomain_rows = std::strtoull(argv[++i], nullptr, 10);
     } else if (arg == "--repeats" && has_value) {
-      options.repeats = std::max(1, std::atoi(argv[++i]));
+      options.run.repeats = std::max(1, std::atoi(argv[++i]));
     } else if (arg == "--warmup" && has_value) {
-      options.warmup = std::max(0, std::atoi(argv[++i]));
+      options.run.warmup = std::max(0, std::atoi(argv[++i]));
     } else if (arg == "--tol" && has_value) {
-      options.krylov.relative_tolerance = std::atof(argv[++i]);
+      options.run.krylov.relative_tolerance = std::atof(argv[++i]);
     } else if (arg == "--max-iters" && has_value) {
-      options.krylov.max_iterations = std::max(1, std::atoi(argv[++i]));
+      options.run.krylov.max_iterations = std::max(1, std::atoi(argv[++i]));
     } else {
       std::fprintf(stderr,
                    "usage: fgdd_solve_bench [--matrix gen:SPEC|FILE.mtx]... [--subdomain-rows N] "
@@ -67,39 +63,9 @@ Options parse_options(int argc, char* argv[]) {
   return options;
 }
 
-struct ConfigResult {
-  std::string name;
-  std::string skipped;  // empty when it ran
-  double setup_s = 0, refactor_s = 0, apply_s = 0, solve_s = 0;
-  int iterations = 0;
-  std::string status;
-  double relative_true_residual = 0;
-  std::string extra;  // more JSON fields, each starting with ','
-  bool converged() const { return skipped.empty() && status == "converged"; }
-};
-
-// The best preconditioner apply and solve times over the repeats (x reset to 0 for each
-// solve) and the last solve's result.
-void time_solve(const ExecSpace& space, const Options& options, const Operator& A,
-                const Preconditioner& M, ConstVector b, ConfigResult& out) {
-  Vector x("fgdd::bench::x", b.extent(0));
-  out.apply_s = bench::time_it(space, options.warmup, std::max(options.repeats, 5), [&] {
-                  M.apply(space, b, x);
-                }).min;
-  SolveResult result;
-  const auto solve = [&] {
-    Kokkos::deep_copy(space, x, 0.0);
-    result = bicgstab(space, A, M, b, x, options.krylov);
-  };
-  out.solve_s = bench::time_it(space, options.warmup, options.repeats, solve).min;
-  out.iterations = result.iterations;
-  out.status = to_string(result.status);
-  out.relative_true_residual = result.relative_true_residual;
-}
-
 ConfigResult run_vendor(const ExecSpace& space, const Options& options, const SparseMatrix& A,
                         bench::VendorTrsv trsv) {
-  ConfigResult out{trsv == bench::VendorTrsv::CuSparse ? "vendor_ilu0_cusparse" : "vendor_ilu0"};
+  ConfigResult out(trsv == bench::VendorTrsv::CuSparse ? "vendor_ilu0_cusparse" : "vendor_ilu0");
   if (trsv == bench::VendorTrsv::CuSparse && !bench::kk_cusparse_available) {
     out.skipped = "Kokkos-Kernels was built without the cuSPARSE TPL";
     return out;
@@ -111,57 +77,25 @@ ConfigResult run_vendor(const ExecSpace& space, const Options& options, const Sp
     space.fence();
     out.setup_s = timer.seconds();
     out.refactor_s =
-        bench::time_it(space, options.warmup, options.repeats, [&] { M.numeric(); }).min;
+        bench::time_it(space, options.run.warmup, options.run.repeats, [&] { M.numeric(); }).min;
     Vector b("fgdd::bench::b", csr.num_rows());
     Kokkos::deep_copy(b, 1.0);
-    time_solve(space, options, MatrixOperator(csr), M, b, out);
+    bench::time_solve(space, options.run, MatrixOperator(csr), M, b, out);
   } catch (const std::exception& error) {  // e.g. its level analysis does not fit the device
     out.skipped = error.what();
   }
   return out;
 }
 
-ConfigResult run_dd(const ExecSpace& space, const Options& options, const GeneratedProblem& problem,
-                    ApplyKernel kernel, PartitionReport& report) {
-  ConfigResult out{"fgdd_" + to_string(kernel)};
-  PartitionOptions partition_options;
-  partition_options.subdomain_rows = options.subdomain_rows;
-  Kokkos::Timer timer;
-  const PartitionedMatrix dd =
-      partition_matrix(space, problem.matrix, problem.grid, partition_options);
-  DdIluOptions dd_options;
-  dd_options.apply = kernel;
-  DdIluPreconditioner M(space, dd.system.dropped, dd.partition, dd_options);
-  space.fence();
-  out.setup_s = timer.seconds();
-  report = dd.report;
-  out.refactor_s = bench::time_it(space, options.warmup, options.repeats, [&] {
-                     M.update_values(space, dd.system.dropped);
-                   }).min;
-  const SubdomainIlu0& factors = M.factorization();
-  char extra[256];
-  std::snprintf(extra, sizeof extra,
-                ",\"partition_s\":%.6f,\"reorder_s\":%.6f,\"factor_s\":%.6f,\"levels_s\":%.6f",
-                dd.report.partition_seconds, dd.report.reorder_seconds,
-                factors.report().symbolic_seconds + factors.report().numeric_seconds,
-                factors.lower_levels().seconds + M.trsv().levels(Triangle::Upper).seconds);
-  out.extra = extra;
-  Vector b("fgdd::bench::b", problem.matrix.num_rows()), b_p("fgdd::bench::b_p", b.extent(0));
-  Kokkos::deep_copy(b, 1.0);
-  permute_vector(space, dd.partition, problem.matrix.block_size(), b, b_p);
-  time_solve(space, options, MatrixOperator(dd.system.permuted), M, b_p, out);
-  return out;
-}
-
 ConfigResult run_jacobi(const ExecSpace& space, const Options& options, const SparseMatrix& A) {
-  ConfigResult out{"block_jacobi"};
+  ConfigResult out("block_jacobi");
   Kokkos::Timer timer;
   const BlockJacobi M(A);
   space.fence();
   out.setup_s = out.refactor_s = timer.seconds();
   Vector b("fgdd::bench::b", A.num_rows());
   Kokkos::deep_copy(b, 1.0);
-  time_solve(space, options, MatrixOperator(A), M, b, out);
+  bench::time_solve(space, options.run, MatrixOperator(A), M, b, out);
   return out;
 }
 
@@ -194,20 +128,21 @@ int main(int argc, char* argv[]) {
     std::fprintf(stderr, "%s ...\n", spec.c_str());
     const GeneratedProblem problem = bench::load_problem(spec);
     PartitionReport report;
+    PartitionOptions partition_options;
+    partition_options.subdomain_rows = options.subdomain_rows;
+    const auto run_dd = [&](ApplyKernel kernel) {
+      return bench::run_dd(space, options.run, problem, partition_options, kernel, report);
+    };
     const std::vector<ConfigResult> configs = {
         run_vendor(space, options, problem.matrix, bench::VendorTrsv::LevelSets),
-        run_dd(space, options, problem, ApplyKernel::DagEcIlduFused, report),
-        run_dd(space, options, problem, ApplyKernel::DagVcIlduFused, report),
+        run_dd(ApplyKernel::DagEcIlduFused), run_dd(ApplyKernel::DagVcIlduFused),
         run_jacobi(space, options, problem.matrix),
         run_vendor(space, options, problem.matrix, bench::VendorTrsv::CuSparse)};
     std::string json;
     bool verified = true;
     for (const ConfigResult& c : configs) {
       json += (json.empty() ? "" : ",") + to_json(c);
-      // Converged means ‖b − A x‖ ≤ tol ‖b‖ for the recurrence; the true residual may exceed
-      // it by the rounding the recurrence accumulates, so allow 10× before calling it wrong.
-      if (c.skipped.empty() &&
-          !(c.converged() && c.relative_true_residual <= 10 * options.krylov.relative_tolerance))
+      if (c.skipped.empty() && !bench::solution_verified(c, options.run.krylov.relative_tolerance))
         verified = false;
       std::fprintf(stderr, "  %-26s %s\n", c.name.c_str(),
                    c.skipped.empty() ? (std::to_string(c.iterations) + " it, solve " +
@@ -230,7 +165,7 @@ int main(int argc, char* argv[]) {
         std::size_t(problem.matrix.num_rows()), problem.matrix.block_size(),
         std::size_t(problem.matrix.num_entries()), report.num_subdomains,
         std::size_t(report.cap_rows), std::size_t(report.max_rows), 100 * report.dropped_fraction,
-        options.krylov.relative_tolerance, json.c_str(),
+        options.run.krylov.relative_tolerance, json.c_str(),
         ratio(vendor.setup_s + vendor.solve_s, ec.setup_s + ec.solve_s),
         ratio(vendor.refactor_s + vendor.solve_s, ec.refactor_s + ec.solve_s),
         ratio(ec.iterations, vendor.iterations), verified ? "true" : "false");

@@ -1,0 +1,73 @@
+#include "dd_solve_run.hpp"
+
+#include "bench_common.hpp"
+
+#include "krylov/bicgstab.hpp"
+#include "krylov/dd_ilu_preconditioner.hpp"
+#include "partition/reorder.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <utility>
+
+namespace fgdd::bench {
+
+ConfigResult::ConfigResult(std::string config_name) : name(std::move(config_name)) {}
+
+bool solution_verified(const ConfigResult& result, double relative_tolerance) {
+  return result.converged() && result.relative_true_residual <= 10 * relative_tolerance;
+}
+
+void time_solve(const ExecSpace& space, const SolveRunOptions& options, const Operator& A,
+                const Preconditioner& M, ConstVector b, ConfigResult& out) {
+  Vector x("fgdd::bench::x", b.extent(0));
+  out.apply_s = time_it(space, options.warmup, std::max(options.repeats, 5), [&] {
+                  M.apply(space, b, x);
+                }).min;
+  SolveResult result;
+  const auto solve = [&] {
+    Kokkos::deep_copy(space, x, 0.0);
+    result = bicgstab(space, A, M, b, x, options.krylov);
+  };
+  out.solve_s = time_it(space, options.warmup, options.repeats, solve).min;
+  out.iterations = result.iterations;
+  out.status = to_string(result.status);
+  out.relative_true_residual = result.relative_true_residual;
+}
+
+ConfigResult run_dd(const ExecSpace& space, const SolveRunOptions& options,
+                    const GeneratedProblem& problem, const PartitionOptions& partition_options,
+                    ApplyKernel kernel, PartitionReport& report) {
+  kernel = resolve_auto(kernel);
+  ConfigResult out("fgdd_" + to_string(kernel));
+  Kokkos::Timer timer;
+  const PartitionedMatrix dd =
+      partition_matrix(space, problem.matrix, problem.grid, partition_options);
+  DdIluOptions dd_options;
+  dd_options.apply = kernel;
+  DdIluPreconditioner M(space, dd.system.dropped, dd.partition, dd_options);
+  space.fence();
+  out.setup_s = timer.seconds();
+  report = dd.report;
+  out.scratch_level = M.trsv().scratch_level();
+  out.refactor_s = time_it(space, options.warmup, options.repeats, [&] {
+                     M.update_values(space, dd.system.dropped);
+                   }).min;
+  const SubdomainIlu0& factors = M.factorization();
+  char extra[256];
+  std::snprintf(extra, sizeof extra,
+                ",\"partition_s\":%.6f,\"reorder_s\":%.6f,\"factor_s\":%.6f,\"levels_s\":%.6f",
+                dd.report.partition_seconds, dd.report.reorder_seconds,
+                factors.report().symbolic_seconds + factors.report().numeric_seconds,
+                factors.lower_levels().seconds + M.trsv().levels(Triangle::Upper).seconds);
+  out.extra = extra;
+  Vector b("fgdd::bench::b", problem.matrix.num_rows()), b_p("fgdd::bench::b_p", b.extent(0));
+  Kokkos::deep_copy(b, 1.0);
+  permute_vector(space, dd.partition, problem.matrix.block_size(), b, b_p);
+  time_solve(space, options, MatrixOperator(dd.system.permuted), M, b_p, out);
+  return out;
+}
+
+}  // namespace fgdd::bench

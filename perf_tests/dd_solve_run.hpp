@@ -1,0 +1,55 @@
+// The timed BiCGSTAB runs the solve benchmarks share (solve_bench, subdomain_sweep_bench): one
+// configuration's setup, refactor, preconditioner apply and solve times, and fgdd's DD ILDU0
+// run end to end (partition, reorder and drop, factor, levels) in the partitioned ordering.
+#pragma once
+
+#include "core/generators.hpp"
+#include "krylov/krylov_options.hpp"
+#include "krylov/operator.hpp"
+#include "krylov/preconditioner.hpp"
+#include "partition/partition_matrix.hpp"
+#include "trsv/trsv_options.hpp"
+
+#include <string>
+
+namespace fgdd::bench {
+
+struct SolveRunOptions {
+  int repeats = 3;  // times are the best of these, after warmup untimed runs
+  int warmup = 1;
+  KrylovOptions krylov;
+};
+
+struct ConfigResult {
+  explicit ConfigResult(std::string config_name);
+  std::string name;
+  std::string skipped;  // empty when it ran
+  double setup_s = 0, refactor_s = 0, apply_s = 0, solve_s = 0;
+  int iterations = 0;
+  std::string status;
+  double relative_true_residual = 0;
+  std::string extra;       // more JSON fields, each starting with ','
+  int scratch_level = -1;  // team scratch level of the DD apply (-1: not a DD run)
+  bool converged() const { return skipped.empty() && status == "converged"; }
+};
+
+// Converged and the true residual within 10× the tolerance: the recurrence stops at
+// ‖b − A x‖ ≤ tol ‖b‖, and the true residual may exceed it by the rounding it accumulates.
+bool solution_verified(const ConfigResult& result, double relative_tolerance);
+
+// The best preconditioner apply time (at least 5 repeats) and solve time over the repeats
+// (x reset to 0 for each solve), and the last solve's result, into out.
+void time_solve(const ExecSpace& space, const SolveRunOptions& options, const Operator& A,
+                const Preconditioner& M, ConstVector b, ConfigResult& out);
+
+// fgdd's DD ILDU0 BiCGSTAB on problem with b = 1, x0 = 0: setup (partition + reorder + factor +
+// levels, once), refactor (update_values), apply and solve. kernel goes through resolve_auto;
+// the result is named "fgdd_<kernel that ran>" and its extra fields hold the setup breakdown
+// (partition_s, reorder_s, factor_s, levels_s). The partition's report goes into report.
+// Throws what partition_matrix and DdIluPreconditioner throw (InvalidInput for a subdomain size
+// outside [block size, max_subdomain_rows], ZeroPivot); a solve that fails is a status.
+ConfigResult run_dd(const ExecSpace& space, const SolveRunOptions& options,
+                    const GeneratedProblem& problem, const PartitionOptions& partition_options,
+                    ApplyKernel kernel, PartitionReport& report);
+
+}  // namespace fgdd::bench

@@ -11,8 +11,13 @@
 #include <KokkosSparse_spiluk.hpp>
 #include <KokkosSparse_sptrsv.hpp>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
+#include <vector>
 
 namespace fgdd::bench {
 
@@ -39,6 +44,7 @@ class KkIlu0 {
     if (!A.is_csr()) throw std::invalid_argument("the Kokkos-Kernels baseline needs CSR");
     if (cusparse_ && !kk_cusparse_available)
       throw std::invalid_argument("Kokkos-Kernels was built without the cuSPARSE TPL");
+    refuse_unaffordable_host_work_space(A);
     row_map_ = RowMap("kk::row_map", n_ + 1);
     Kokkos::deep_copy(row_map_, A.row_map());
     entries_ = A.col_ind();
@@ -89,6 +95,36 @@ class KkIlu0 {
   Offset factor_entries() const { return L_entries_.extent(0) + U_entries_.extent(0); }
 
  private:
+  // On host memory spaces spiluk allocates (widest level of L) x rows ints of work space in one
+  // piece (it splits it into chunks only for CudaSpace); for the wide levels of a DD-dropped
+  // matrix that is tens of GB and the process is killed. Refuse it before it happens.
+  static void refuse_unaffordable_host_work_space(const SparseMatrix& A) {
+    if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible) {
+      return;
+    } else {
+      const auto row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.row_map());
+      const auto col_ind = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.col_ind());
+      const Ordinal n = A.num_block_rows();
+      std::vector<Ordinal> level(n, 0), width;
+      for (Ordinal i = 0; i < n; ++i) {
+        for (Offset k = row_map(i); k < row_map(i + 1); ++k)
+          if (col_ind(k) < i) level[i] = std::max(level[i], level[col_ind(k)] + 1);
+        if (static_cast<size_t>(level[i]) >= width.size()) width.resize(level[i] + 1, 0);
+        ++width[level[i]];
+      }
+      const double widest = width.empty() ? 0.0 : *std::max_element(width.begin(), width.end());
+      const double bytes = widest * n * sizeof(Ordinal);
+      const double memory = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
+      if (bytes > 0.5 * memory)
+        throw std::runtime_error("Kokkos-Kernels spiluk would allocate " +
+                                 std::to_string(bytes / 1e9) + " GB of host work space (" +
+                                 std::to_string(static_cast<long long>(widest)) +
+                                 " rows in its widest level x " + std::to_string(n) +
+                                 " rows); the machine has " + std::to_string(memory / 1e9) +
+                                 " GB");
+    }
+  }
+
   static KokkosSparse::Experimental::SPTRSVAlgorithm sptrsv_cusparse_algorithm() {
     return KokkosSparse::Experimental::SPTRSVAlgorithm::SPTRSV_CUSPARSE;
   }

@@ -121,11 +121,18 @@ std::vector<MatrixPair> small_pairs() {
   const SparseMatrix L_bsr2 = make_matrix(reference::random_matrix(5, 2, 2, 23u, false));
   const SparseMatrix L_bsr3 = make_matrix(reference::random_matrix(3, 3, 2, 25u, false));
   const SparseMatrix L_shared = make_matrix(reference::random_matrix(9, 2, 3, 27u, false));
+  // Rows of 20+ entries: on GPUs s = 1 then takes the lanes-per-row kernel.
+  const SparseMatrix L_long = make_matrix(reference::random_matrix(61, 1, 24, 29u, false));
+  const SparseMatrix L_long_shared = make_matrix(reference::random_matrix(45, 1, 30, 31u, false));
   return {{"CSR n=7", make_matrix(reference::random_matrix(7, 1, 2, 22u, false)), L_csr},
           {"BSR b=2 n=5", make_matrix(reference::random_matrix(5, 2, 1, 24u, false)), L_bsr2},
           {"BSR b=3 n=3, lumped M", mass_matrix(ExecSpace(), L_bsr3, MassKind::Lumped), L_bsr3},
           {"BSR b=2 shared pattern", mass_matrix(ExecSpace(), L_shared, MassKind::Consistent),
-           L_shared}};
+           L_shared},
+          {"CSR n=61 long rows", make_matrix(reference::random_matrix(61, 1, 20, 30u, false)),
+           L_long},
+          {"CSR n=45 long rows shared pattern",
+           mass_matrix(ExecSpace(), L_long_shared, MassKind::Consistent), L_long_shared}};
 }
 
 // A ScratchDir as in test_matrix_market.cpp: a unique directory under /tmp, removed after.

@@ -139,6 +139,79 @@ void launch(const ExecSpace& space, Ordinal num_block_rows, int block_size, int 
   Kokkos::parallel_for("fgdd::kron::kronecker_rows", policy, kernel);
 }
 
+// s = 1 and b = 1 with long rows: there are no columns for a loaded entry to serve, so a row
+// is a plain sparse dot product, and one thread per row (the kernel above) makes a warp read
+// 32 rows' entries with a stride of the row length: lap27 s = 1 ran at 0.24x of two separate
+// SpMVs on the H100. A vector of lanes per row reads them contiguously, as an SpMV does.
+struct ScalarRowsKernel {
+  BlockRows M, L;
+  RandomAccessVector x_m, x_l;
+  Kokkos::View<const Scalar*, DeviceType> coefficients;  // a and tau*b, or empty: 1 and 1
+  Vector y;
+  Ordinal num_rows;
+  int rows_per_team;
+  bool shared;
+  bool accumulate;
+
+  KOKKOS_INLINE_FUNCTION Scalar row_sum(const Member& team, const BlockRows& A,
+                                        const RandomAccessVector& x, Ordinal row) const {
+    Scalar sum = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::ThreadVectorRange(team, A.row_map(row), A.row_map(row + 1)),
+        [&](const Offset e, Scalar& partial) { partial += A.values(e) * x(A.cols(e)); }, sum);
+    return sum;
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const bool combine = coefficients.extent(0) > 0;
+    const Scalar m_scale = combine ? coefficients(0) : Scalar(1);
+    const Scalar l_scale = combine ? coefficients(1) : Scalar(1);
+    const Ordinal first = Ordinal(team.league_rank()) * rows_per_team;
+    const Ordinal rows = rows_per_team < num_rows - first ? rows_per_team : num_rows - first;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows), [&](const Ordinal t) {
+      const Ordinal row = first + t;
+      Scalar sum = 0;
+      if (shared) {  // one pass over the shared columns
+        Kokkos::parallel_reduce(
+            Kokkos::ThreadVectorRange(team, M.row_map(row), M.row_map(row + 1)),
+            [&](const Offset e, Scalar& partial) {
+              const Ordinal col = M.cols(e);
+              partial += m_scale * M.values(e) * x_m(col) + l_scale * L.values(e) * x_l(col);
+            },
+            sum);
+      } else {
+        sum = m_scale * row_sum(team, M, x_m, row) + l_scale * row_sum(team, L, x_l, row);
+      }
+      Kokkos::single(Kokkos::PerThread(team),
+                     [&] { y(row) = (accumulate ? y(row) : Scalar(0)) + sum; });
+    });
+  }
+};
+
+// Lanes per row for ScalarRowsKernel on GPUs, 0 where the thread-per-output kernel is better
+// (short rows read nearly contiguously anyway, and it keeps one pass over M and L there).
+int scalar_row_lanes(int block_size, int stages, Ordinal num_block_rows, const BlockRows& M) {
+  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible;
+  if (host || block_size != 1 || stages != 1) return 0;
+  const double mean_row = double(M.cols.extent(0)) / double(num_block_rows);
+  if (mean_row < 16) return 0;
+  int lanes = 4;
+  while (lanes < 32 && lanes < mean_row / 4) lanes *= 2;
+  return lanes;
+}
+
+void launch_scalar_rows(const ExecSpace& space, Ordinal num_rows, int lanes, const BlockRows& M,
+                        ConstVector x_m, const BlockRows& L, ConstVector x_l,
+                        Kokkos::View<const Scalar*, DeviceType> coefficients, bool shared,
+                        bool accumulate, Vector y) {
+  const int rows_per_team = team_outputs / lanes;
+  const ScalarRowsKernel kernel{M,       L,           x_m,           x_l,    coefficients,
+                                y,       num_rows,    rows_per_team, shared, accumulate};
+  const Ordinal league = (num_rows + rows_per_team - 1) / rows_per_team;
+  Kokkos::parallel_for("fgdd::kron::kronecker_scalar_rows",
+                       Policy(space, league, rows_per_team, lanes), kernel);
+}
+
 template <bool Combine, bool SharedPattern>
 void dispatch_block_size(const ExecSpace& space, Ordinal num_block_rows, int block_size, int stages,
                          const BlockRows& M, ConstVector x_m, const BlockRows& L, ConstVector x_l,
@@ -189,7 +262,10 @@ void kronecker_rows(const ExecSpace& space, Ordinal num_block_rows, int block_si
     throw InvalidInput("kronecker_rows: " + std::to_string(coefficients.extent(0)) +
                        " coefficients for " + std::to_string(stages) + " stages");
   const bool shared = M.row_map.data() == L.row_map.data() && M.cols.data() == L.cols.data();
-  if (combine && shared)
+  if (const int lanes = scalar_row_lanes(block_size, stages, num_block_rows, M))
+    launch_scalar_rows(space, num_block_rows, lanes, M, x_m, L, x_l, coefficients, shared,
+                       accumulate, y);
+  else if (combine && shared)
     dispatch_block_size<true, true>(space, num_block_rows, block_size, stages, M, x_m, L, x_l,
                                     coefficients, accumulate, y);
   else if (combine)

@@ -653,6 +653,17 @@ TEST_CASE("struct: bad input gives typed errors naming the row and column", "[st
   SolverOptions jacobi;
   jacobi.set_all({"preconditioner=struct-ic0", "trsv=jacobi"});
   CHECK_THROWS_AS(jacobi.validate(), InvalidInput);
+  // IC(0) of a nonsymmetric matrix (3x3 nonsymmetric blocks) is refused, as ic0-dd refuses it.
+  const GeneratedProblem bsr3 = generate_problem("gen:bsr3:5");
+  SolverOptions ic0;
+  ic0.set_all({"method=cg", "preconditioner=struct-ic0"});
+  Solver ic0_solver(ic0);
+  try {
+    ic0_solver.setup(ExecSpace(), bsr3.matrix, bsr3.grid);
+    FAIL("expected InvalidInput");
+  } catch (const InvalidInput& error) {
+    CHECK_THAT(std::string(error.what()), FGDD_CONTAINS("needs a symmetric matrix: block row"));
+  }
 }
 
 TEST_CASE("struct one-launch schedules: far more teams than a device holds at once", "[struct]") {

@@ -199,8 +199,6 @@ Ordinal find_diagonals(const ExecSpace& space, const SparseMatrix& A,
   return bad < n ? bad : n;
 }
 
-// The first block row i holding a block A_ij that differs from A_jiᵀ by more than rounding
-// (relative 1e-12), or a block without its mirror; n if A is symmetric. Columns are sorted.
 Ordinal first_asymmetric_row(const ExecSpace& space, const SparseMatrix& A) {
   const auto row_map = A.row_map();
   const auto col_ind = A.col_ind();

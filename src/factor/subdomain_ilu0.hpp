@@ -70,4 +70,13 @@ class SubdomainIlu0 {
   Kokkos::View<Offset, DeviceType> shifted_count_;
 };
 
+namespace detail {
+
+// The first block row i holding a block A_ij that differs from A_jiᵀ by more than rounding
+// (relative 1e-12), or a block without its mirror; A.num_block_rows() if A is symmetric.
+// Columns must be sorted. IC0 forms check their input with it.
+Ordinal first_asymmetric_row(const ExecSpace& space, const SparseMatrix& A);
+
+}  // namespace detail
+
 }  // namespace fgdd

@@ -1,6 +1,9 @@
 #include "struct/struct_ilu0_preconditioner.hpp"
 
 #include "core/errors.hpp"
+#include "factor/subdomain_ilu0.hpp"
+
+#include <string>
 
 namespace fgdd {
 
@@ -39,6 +42,7 @@ StructIlu0Preconditioner::StructIlu0Preconditioner(const ExecSpace& space, const
     throw InvalidInput(
         "the structured ILU needs grid metadata (GridInfo): pass one with the matrix "
         "(generators provide it)");
+  check_symmetric(space, A);
   const Stencil stencil = options_.stencil
                               ? *options_.stencil
                               : detect_stencil(space, A, grid, options_.detect_radius, perm_);
@@ -49,7 +53,23 @@ StructIlu0Preconditioner::StructIlu0Preconditioner(const ExecSpace& space, const
                    matrix_.num_rows());
 }
 
+void StructIlu0Preconditioner::check_symmetric(const ExecSpace& space,
+                                               const SparseMatrix& A) const {
+  if (options_.factor.form != IluForm::Ildlt) return;
+  const Ordinal row = detail::first_asymmetric_row(space, A);
+  if (row == A.num_block_rows()) return;
+  Ordinal point = row;  // A's row in grid order: perm maps grid points to A's rows
+  if (perm_.extent(0) != 0) {
+    const auto perm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), perm_);
+    for (Ordinal p = 0; p < Ordinal(perm.extent(0)); ++p)
+      if (perm(p) == row) point = p;
+  }
+  throw InvalidInput("IC(0) (struct-ic0) needs a symmetric matrix: block row " +
+                     std::to_string(point) + " has an entry whose mirror is missing or differs");
+}
+
 void StructIlu0Preconditioner::update_values(const ExecSpace& space, const SparseMatrix& A) {
+  check_symmetric(space, A);
   fill_structured(space, A, perm_, matrix_);
   factorization_->numeric(space, matrix_);
 }

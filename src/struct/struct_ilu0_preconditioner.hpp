@@ -47,6 +47,10 @@ class StructIlu0Preconditioner final : public Preconditioner {
   const StructuredMatrix& matrix() const noexcept { return matrix_; }
 
  private:
+  // IC(0) factors only the lower triangle: refuse a nonsymmetric A (InvalidInput naming the
+  // block row in the grid's ordering) instead of preconditioning with the wrong matrix.
+  void check_symmetric(const ExecSpace& space, const SparseMatrix& A) const;
+
   StructIluOptions options_;
   Kokkos::View<const Ordinal*, DeviceType> perm_;
   StructuredMatrix matrix_;

@@ -131,6 +131,12 @@ def versus_cusparse(r):
     return f"{cu['time_to_solution_s'] / ec['time_to_solution_s']:.1f}x"
 
 
+def gmres_cell(r, key):
+    """GMRES iterations / ms of one configuration of a Kronecker record, — if it did not run."""
+    g = r.get("gmres", {}).get(key)
+    return f"{g['iterations']} / {1e3 * g['seconds']:.1f}" if g else "—"
+
+
 def kronecker_tables(records):
     """kronecker-gmres-multi-gpu.txt Figs. 14-15 analog on one GPU: the fused operator apply
     against s separate SpMVs of M and of L."""
@@ -147,16 +153,13 @@ def kronecker_tables(records):
            "| GFLOP/s fused | % of copy bandwidth | GMRES fused | GMRES baseline "
            "| GMRES fused + stage DD |",
            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    def gmres(r, key):
-        g = r.get("gmres", {}).get(key)
-        return f"{g['iterations']} / {1e3 * g['seconds']:.1f}" if g else "—"
     for r in records:
         out.append(f"| {r['problem']} | {r['n']:,} | {r['block_size']} | {r['s']} "
                    f"| {1e3 * r['t_kx_fused_s']:.3f} | {1e3 * r['t_kx_paper_s']:.3f} "
                    f"| {1e3 * r['t_kx_baseline_s']:.3f} | {r['speedup_vs_baseline']:.2f}x "
                    f"| {r['gflops_fused']:.0f} | {100 * r['fraction_of_copy']:.0f} "
-                   f"| {gmres(r, 'fused_none')} | {gmres(r, 'baseline_none')} "
-                   f"| {gmres(r, 'fused_stage_dd')} |")
+                   f"| {gmres_cell(r, 'fused_none')} | {gmres_cell(r, 'baseline_none')} "
+                   f"| {gmres_cell(r, 'fused_stage_dd')} |")
     for label, chosen in (("s = 1", [r for r in records if r["s"] == 1]),
                           ("s ≥ 2", [r for r in records if r["s"] >= 2])):
         if chosen:
@@ -179,9 +182,6 @@ def dist_kronecker_tables(records):
            "| speedup | T_c fused | T_c baseline | GFLOP/s fused | % of roofline "
            "| strong scaling | GMRES fused + stage DD | GMRES baseline + stage DD |",
            "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    def gmres(r, key):
-        g = r.get("gmres", {}).get(key)
-        return f"{g['iterations']} / {1e3 * g['seconds']:.1f}" if g else "—"
     for r in sorted(records, key=lambda r: (r["problem"], r["s"], r["ranks"])):
         base = one_rank.get((r["problem"], r["mass"], r["s"]))
         scaling = f"{base['t_kx_fused_s'] / r['t_kx_fused_s']:.2f}x" if base else "—"
@@ -191,7 +191,7 @@ def dist_kronecker_tables(records):
                    f"| {r['speedup']:.2f}x | {1e3 * r['t_c_fused_s']:.3f} "
                    f"| {1e3 * r['t_c_baseline_s']:.3f} | {r['gflops_fused']:.0f} "
                    f"| {100 * r['fraction_of_roofline']:.0f} | {scaling} "
-                   f"| {gmres(r, 'fused_stage_dd')} | {gmres(r, 'baseline_stage_dd')} |")
+                   f"| {gmres_cell(r, 'fused_stage_dd')} | {gmres_cell(r, 'baseline_stage_dd')} |")
     return "\n".join(out)
 
 

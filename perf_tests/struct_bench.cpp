@@ -1,0 +1,427 @@
+// Paper Figs. 7 / 9 / 10 analog (structilu-structured-grid.txt §5.2, §5.4): the structured-grid
+// exact ILU(0) factorization and triangular solves per (stencil, DoF) against general ILU(0) on
+// the same matrix: fgdd's global ILU0 (level sets found by analysis), Kokkos-Kernels spiluk(0) +
+// sptrsv and its cuSPARSE variant on the scalar CSR. One JSON line per case on stdout.
+//
+// Times are min / median / max over the repeats after warm-up, each fenced. GB/s and GFLOP/s
+// divide the models below by the best time; % of copy compares with the copy bandwidth this
+// program measures first. N grid points, b = DoF, n = N·b rows, V = 8-byte values, I = 4-byte
+// column indices, O = 8-byte row offsets; "lower" / "upper" blocks are the in-grid stencil
+// neighbours of all points before / after the centre.
+//  - struct solve (solve_lower then solve_upper, the preconditioner apply): every off-diagonal
+//    factor block read once, D⁻¹ (b×b per point) read once, r read, z written:
+//    ((lower + upper)·b² + N·b²)·V + 2nV. No indices: offsets come from the stencil. The lower
+//    solve alone: lower·b²·V + 2nV.
+//  - struct factor (numeric(): the copy of A into the factors, then the in-place elimination):
+//    the copy reads and writes every stored value (s·b²·N, out-of-grid zeros included), the
+//    elimination reads and writes every in-grid value once and writes D⁻¹:
+//    (2·s·b²·N + 2·blocks·b² + N·b²)·V. Neighbours' U blocks and D⁻¹ read again are taken as
+//    cache hits.
+//  - fgdd global ILU0 (BSR): the same plus a column index per block and two row maps read.
+//    Kokkos-Kernels / cuSPARSE (scalar CSR): solve reads L and U (unit diagonal of L stored)
+//    with their indices and row maps, r, z; factor reads A (values, indices, row map) and writes
+//    L and U values, reading their indices.
+//  - flops, the same count for every implementation (so GFLOP/s ratios are speedups): a solve
+//    does 2b² per off-diagonal block and 2b² per D⁻¹ product; the factorization 2b³ per L-block
+//    scaling (A_pa·D⁻¹_q), 2b³ per elimination update (L_pa·U_qu subtracted) and 2b³ per pivot
+//    inversion (1 for b = 1), counted exactly from the stencil and the grid.
+#include "core/errors.hpp"
+#include "factor/global_ilu0.hpp"
+#include "struct/struct_ilu0.hpp"
+#include "trsv/global_trsv.hpp"
+
+#include "bench_common.hpp"
+#include "kk_ilu0_baseline.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <initializer_list>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace fgdd;
+
+struct Options {
+  GridInfo grid;  // empty: the per-DoF default of default_grid
+  std::vector<std::string> stencils = {"star7", "star13", "diamond13", "diamond25", "box27"};
+  std::vector<int> dofs = {1, 2, 3, 4};
+  int repeats = 10;
+  int warmup = 2;
+  double copy_mb = 1024;
+  StructSchedule schedule = StructSchedule::Levels;
+};
+
+[[noreturn]] void usage() {
+  std::fprintf(stderr,
+               "usage: fgdd_struct_bench [--grid NX:NY:NZ|N] [--stencil star7,star13,diamond13,"
+               "diamond25,box27] [--dof 1,2,3,4] [--repeats R] [--warmup W] [--copy-mb MB] "
+               "[--schedule levels|level_counters|sync_free]\n");
+  std::exit(2);
+}
+
+const char* to_string(StructSchedule schedule) {
+  switch (schedule) {
+    case StructSchedule::LevelCounters:
+      return "level_counters";
+    case StructSchedule::SyncFree:
+      return "sync_free";
+    default:
+      return "levels";
+  }
+}
+
+StructSchedule parse_schedule(const std::string& name) {
+  for (const StructSchedule s :
+       {StructSchedule::Levels, StructSchedule::LevelCounters, StructSchedule::SyncFree})
+    if (name == to_string(s)) return s;
+  throw InvalidInput("--schedule takes levels, level_counters or sync_free, not '" + name + "'");
+}
+
+int parse_positive(const std::string& text, const char* what) {
+  char* end = nullptr;
+  const long value = std::strtol(text.c_str(), &end, 10);
+  if (end == text.c_str() || *end != '\0' || value < 1 ||
+      value > std::numeric_limits<Ordinal>::max())
+    throw InvalidInput(std::string(what) + " takes positive integers, got '" + text + "'");
+  return int(value);
+}
+
+// "NX:NY:NZ", or "N" for a cube.
+GridInfo parse_grid(const std::string& text) {
+  std::vector<std::string> parts;
+  std::string::size_type start = 0;
+  for (std::string::size_type colon; (colon = text.find(':', start)) != std::string::npos;
+       start = colon + 1)
+    parts.push_back(text.substr(start, colon - start));
+  parts.push_back(text.substr(start));
+  if (parts.size() == 1) parts.assign(3, parts[0]);
+  if (parts.size() != 3) throw InvalidInput("--grid takes NX:NY:NZ or N, got '" + text + "'");
+  return {parse_positive(parts[0], "--grid"), parse_positive(parts[1], "--grid"),
+          parse_positive(parts[2], "--grid")};
+}
+
+Options parse_options(int argc, char* argv[]) {
+  Options options;
+  try {
+    for (int i = 1; i < argc; ++i) {
+      const std::string arg = argv[i];
+      if (i + 1 >= argc) usage();
+      const std::string value = argv[++i];
+      if (arg == "--grid") {
+        options.grid = parse_grid(value);
+      } else if (arg == "--stencil") {
+        options.stencils.clear();
+        for (const std::string& name : bench::split_list(value))
+          options.stencils.push_back(Stencil::named(name).name());  // throws for unknown names
+      } else if (arg == "--dof") {
+        options.dofs.clear();
+        for (const std::string& dof : bench::split_list(value))
+          options.dofs.push_back(parse_positive(dof, "--dof"));
+      } else if (arg == "--repeats") {
+        options.repeats = std::max(1, std::atoi(value.c_str()));
+      } else if (arg == "--warmup") {
+        options.warmup = std::max(0, std::atoi(value.c_str()));
+      } else if (arg == "--copy-mb") {
+        options.copy_mb = std::max(1.0, std::atof(value.c_str()));
+      } else if (arg == "--schedule") {
+        options.schedule = parse_schedule(value);
+      } else {
+        usage();
+      }
+    }
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "%s\n", error.what());
+    usage();
+  }
+  if (options.stencils.empty() || options.dofs.empty()) usage();
+  return options;
+}
+
+// Sized for one H100 (80 GB): 128³ ≈ 2.1M points at DoF 1, the edge shrunk as b^(-1/5) so that
+// rows grow to ≈ 3.7M at DoF 4 (97³ points) while the box27 DoF 4 case with its baselines'
+// copies (structured matrix and factors, BSR, global factors, scalar CSR, Kokkos-Kernels L and
+// U) stays near 25 GB of device memory.
+GridInfo default_grid(int b) {
+  const Ordinal edge = Ordinal(std::lround(128.0 * std::pow(double(b), -0.2)));
+  return {edge, edge, edge};
+}
+
+std::string json_string(std::string text) {
+  std::replace(text.begin(), text.end(), '"', '\'');
+  std::replace(text.begin(), text.end(), '\\', '/');
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  return text;
+}
+
+struct Cost {
+  double bytes = 0, flops = 0;
+};
+
+// Grid points p with p + o inside the grid for every o of offsets (p itself always is): per
+// axis, the positions whose shifts by 0 and every offset component stay in [0, n).
+double points_with(const GridInfo& grid, std::initializer_list<StencilOffset> offsets) {
+  int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+  for (const StencilOffset& o : offsets) {
+    const int d[3] = {o.dx, o.dy, o.dz};
+    for (int axis = 0; axis < 3; ++axis) {
+      lo[axis] = std::min(lo[axis], d[axis]);
+      hi[axis] = std::max(hi[axis], d[axis]);
+    }
+  }
+  const Ordinal n[3] = {grid.nx, grid.ny, grid.nz};
+  double count = 1;
+  for (int axis = 0; axis < 3; ++axis) count *= std::max(0, n[axis] - (hi[axis] - lo[axis]));
+  return count;
+}
+
+// The model quantities of one case (see the file's head).
+struct CaseModel {
+  double lower_blocks = 0, upper_blocks = 0;  // in-grid off-diagonal blocks of each triangle
+  Cost struct_factor, struct_lower, struct_solve, global_factor, global_solve;
+};
+
+CaseModel case_model(const StructuredMatrix& S) {
+  const GridInfo& grid = S.grid();
+  const Stencil& stencil = S.stencil();
+  const auto& o = stencil.offsets();
+  const double N = double(S.num_points()), b = S.block_size(), bb = b * b, b3 = bb * b;
+  const double n = N * b, V = sizeof(Scalar), I = sizeof(Ordinal), O = sizeof(Offset);
+  CaseModel m;
+  double factor_flops = N * (b == 1 ? 1 : 2 * b3);  // the pivot inversions
+  for (int e = 0; e < stencil.size(); ++e) {
+    if (e == stencil.center()) continue;
+    const double count = points_with(grid, {o[e]});
+    (e < stencil.center() ? m.lower_blocks : m.upper_blocks) += count;
+    if (e > stencil.center()) continue;
+    factor_flops += 2 * b3 * count;  // L_pa = A_pa·D⁻¹_q
+    // The elimination table of StructIlu0 (paper Algorithm 1, LOOP3): upper entry u of row
+    // q = p + o_a updates target t = o_a + o_u of row p when t is in the stencil and p + o_t is
+    // in the grid (then q + o_u is).
+    for (int u = stencil.center() + 1; u < stencil.size(); ++u) {
+      const StencilOffset target{o[e].dx + o[u].dx, o[e].dy + o[u].dy, o[e].dz + o[u].dz};
+      if (stencil.index_of(target) >= 0) factor_flops += 2 * b3 * points_with(grid, {o[e], target});
+    }
+  }
+  const double blocks = N + m.lower_blocks + m.upper_blocks;
+  const double stored = double(stencil.size()) * bb * N;
+  const double solve_flops = 2 * bb * (m.lower_blocks + m.upper_blocks) + 2 * bb * N;
+  m.struct_solve = {((m.lower_blocks + m.upper_blocks) * bb + N * bb) * V + 2 * n * V, solve_flops};
+  m.struct_lower = {m.lower_blocks * bb * V + 2 * n * V, 2 * bb * m.lower_blocks};
+  m.struct_factor = {(2 * stored + 2 * blocks * bb + N * bb) * V, factor_flops};
+  m.global_solve = {m.struct_solve.bytes + (blocks - N) * I + 2 * (N + 1) * O, solve_flops};
+  m.global_factor = {(4 * blocks * bb + N * bb) * V + blocks * I + (N + 1) * O, factor_flops};
+  return m;
+}
+
+// {"min_s":...,"median_s":...,"max_s":...,"gb_per_s":...,"percent_of_copy":...,"gflops":...}
+std::string phase_json(const bench::Timing& t, const Cost& cost, double copy_gbs) {
+  const double gbs = cost.bytes / t.min / 1e9;
+  char text[512];
+  std::snprintf(text, sizeof text,
+                "{\"min_s\":%.6e,\"median_s\":%.6e,\"max_s\":%.6e,\"gb_per_s\":%.1f,"
+                "\"percent_of_copy\":%.1f,\"gflops\":%.2f,\"model_bytes\":%.6e,"
+                "\"model_flops\":%.6e}",
+                t.min, t.median, t.max, gbs, 100 * gbs / copy_gbs, cost.flops / t.min / 1e9,
+                cost.bytes, cost.flops);
+  return text;
+}
+
+void progress(const char* name, const bench::Timing& t, const Cost& cost) {
+  std::fprintf(stderr, "  %-24s %10.3f ms %8.1f GB/s %8.2f GFLOP/s\n", name, 1e3 * t.min,
+               cost.bytes / t.min / 1e9, cost.flops / t.min / 1e9);
+}
+
+// The apply difference struct vs global ILU0 that still verifies (max |Δz| / max |z_global|).
+// Both compute z = (LU)⁻¹r for the same M up to rounding: each row of each sweep (and of the
+// factorization) is an inner product of at most s·b terms, relative error ≤ γ_{sb} ≈ s·b·u; an
+// error propagates along a dependency chain of at most `levels` rows per sweep, and the
+// generator's strictly diagonally dominant rows give multipliers below one, so it grows at most
+// linearly in the chain length. Three chains (factor, two sweeps) in each of two computations,
+// with u = eps/2: 3·s·b·eps·levels; 10·s·b·eps·levels leaves a margin. Orders of magnitude
+// above the differences seen (≈ 1e-15), far below what a wrong dependency would give (≈ 1e-2).
+double verify_tolerance(const StructuredMatrix& S, Ordinal levels) {
+  return 10.0 * S.stencil().size() * S.block_size() * std::numeric_limits<double>::epsilon() *
+         double(levels);
+}
+
+FactorOptions ilu0_options() {
+  FactorOptions options;
+  options.form = IluForm::Ilu0;
+  return options;
+}
+
+// One (stencil, DoF) case: the JSON fields after the context block, without the closing brace.
+std::string run_case(const ExecSpace& space, const Options& options, double copy_gbs,
+                     const Stencil& stencil, int b) {
+  const GridInfo grid = options.grid.empty() ? default_grid(b) : options.grid;
+  const auto timed = [&](const std::function<void()>& run) {
+    return bench::time_it(space, options.warmup, options.repeats, run);
+  };
+  std::fprintf(stderr, "%s, DoF %d, grid %dx%dx%d: setup ...\n", stencil.name().c_str(), b, grid.nx,
+               grid.ny, grid.nz);
+  const StructuredMatrix S =
+      structured_problem(space, grid, stencil, b, StructuredValues::Nonsymmetric);
+  const SparseMatrix A = to_sparse(space, S);  // BSR (CSR for b = 1) in grid order
+  const Offset n = S.num_rows();
+  const CaseModel model = case_model(S);
+  const Vector r = bench::pattern_vector(n);
+  Vector z_struct("fgdd::bench::z_struct", n), work("fgdd::bench::work", n);
+
+  char head[768];
+  std::string phases, baselines;
+  Ordinal levels = 0, nonempty_levels = 0;
+  {
+    StructIlu0 ilu(space, S, ilu0_options(), options.schedule);
+    levels = ilu.levels().num_levels;
+    const auto& level_ptr = ilu.levels().host_level_ptr;
+    for (Ordinal l = 0; l < levels; ++l) nonempty_levels += level_ptr[l + 1] > level_ptr[l];
+    const bench::Timing factor = timed([&] { ilu.numeric(space, S); });
+    progress("struct factor", factor, model.struct_factor);
+    const bench::Timing lower = timed([&] { ilu.solve_lower(space, r, work); });
+    progress("struct lower", lower, model.struct_lower);
+    const bench::Timing solve = timed([&] {
+      ilu.solve_lower(space, r, z_struct);
+      ilu.solve_upper(space, z_struct, z_struct);
+    });
+    progress("struct solve", solve, model.struct_solve);
+    phases = "\"factor\":" + phase_json(factor, model.struct_factor, copy_gbs) +
+             ",\"lower\":" + phase_json(lower, model.struct_lower, copy_gbs) +
+             ",\"solve\":" + phase_json(solve, model.struct_solve, copy_gbs);
+    ilu.apply(space, r, z_struct);
+    space.fence();
+  }
+
+  // A baseline's factor and solve, its result's difference from the struct apply; a failure
+  // (does not fit, refused) is recorded as skipped with the reason.
+  Vector z_baseline("fgdd::bench::z_baseline", n);
+  const auto baseline = [&](const char* name, const std::function<void()>& body) {
+    try {
+      body();
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "  baseline %s skipped: %s\n", name, error.what());
+      baselines += std::string(baselines.empty() ? "" : ",") + "\"" + name + "\":{\"skipped\":\"" +
+                   json_string(error.what()) + "\"}";
+    }
+  };
+  const auto record = [&](const char* name, const bench::Timing& factor, const Cost& factor_cost,
+                          const bench::Timing& solve, const Cost& solve_cost, double difference) {
+    progress((std::string(name) + " factor").c_str(), factor, factor_cost);
+    progress((std::string(name) + " solve").c_str(), solve, solve_cost);
+    char tail[96];
+    std::snprintf(tail, sizeof tail, ",\"difference\":%.3e}", difference);
+    baselines += std::string(baselines.empty() ? "" : ",") + "\"" + name +
+                 "\":{\"factor\":" + phase_json(factor, factor_cost, copy_gbs) +
+                 ",\"solve\":" + phase_json(solve, solve_cost, copy_gbs) + tail;
+  };
+
+  // fgdd's general exact global ILU0 on the same (block) matrix: the reference of "verified".
+  bool verified = false;
+  double difference = -1;  // stays -1 (and unverified) when the global ILU0 did not run
+  const double tolerance = verify_tolerance(S, levels);
+  Ordinal global_lower_levels = 0, global_upper_levels = 0;
+  baseline("global_ilu0", [&] {
+    GlobalIlu0 global(space, A, ilu0_options());
+    const GlobalTrsv trsv(space, global);
+    global_lower_levels = global.lower_levels().num_levels;
+    global_upper_levels = trsv.levels(Triangle::Upper).num_levels;
+    const bench::Timing factor = timed([&] { global.numeric(space, A); });
+    const bench::Timing solve = timed([&] { trsv.apply(space, r, z_baseline); });
+    trsv.apply(space, r, z_baseline);
+    difference = bench::max_relative_difference(z_struct, z_baseline);
+    verified = difference <= tolerance;
+    if (!verified)
+      std::fprintf(stderr, "  struct apply differs from the global ILU0 apply by %.3e > %.3e\n",
+                   difference, tolerance);
+    record("global_ilu0", factor, model.global_factor, solve, model.global_solve, difference);
+  });
+  if (difference < 0)
+    std::fprintf(stderr, "  not verified: the global ILU0 reference did not run\n");
+
+  // The vendor baselines on the scalar CSR expansion (scalar ILU(0) of the expanded pattern, its
+  // blocks dense, is the block ILU(0) M in exact arithmetic: `difference` shows it).
+  SparseMatrix point;
+  baseline("point_csr", [&] { point = bench::point_csr(A); });
+  const auto vendor = [&](const char* name, bench::VendorTrsv kind) {
+    baseline(name, [&] {
+      if (point.num_rows() != n) throw std::runtime_error("the scalar CSR was not built");
+      bench::KkIlu0 kk(point, kind);
+      const double V = sizeof(Scalar), I = sizeof(Ordinal), O = sizeof(Offset);
+      const double nnz = double(point.num_entries()), factors = double(kk.factor_entries());
+      const Cost factor_cost{nnz * (V + I) + (n + 1) * O + factors * (V + I) + 2 * (n + 1) * O,
+                             model.struct_factor.flops};
+      const Cost solve_cost{factors * (V + I) + 2 * (n + 1) * O + 2.0 * n * V,
+                            model.struct_solve.flops};
+      const bench::Timing factor = timed([&] { kk.numeric(); });
+      const bench::Timing solve = timed([&] { kk.apply(r, work, z_baseline); });
+      kk.apply(r, work, z_baseline);
+      space.fence();
+      record(name, factor, factor_cost, solve, solve_cost,
+             bench::max_relative_difference(z_baseline, z_struct));
+    });
+  };
+  vendor("kk_sptrsv", bench::VendorTrsv::LevelSets);
+  if (bench::kk_cusparse_available) {
+    vendor("kk_cusparse", bench::VendorTrsv::CuSparse);
+  } else {
+    baselines +=
+        ",\"kk_cusparse\":{\"skipped\":\"Kokkos-Kernels without the cuSPARSE TPL or "
+        "not a Cuda build\"}";
+  }
+
+  const LevelWeights weights = stencil.level_weights(grid);
+  std::snprintf(head, sizeof head,
+                ",\"grid\":\"%dx%dx%d\",\"stencil\":\"%s\",\"dof\":%d,\"points\":%zu,\"rows\":%zu,"
+                "\"entries\":%zu,\"stored_values\":%zu,\"levels\":%d,\"nonempty_levels\":%d,"
+                "\"level_weights\":[%d,%d,%d],\"global_levels\":{\"lower\":%d,\"upper\":%d}",
+                grid.nx, grid.ny, grid.nz, stencil.name().c_str(), b, std::size_t(S.num_points()),
+                std::size_t(n), std::size_t(A.num_entries()), std::size_t(S.values().extent(0)),
+                int(levels), int(nonempty_levels), weights.x, weights.y, weights.z,
+                int(global_lower_levels), int(global_upper_levels));
+  char tail[256];
+  std::snprintf(tail, sizeof tail, ",\"difference\":%.3e,\"tolerance\":%.3e,\"verified\":%s",
+                difference, tolerance, verified ? "true" : "false");
+  return std::string(head) + ",\"phases\":{" + phases + "},\"baselines\":{" + baselines + "}" +
+         tail;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  const Options options = parse_options(argc, argv);
+  const ExecSpace space;
+  const std::string device = bench::device_name();
+  const double copy_gbs =
+      bench::copy_bandwidth(space, options.copy_mb, options.warmup, options.repeats);
+  std::fprintf(stderr, "copy bandwidth %.0f GB/s on %s; schedule %s\n", copy_gbs, device.c_str(),
+               to_string(options.schedule));
+  char context[512];
+  std::snprintf(context, sizeof context,
+                "{\"benchmark\":\"struct_ilu\",\"commit\":\"%s\",\"kokkos_version\":%d,"
+                "\"backend\":\"%s\",\"device\":\"%s\",\"copy_gb_per_s\":%.1f,\"repeats\":%d,"
+                "\"warmup\":%d,\"schedule\":\"%s\"",
+                FGDD_GIT_COMMIT, KOKKOS_VERSION, ExecSpace::name(), device.c_str(), copy_gbs,
+                options.repeats, options.warmup, to_string(options.schedule));
+  for (const std::string& name : options.stencils)
+    for (const int b : options.dofs) {
+      const Stencil stencil = Stencil::named(name);
+      std::string line;
+      try {
+        line = run_case(space, options, copy_gbs, stencil, b);
+      } catch (const std::exception& error) {  // the struct problem itself does not fit
+        std::fprintf(stderr, "  %s DoF %d skipped: %s\n", name.c_str(), b, error.what());
+        line = ",\"stencil\":\"" + name + "\",\"dof\":" + std::to_string(b) +
+               ",\"status\":\"skipped\",\"skipped\":\"" + json_string(error.what()) + "\"";
+      }
+      std::printf("%s%s}\n", context, line.c_str());
+      std::fflush(stdout);
+    }
+}

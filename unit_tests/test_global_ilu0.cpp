@@ -12,6 +12,7 @@
 #include "krylov/global_ilu_preconditioner.hpp"
 #include "partition/partition_matrix.hpp"
 #include "reference/dense.hpp"
+#include "reference/factor_bounds.hpp"
 #include "reference/random_matrix.hpp"
 #include "reference/reference_ilu0.hpp"
 #include "trsv/global_trsv.hpp"
@@ -133,124 +134,21 @@ void check_levels(const GlobalLevels& levels, const reference::HostBlockCsr& A, 
 
 // ---- host algebra on the device factors ------------------------------------------------------
 
-using LongVector = std::vector<long double>;
-enum class Part { StrictLower, Diagonal, StrictUpper };
-
-// y = P v for one part P of the factors (|P| v when absolute), in long double so the host's own
-// rounding stays far below the bounds it checks.
-LongVector multiply_part(const reference::HostBlockCsr& F, Part part, const LongVector& v,
-                         bool absolute) {
-  const int b = F.b;
-  LongVector y(v.size(), 0.0L);
-  for (Ordinal i = 0; i < F.num_block_rows(); ++i)
-    for (Offset k = F.row_map[i]; k < F.row_map[i + 1]; ++k) {
-      const Ordinal j = F.col_ind[k];
-      const bool take = part == Part::StrictLower ? j < i : part == Part::Diagonal ? j == i : j > i;
-      if (!take) continue;
-      for (int r = 0; r < b; ++r)
-        for (int c = 0; c < b; ++c) {
-          const long double a = F.values[k * b * b + r * b + c];
-          y[Offset(i) * b + r] += (absolute ? std::fabs(a) : a) * v[Offset(j) * b + c];
-        }
-    }
-  return y;
-}
-
-LongVector plus(LongVector a, const LongVector& b) {
-  for (std::size_t e = 0; e < a.size(); ++e) a[e] += b[e];
-  return a;
-}
-
-// M v with M = L D U (Ildu0: L, U unit) or L U (Ilu0: U holds the pivots); with absolute, the
-// bound's matrix |L||D||U| (|L||U|) applied to v.
-LongVector multiply_m(const reference::HostBlockCsr& F, IluForm form, const LongVector& v,
-                      bool absolute) {
-  if (form == IluForm::Ildu0) {
-    const LongVector u = plus(v, multiply_part(F, Part::StrictUpper, v, absolute));
-    const LongVector d = multiply_part(F, Part::Diagonal, u, absolute);
-    return plus(d, multiply_part(F, Part::StrictLower, d, absolute));
-  }
-  const LongVector u = plus(multiply_part(F, Part::Diagonal, v, absolute),
-                            multiply_part(F, Part::StrictUpper, v, absolute));
-  return plus(u, multiply_part(F, Part::StrictLower, u, absolute));
-}
+using reference::FactorPart;
+using reference::LongVector;
+using reference::magnitudes;
+using reference::multiply_m;
+using reference::multiply_part;
+using reference::plus;
+using reference::widen;
 
 // T v for one triangle with its pivots or a unit diagonal.
 LongVector multiply_triangle(const reference::HostBlockCsr& F, Triangle t, Diagonal d,
                              const LongVector& v, bool absolute) {
-  const LongVector strict =
-      multiply_part(F, t == Triangle::Lower ? Part::StrictLower : Part::StrictUpper, v, absolute);
-  return plus(strict, d == Diagonal::Pivots ? multiply_part(F, Part::Diagonal, v, absolute) : v);
-}
-
-LongVector widen(const std::vector<double>& x) { return LongVector(x.begin(), x.end()); }
-LongVector magnitudes(const std::vector<double>& x) {
-  LongVector m(x.size());
-  for (std::size_t e = 0; e < x.size(); ++e) m[e] = std::fabs(x[e]);
-  return m;
-}
-
-// The rounding bound γ of one level-scheduled substitution row (Higham, Accuracy and Stability,
-// Thm 8.5 / 9.4): a row of the sweep is the same inner product, in the same order, as serial
-// substitution, over at most m = (blocks in the row)·b scalar terms plus the b×b D⁻¹ product,
-// so each sweep is backward stable with γ_{m+b} = (m+b)u / (1 − (m+b)u) relative to the
-// magnitudes of the factors it uses. An apply chains two sweeps (D⁻¹ folded into one of them),
-// hence 2γ. The pivots enter through the stored D⁻¹, whose own residual |D·D⁻¹ − I| is about
-// b·u·|D||D⁻¹|, so for b > 1 the bound is scaled by κ_D = max_i ‖|D_i||D_i⁻¹|‖∞ (1 for b = 1),
-// and compared blockwise (the largest component of each block row against the largest bound).
-struct RoundingBound {
-  double gamma = 0;
-};
-
-RoundingBound rounding_bound(const reference::HostBlockCsr& F,
-                             const std::vector<double>& inv_diag) {
-  const int b = F.b, bb = b * b;
-  Offset widest = 0;
-  for (Ordinal i = 0; i < F.num_block_rows(); ++i)
-    widest = std::max(widest, F.row_map[i + 1] - F.row_map[i]);
-  double kappa = 1;
-  for (Ordinal i = 0; i < F.num_block_rows() && b > 1; ++i) {
-    Offset d = F.row_map[i];
-    while (F.col_ind[d] != i) ++d;
-    for (int r = 0; r < b; ++r) {
-      double row_sum = 0;
-      for (int c = 0; c < b; ++c) {
-        double entry = 0;  // (|D_i||D_i⁻¹|)_rc
-        for (int t = 0; t < b; ++t)
-          entry +=
-              std::fabs(F.values[d * bb + r * b + t]) * std::fabs(inv_diag[i * bb + t * b + c]);
-        row_sum += entry;
-      }
-      kappa = std::max(kappa, row_sum);
-    }
-  }
-  const double terms = double(widest) * b + b;
-  return {2 * terms * unit_roundoff / (1 - terms * unit_roundoff) * kappa};
-}
-
-// max over block rows of (largest |r − T x̂| component) / (γ · largest bound component); ≤ 1
-// passes. Rows where both are zero count as 0.
-double backward_error_ratio(const LongVector& residual, const LongVector& bound, int b,
-                            double gamma) {
-  double worst = 0;
-  for (std::size_t i = 0; i < residual.size() / b; ++i) {
-    long double res = 0, scale = 0;
-    for (int c = 0; c < b; ++c) {
-      res = std::max(res, std::fabs(residual[i * b + c]));
-      scale = std::max(scale, bound[i * b + c]);
-    }
-    if (res == 0) continue;
-    worst = std::max(worst, double(res / (gamma * scale)));
-  }
-  return worst;
-}
-
-double apply_ratio(const reference::HostBlockCsr& F, IluForm form, const RoundingBound& bound,
-                   const std::vector<double>& r, const std::vector<double>& z) {
-  const LongVector Mz = multiply_m(F, form, widen(z), false);
-  LongVector residual(r.size());
-  for (std::size_t e = 0; e < r.size(); ++e) residual[e] = r[e] - Mz[e];
-  return backward_error_ratio(residual, multiply_m(F, form, magnitudes(z), true), F.b, bound.gamma);
+  const FactorPart part = t == Triangle::Lower ? FactorPart::StrictLower : FactorPart::StrictUpper;
+  const LongVector strict = multiply_part(F, part, v, absolute);
+  return plus(strict,
+              d == Diagonal::Pivots ? multiply_part(F, FactorPart::Diagonal, v, absolute) : v);
 }
 
 // ‖M⁻¹‖∞ by dense Gauss-Jordan on the host (the test matrices are small).
@@ -290,32 +188,7 @@ double inverse_norm(const reference::HostBlockCsr& F, IluForm form) {
 
 // ---- factors against the reference ----------------------------------------------------------
 
-// Tolerance for |device factor − reference factor|. Both run the IKJ elimination with the same
-// operations on each entry, differing only in the summation order inside b×b block products
-// and in FMA contraction; entry (i,k) is a_ik − Σ_j l_ij u_jk over at most m = (blocks in row)·b
-// scalar terms, so each carries a rounding error ≤ γ_m (|L||U|)_ik (Higham Thm 9.3, valid
-// entrywise on ILU0's pattern), twice that for the difference of two such computations. Errors
-// inherited from earlier rows are damped by multipliers below 1 in magnitude (every test
-// matrix is diagonally dominant or an M-matrix), which at most doubles it again: tol =
-// 4 γ_m max(|L||U|), with |L||U| evaluated from the reference factors.
-double factor_tolerance(const reference::HostBlockCsr& F) {
-  const int b = F.b;
-  const std::size_t n = std::size_t(F.num_block_rows()) * b;
-  Offset widest = 0;
-  for (Ordinal i = 0; i < F.num_block_rows(); ++i)
-    widest = std::max(widest, F.row_map[i + 1] - F.row_map[i]);
-  long double largest = 0;
-  for (std::size_t j = 0; j < n; ++j) {  // column j of |L||U|, evaluated as |L|(|U| e_j)
-    LongVector e(n, 0.0L);
-    e[j] = 1;
-    const LongVector u = plus(multiply_part(F, Part::Diagonal, e, true),
-                              multiply_part(F, Part::StrictUpper, e, true));
-    const LongVector lu = plus(u, multiply_part(F, Part::StrictLower, u, true));
-    for (const long double v : lu) largest = std::max(largest, v);
-  }
-  const double m = double(widest) * b;
-  return 4 * m * unit_roundoff / (1 - m * unit_roundoff) * double(largest);
-}
+using reference::factor_tolerance;
 
 void check_close(const std::vector<double>& got, const std::vector<double>& expected, double tol) {
   REQUIRE(got.size() == expected.size());
@@ -449,7 +322,7 @@ TEST_CASE("global trsv: apply and solves meet the backward-error bound; Ildu0 an
 
   std::vector<double> z_of[2];
   reference::HostBlockCsr factors_of[2];
-  RoundingBound bound_of[2];
+  double gamma_of[2];
   const IluForm forms[2] = {IluForm::Ildu0, IluForm::Ilu0};
   for (int f = 0; f < 2; ++f) {
     const IluForm form = forms[f];
@@ -463,18 +336,18 @@ TEST_CASE("global trsv: apply and solves meet the backward-error bound; Ildu0 an
     check_levels(trsv.levels(Triangle::Upper), reference::to_host_csr(A), Triangle::Upper);
     const auto F = reference::to_host_csr(ilu.factors());
     const auto inv_diag = reference::host_vector(ilu.inv_diag());
-    const RoundingBound bound = rounding_bound(F, inv_diag);
+    const double gamma = reference::substitution_gamma(F, inv_diag);
 
     Vector z("z", n);
     trsv.apply(ExecSpace(), r_device, z);
     const auto z_host = reference::to_host(z);
     for (const double v : z_host) REQUIRE(std::isfinite(v));
-    const double ratio = apply_ratio(F, form, bound, r, z_host);
+    const double ratio = reference::apply_ratio(F, form, gamma, r, z_host);
     CAPTURE(ratio);
     CHECK(ratio <= 1);
     z_of[f] = z_host;
     factors_of[f] = F;
-    bound_of[f] = bound;
+    gamma_of[f] = gamma;
 
     // Vertex-centric: bitwise reproducible, and in place gives the same bits.
     Vector again("again", n);
@@ -494,8 +367,8 @@ TEST_CASE("global trsv: apply and solves meet the backward-error bound; Ildu0 an
         LongVector residual(n);
         for (Offset e = 0; e < n; ++e) residual[e] = r[e] - Tx[e];
         // One sweep: half the apply's γ would do; the apply's γ is used for simplicity.
-        const double solve_ratio = backward_error_ratio(
-            residual, multiply_triangle(F, t, d, magnitudes(x_host), true), F.b, bound.gamma);
+        const double solve_ratio = reference::backward_error_ratio(
+            residual, multiply_triangle(F, t, d, magnitudes(x_host), true), F.b, gamma);
         CAPTURE(solve_ratio);
         CHECK(solve_ratio <= 1);
       }
@@ -515,7 +388,7 @@ TEST_CASE("global trsv: apply and solves meet the backward-error bound; Ildu0 an
   double allowed = 0;
   for (int f = 0; f < 2; ++f) {
     const LongVector scale = multiply_m(factors_of[f], forms[f], magnitudes(z_of[f]), true);
-    allowed += bound_of[f].gamma * double(*std::max_element(scale.begin(), scale.end()));
+    allowed += gamma_of[f] * double(*std::max_element(scale.begin(), scale.end()));
   }
   allowed *= inverse_norm(factors_of[1], IluForm::Ilu0);
   double difference = 0;

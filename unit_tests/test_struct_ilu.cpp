@@ -8,6 +8,7 @@
 #include "core/matrix_build.hpp"
 #include "factor/global_ilu0.hpp"
 #include "reference/dense.hpp"
+#include "reference/factor_bounds.hpp"
 #include "reference/reference_ilu0.hpp"
 #include "solver/solver.hpp"
 #include "struct/struct_ilu0.hpp"
@@ -35,110 +36,14 @@ Coordinates coordinates_of(const GridInfo& g, Offset p) {
   return {Ordinal(p % g.nx), Ordinal((p / g.nx) % g.ny), Ordinal(p / (Offset(g.nx) * g.ny))};
 }
 
-// ---- host algebra on factors in block CSR (as in test_global_ilu0.cpp) ------------------------
+// ---- host algebra and rounding bounds on factors in block CSR (reference/factor_bounds.hpp) ----
 
-using LongVector = std::vector<long double>;
-enum class Part { StrictLower, Diagonal, StrictUpper };
+using reference::factor_tolerance;
 
-LongVector multiply_part(const reference::HostBlockCsr& F, Part part, const LongVector& v,
-                         bool absolute) {
-  const int b = F.b;
-  LongVector y(v.size(), 0.0L);
-  for (Ordinal i = 0; i < F.num_block_rows(); ++i)
-    for (Offset k = F.row_map[i]; k < F.row_map[i + 1]; ++k) {
-      const Ordinal j = F.col_ind[k];
-      const bool take = part == Part::StrictLower ? j < i : part == Part::Diagonal ? j == i : j > i;
-      if (!take) continue;
-      for (int r = 0; r < b; ++r)
-        for (int c = 0; c < b; ++c) {
-          const long double a = F.values[k * b * b + r * b + c];
-          y[Offset(i) * b + r] += (absolute ? std::fabs(a) : a) * v[Offset(j) * b + c];
-        }
-    }
-  return y;
-}
-
-LongVector plus(LongVector a, const LongVector& b) {
-  for (std::size_t e = 0; e < a.size(); ++e) a[e] += b[e];
-  return a;
-}
-
-// M v = L (U v) for Ilu0 factors (U holds the pivots); |L||U| v when absolute.
-LongVector multiply_m(const reference::HostBlockCsr& F, const LongVector& v, bool absolute) {
-  const LongVector u = plus(multiply_part(F, Part::Diagonal, v, absolute),
-                            multiply_part(F, Part::StrictUpper, v, absolute));
-  return plus(u, multiply_part(F, Part::StrictLower, u, absolute));
-}
-
-// Tolerance for |factor − other factor| (test_global_ilu0.cpp, factor_tolerance): entry (i,k) is
-// a_ik − Σ_j l_ij u_jk over at most m = (blocks in row)·b scalar terms, error ≤ γ_m (|L||U|)_ik
-// (Higham Thm 9.3, entrywise on ILU0's pattern), twice for the difference of two computations,
-// at most doubled again by errors inherited from earlier rows (damped by multipliers below 1:
-// every test matrix is strictly diagonally dominant): 4 γ_m max(|L||U|).
-double factor_tolerance(const reference::HostBlockCsr& F) {
-  const int b = F.b;
-  const std::size_t n = std::size_t(F.num_block_rows()) * b;
-  Offset widest = 0;
-  for (Ordinal i = 0; i < F.num_block_rows(); ++i)
-    widest = std::max(widest, F.row_map[i + 1] - F.row_map[i]);
-  long double largest = 0;
-  for (std::size_t j = 0; j < n; ++j) {
-    LongVector e(n, 0.0L);
-    e[j] = 1;
-    const LongVector u = plus(multiply_part(F, Part::Diagonal, e, true),
-                              multiply_part(F, Part::StrictUpper, e, true));
-    const LongVector lu = plus(u, multiply_part(F, Part::StrictLower, u, true));
-    for (const long double v : lu) largest = std::max(largest, v);
-  }
-  const double m = double(widest) * b;
-  return 4 * m * unit_roundoff / (1 - m * unit_roundoff) * double(largest);
-}
-
-// The substitution bound (test_global_ilu0.cpp, rounding_bound): each sweep row is an inner
-// product over at most m = (blocks in the row)·b terms plus the b×b D⁻¹ product, backward stable
-// with γ_{m+b} (Higham Thm 8.5); two sweeps, hence 2γ; scaled by κ_D = max ‖|D_i||D_i⁻¹|‖∞ for
-// the stored D⁻¹.
-double apply_gamma(const reference::HostBlockCsr& F, const std::vector<double>& inv_diag) {
-  const int b = F.b, bb = b * b;
-  Offset widest = 0;
-  for (Ordinal i = 0; i < F.num_block_rows(); ++i)
-    widest = std::max(widest, F.row_map[i + 1] - F.row_map[i]);
-  double kappa = 1;
-  for (Ordinal i = 0; i < F.num_block_rows() && b > 1; ++i) {
-    Offset d = F.row_map[i];
-    while (F.col_ind[d] != i) ++d;
-    for (int r = 0; r < b; ++r) {
-      double row_sum = 0;
-      for (int c = 0; c < b; ++c)
-        for (int t = 0; t < b; ++t)
-          row_sum +=
-              std::fabs(F.values[d * bb + r * b + t]) * std::fabs(inv_diag[i * bb + t * b + c]);
-      kappa = std::max(kappa, row_sum);
-    }
-  }
-  const double terms = double(widest) * b + b;
-  return 2 * terms * unit_roundoff / (1 - terms * unit_roundoff) * kappa;
-}
-
-// max over block rows of |r − M z| / (γ |L||U||z|), blockwise; ≤ 1 passes.
+// The substitution backward-error ratio of z = M⁻¹ r for Ilu0 factors; ≤ 1 passes.
 double apply_ratio(const reference::HostBlockCsr& F, double gamma, const std::vector<double>& r,
                    const std::vector<double>& z) {
-  const int b = F.b;
-  const LongVector Mz = multiply_m(F, LongVector(z.begin(), z.end()), false);
-  LongVector magnitude(z.size());
-  for (std::size_t e = 0; e < z.size(); ++e) magnitude[e] = std::fabs(z[e]);
-  const LongVector bound = multiply_m(F, magnitude, true);
-  double worst = 0;
-  for (std::size_t i = 0; i < r.size() / b; ++i) {
-    long double res = 0, scale = 0;
-    for (int c = 0; c < b; ++c) {
-      res = std::max(res, std::fabs(r[i * b + c] - Mz[i * b + c]));
-      scale = std::max(scale, bound[i * b + c]);
-    }
-    if (res == 0) continue;
-    worst = std::max(worst, double(res / (gamma * scale)));
-  }
-  return worst;
+  return reference::apply_ratio(F, IluForm::Ilu0, gamma, r, z);
 }
 
 double max_difference(const std::vector<double>& a, const std::vector<double>& b) {
@@ -361,7 +266,7 @@ TEST_CASE("struct ILU0 equals the general global ILU0 and the serial reference",
   Vector z("z", n);
   ilu.apply(ExecSpace(), reference::to_device(r), z);
   const auto z_host = reference::to_host(z);
-  const double gamma = apply_gamma(F, inv);
+  const double gamma = reference::substitution_gamma(F, inv);
   const double ratio = apply_ratio(F, gamma, r, z_host);
   CAPTURE(ratio);
   CHECK(ratio <= 1);
@@ -436,7 +341,7 @@ TEST_CASE("struct IC0 equals struct ILU0 on symmetric problems", "[struct]") {
   const auto r = reference::random_vector(n, 4u);
   Vector z("z", n);
   ic.apply(ExecSpace(), reference::to_device(r), z);
-  CHECK(apply_ratio(F_ic, apply_gamma(F_ic, point_major_inv_diag(ic)), r, reference::to_host(z)) <=
+  CHECK(apply_ratio(F_ic, reference::substitution_gamma(F_ic, point_major_inv_diag(ic)), r, reference::to_host(z)) <=
         1);
 
   const StructuredMatrix one_sided = structured_problem(
@@ -458,7 +363,7 @@ TEST_CASE("struct ILU0 on a user-defined one-sided stencil and a larger grid", "
   const auto r = reference::random_vector(A.num_rows(), 2u);
   Vector z("z", A.num_rows());
   ilu.apply(ExecSpace(), reference::to_device(r), z);
-  CHECK(apply_ratio(F, apply_gamma(F, point_major_inv_diag(ilu)), r, reference::to_host(z)) <= 1);
+  CHECK(apply_ratio(F, reference::substitution_gamma(F, point_major_inv_diag(ilu)), r, reference::to_host(z)) <= 1);
   // Refactor with new values of the same structure: same as a fresh factorization.
   const StructuredMatrix S2 =
       structured_problem(ExecSpace(), grid, stencil, 2, StructuredValues::Nonsymmetric, 99);

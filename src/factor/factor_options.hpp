@@ -2,6 +2,8 @@
 // (Ifpack2's absolute/relative thresholds; never a silent replacement).
 #pragma once
 
+#include "core/dense_block.hpp"
+
 namespace fgdd {
 
 enum class IluForm {
@@ -27,6 +29,13 @@ struct FactorOptions {
 
   // Throws InvalidInput naming the offending field.
   void validate() const;
+
+  // The pivot fields as the factorization kernels take them (tiny is relative to the row's
+  // largest entry there).
+  detail::PivotRule pivot_rule() const {
+    return {Scalar(pivot_threshold), shift_tiny_pivots, Scalar(absolute_shift),
+            Scalar(relative_shift)};
+  }
 };
 
 }  // namespace fgdd

@@ -246,10 +246,7 @@ const FactorReport& GlobalIlu0::numeric(const ExecSpace& space, const SparseMatr
   data.pivot_value = pivot_value_;
   data.shifted = shifted_count_;
   data.runtime_b = b;
-  data.rule.tiny = options_.pivot_threshold;
-  data.rule.shift = options_.shift_tiny_pivots;
-  data.rule.absolute_shift = options_.absolute_shift;
-  data.rule.relative_shift = options_.relative_shift;
+  data.rule = options_.pivot_rule();
   const bool scale = options_.form == IluForm::Ildu0;
   const auto& levels = lower_levels_.host_level_ptr;
   switch (b) {

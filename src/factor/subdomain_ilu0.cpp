@@ -312,10 +312,7 @@ const FactorReport& SubdomainIlu0::numeric(const ExecSpace& space, const SparseM
   kernel.runtime_b = b;
   kernel.scale_upper = options_.form != IluForm::Ilu0;
   kernel.symmetric = options_.form == IluForm::Ildlt;
-  kernel.rule.tiny = options_.pivot_threshold;
-  kernel.rule.shift = options_.shift_tiny_pivots;
-  kernel.rule.absolute_shift = options_.absolute_shift;
-  kernel.rule.relative_shift = options_.relative_shift;
+  kernel.rule = options_.pivot_rule();
   const Ordinal subdomains = partition_.num_subdomains;
   if (subdomains > 0) {
     switch (b) {

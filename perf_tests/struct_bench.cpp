@@ -57,13 +57,14 @@ struct Options {
   int warmup = 2;
   double copy_mb = 1024;
   StructSchedule schedule = StructSchedule::Levels;
+  StructTileShape tile;
 };
 
 [[noreturn]] void usage() {
   std::fprintf(stderr,
                "usage: fgdd_struct_bench [--grid NX:NY:NZ|N] [--stencil star7,star13,diamond13,"
                "diamond25,box27] [--dof 1,2,3,4] [--repeats R] [--warmup W] [--copy-mb MB] "
-               "[--schedule levels|level_counters|sync_free]\n");
+               "[--schedule levels|level_counters|sync_free|tiles] [--tile UxV]\n");
   std::exit(2);
 }
 
@@ -73,6 +74,8 @@ const char* to_string(StructSchedule schedule) {
       return "level_counters";
     case StructSchedule::SyncFree:
       return "sync_free";
+    case StructSchedule::Tiles:
+      return "tiles";
     default:
       return "levels";
   }
@@ -80,9 +83,11 @@ const char* to_string(StructSchedule schedule) {
 
 StructSchedule parse_schedule(const std::string& name) {
   for (const StructSchedule s :
-       {StructSchedule::Levels, StructSchedule::LevelCounters, StructSchedule::SyncFree})
+       {StructSchedule::Levels, StructSchedule::LevelCounters, StructSchedule::SyncFree,
+        StructSchedule::Tiles})
     if (name == to_string(s)) return s;
-  throw InvalidInput("--schedule takes levels, level_counters or sync_free, not '" + name + "'");
+  throw InvalidInput("--schedule takes levels, level_counters, sync_free or tiles, not '" + name +
+                     "'");
 }
 
 int parse_positive(const std::string& text, const char* what) {
@@ -133,6 +138,11 @@ Options parse_options(int argc, char* argv[]) {
         options.copy_mb = std::max(1.0, std::atof(value.c_str()));
       } else if (arg == "--schedule") {
         options.schedule = parse_schedule(value);
+      } else if (arg == "--tile") {
+        const auto x = value.find('x');
+        if (x == std::string::npos) throw InvalidInput("--tile takes UxV, got '" + value + "'");
+        options.tile = {parse_positive(value.substr(0, x), "--tile"),
+                        parse_positive(value.substr(x + 1), "--tile")};
       } else {
         usage();
       }
@@ -279,7 +289,7 @@ std::string run_case(const ExecSpace& space, const Options& options, double copy
   std::string phases, baselines;
   Ordinal levels = 0, nonempty_levels = 0;
   {
-    StructIlu0 ilu(space, S, ilu0_options(), options.schedule);
+    StructIlu0 ilu(space, S, ilu0_options(), options.schedule, options.tile);
     levels = ilu.levels().num_levels;
     const auto& level_ptr = ilu.levels().host_level_ptr;
     for (Ordinal l = 0; l < levels; ++l) nonempty_levels += level_ptr[l + 1] > level_ptr[l];
@@ -407,9 +417,10 @@ int main(int argc, char* argv[]) {
   std::snprintf(context, sizeof context,
                 "{\"benchmark\":\"struct_ilu\",\"commit\":\"%s\",\"kokkos_version\":%d,"
                 "\"backend\":\"%s\",\"device\":\"%s\",\"copy_gb_per_s\":%.1f,\"repeats\":%d,"
-                "\"warmup\":%d,\"schedule\":\"%s\"",
+                "\"warmup\":%d,\"schedule\":\"%s\",\"tile\":\"%dx%d\"",
                 FGDD_GIT_COMMIT, KOKKOS_VERSION, ExecSpace::name(), device.c_str(), copy_gbs,
-                options.repeats, options.warmup, to_string(options.schedule));
+                options.repeats, options.warmup, to_string(options.schedule), options.tile.u,
+                options.tile.v);
   for (const std::string& name : options.stencils)
     for (const int b : options.dofs) {
       const Stencil stencil = Stencil::named(name);

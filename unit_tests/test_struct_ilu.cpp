@@ -28,6 +28,9 @@ namespace {
 constexpr double unit_roundoff = std::numeric_limits<double>::epsilon() / 2;
 
 const char* const stencil_names[] = {"star7", "star13", "diamond13", "diamond25", "box27"};
+// The schedules that run a whole sweep in one launch and must give the level-per-launch bits.
+const StructSchedule one_launch_schedules[] = {StructSchedule::SyncFree,
+                                               StructSchedule::LevelCounters, StructSchedule::Tiles};
 
 struct Coordinates {
   Ordinal x, y, z;
@@ -296,7 +299,7 @@ TEST_CASE("struct ILU0 equals the general global ILU0 and the serial reference",
   CHECK(apply_ratio(F, widened, r, zg_host) <= 1);
 
   // The one-launch schedules run each point's very same operations: the same bits.
-  for (const StructSchedule schedule : {StructSchedule::SyncFree, StructSchedule::LevelCounters}) {
+  for (const StructSchedule schedule : one_launch_schedules) {
     const StructIlu0 one_launch(ExecSpace(), S, ilu0_options(), schedule);
     CHECK(one_launch.schedule() == schedule);
     CHECK(reference::host_vector(one_launch.factors().values()) ==
@@ -324,7 +327,7 @@ TEST_CASE("struct IC0 equals struct ILU0 on symmetric problems", "[struct]") {
   const StructIlu0 ilu(ExecSpace(), S, ilu0_options(IluForm::Ilu0));
   const StructIlu0 ic(ExecSpace(), S, ilu0_options(IluForm::Ildlt));
   CHECK(ic.form() == IluForm::Ildlt);
-  for (const StructSchedule schedule : {StructSchedule::SyncFree, StructSchedule::LevelCounters}) {
+  for (const StructSchedule schedule : one_launch_schedules) {
     const StructIlu0 one_launch(ExecSpace(), S, ilu0_options(IluForm::Ildlt), schedule);
     CHECK(reference::host_vector(one_launch.factors().values()) ==
           reference::host_vector(ic.factors().values()));
@@ -443,7 +446,7 @@ TEST_CASE("struct preconditioner in the solver's permuted ordering", "[struct]")
   CHECK(std::abs(r1.iterations - r2.iterations) <= 1);
   CHECK(r1.relative_true_residual <= 1e-8);
   // The one-launch schedules through the solver's option: the same M, the same iterations.
-  for (const char* schedule : {"sync_free", "level_counters"}) {
+  for (const char* schedule : {"sync_free", "level_counters", "tiles"}) {
     SolverOptions one_launch = struct_options;
     one_launch.set("struct_schedule", schedule);
     Solver one_launch_solver(one_launch);
@@ -586,8 +589,7 @@ TEST_CASE("struct one-launch schedules: far more teams than a device holds at on
     const Vector r = reference::to_device(reference::random_vector(n, 3u));
     Vector z_levels("z_levels", n), z_one("z_one", n);
     levels.apply(ExecSpace(), r, z_levels);
-    for (const StructSchedule schedule :
-         {StructSchedule::SyncFree, StructSchedule::LevelCounters}) {
+    for (const StructSchedule schedule : one_launch_schedules) {
       const StructIlu0 one_launch(ExecSpace(), S, ilu0_options(), schedule);
       CHECK(reference::host_vector(one_launch.factors().values()) ==
             reference::host_vector(levels.factors().values()));
@@ -595,6 +597,14 @@ TEST_CASE("struct one-launch schedules: far more teams than a device holds at on
         one_launch.apply(ExecSpace(), r, z_one);
         CHECK(reference::to_host(z_one) == reference::to_host(z_levels));
       }
+    }
+    // Tiles of one and of six columns: 9,216 and 1,632 one- or six-thread teams for star7.
+    for (const StructTileShape shape : {StructTileShape{1, 1}, StructTileShape{3, 2}}) {
+      const StructIlu0 tiles(ExecSpace(), S, ilu0_options(), StructSchedule::Tiles, shape);
+      CHECK(reference::host_vector(tiles.factors().values()) ==
+            reference::host_vector(levels.factors().values()));
+      tiles.apply(ExecSpace(), r, z_one);
+      CHECK(reference::to_host(z_one) == reference::to_host(z_levels));
     }
   }
 }

@@ -118,7 +118,8 @@ void SolverOptions::set(const std::string& key, const std::string& value) {
   } else if (key == "struct_schedule") {
     struct_schedule = named<StructSchedule>({{StructSchedule::Levels, "levels"},
                                              {StructSchedule::LevelCounters, "level_counters"},
-                                             {StructSchedule::SyncFree, "sync_free"}},
+                                             {StructSchedule::SyncFree, "sync_free"},
+                                             {StructSchedule::Tiles, "tiles"}},
                                             key, value);
   } else if (key == "tol")
     krylov.relative_tolerance = number(key, value);

@@ -36,7 +36,8 @@ struct StructData {
 // (StructSchedule::SyncFree): a point waits on the done flags of the neighbours it reads and
 // publishes its own with a fence before its flag. LevelCounter (StructSchedule::LevelCounters):
 // its team waited for a counter of completed levels before starting. In both one-launch modes
-// other points' values are read with volatile loads (never a stale L1 line on GPUs).
+// other points' values are read with volatile loads (never a stale L1 line on GPUs). Tiles run
+// the LevelCounter kernels: their team waited on the progress of the tiles it reads.
 enum class SyncMode { Levels, PointFlags, LevelCounter };
 
 // Scalars of one b×b block in registers: B·B for the b = 1..4 fast paths, else the largest b.
@@ -318,6 +319,78 @@ struct StructCounterLaunch {
   }
 };
 
+// The persistent-tile schedule: one launch, a team per tile of columns taken by ticket in tu + tv
+// order (reverse for the upper sweep). The team walks the tile's levels in sweep order; thread
+// (column) c does the column's point on the level, if it has one. Before a level, one thread
+// waits until every tile the level can read from (below and to the left, tile_mapping.hpp) has
+// done all earlier levels; after it, the tile publishes its progress. Deadlock-free for any
+// number of tiles: a tile waits only on tiles of earlier tickets, held by running teams.
+// Progress is a key that grows in sweep order (the level, or last_key − level in reverse);
+// a finished or empty tile holds the largest key.
+template <class Kernel>
+struct StructTileLaunch {
+  using Member = Kokkos::TeamPolicy<ExecSpace>::member_type;
+  static constexpr Ordinal done_key = std::numeric_limits<Ordinal>::max();
+  Kernel kernel;
+  StructTileGrid tiles;
+  Kokkos::Array<int, 3> column_u, column_v, along;
+  Kokkos::View<Ordinal*, DeviceType> order, first, last, progress;
+  Kokkos::View<Ordinal, DeviceType> tickets;
+  Ordinal last_key = 0;
+  bool reverse = false;
+
+  // The neighbour tiles this tile reads from, spun on by one thread; ready caches the smallest
+  // progress seen so that most levels cost no load.
+  KOKKOS_INLINE_FUNCTION void wait_for(Ordinal tu, Ordinal tv, Ordinal key, Ordinal& ready) const {
+    if (ready >= key) return;
+    ready = done_key;
+    for (int du = 0; du <= tiles.reach_tiles_u; ++du)
+      for (int dv = 0; dv <= tiles.reach_tiles_v; ++dv) {
+        if (du == 0 && dv == 0) continue;
+        const Ordinal nu = reverse ? tu + du : tu - du, nv = reverse ? tv + dv : tv - dv;
+        if (nu < 0 || nu >= tiles.tiles_u || nv < 0 || nv >= tiles.tiles_v) continue;
+        Ordinal seen;
+        while ((seen = atomic_load(&progress(nu * tiles.tiles_v + nv))) < key) {
+        }
+        if (seen < ready) ready = seen;
+      }
+    Kokkos::memory_fence();
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
+    Ordinal ticket = 0;
+    Kokkos::single(
+        Kokkos::PerTeam(member),
+        [&](Ordinal& t) { t = Kokkos::atomic_fetch_add(&tickets(), Ordinal(1)); }, ticket);
+    const Ordinal tile = order(reverse ? tiles.num_tiles() - 1 - ticket : ticket);
+    const Ordinal lo = first(tile), hi = last(tile);
+    if (lo > hi) return;
+    const Ordinal tu = tile / tiles.tiles_v, tv = tile % tiles.tiles_v;
+    const int columns = tiles.shape.u * tiles.shape.v;
+    const GridCoordinates& g = kernel.data.g;
+    Ordinal ready = -1;
+    for (Ordinal step = 0; step <= hi - lo; ++step) {
+      const Ordinal level = reverse ? hi - step : lo + step;
+      const Ordinal key = reverse ? last_key - level : level;
+      if (member.team_rank() == 0) wait_for(tu, tv, key, ready);
+      member.team_barrier();
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, columns), [&](const int c) {
+        const long long u = tiles.u_min + (long long)tu * tiles.shape.u + c % tiles.shape.u;
+        const long long v = tiles.v_min + (long long)tv * tiles.shape.v + c / tiles.shape.u;
+        const long long x = column_u[0] * u + column_v[0] * v + (long long)along[0] * level;
+        const long long y = column_u[1] * u + column_v[1] * v + (long long)along[1] * level;
+        const long long z = column_u[2] * u + column_v[2] * v + (long long)along[2] * level;
+        if (x >= 0 && x < g.nx && y >= 0 && y < g.ny && z >= 0 && z < g.nz)
+          kernel.point(Offset(x + (long long)g.nx * (y + (long long)g.ny * z)));
+      });
+      // Every thread's writes before the barrier, the barrier before the progress.
+      Kokkos::memory_fence();
+      member.team_barrier();
+      if (member.team_rank() == 0) atomic_store(&progress(tile), step == hi - lo ? done_key : key + 1);
+    }
+  }
+};
+
 template <class Kernel>
 void launch_levels(const ExecSpace& space, const char* label, Kernel kernel,
                    const std::vector<Ordinal>& level_ptr, bool reverse) {
@@ -379,13 +452,54 @@ void launch_counters(const ExecSpace& space, const char* label, const Kernel& ke
   Kokkos::parallel_for(label, Policy(space, num_chunks, team_size), launch);
 }
 
+template <class Kernel>
+void launch_tiles(const ExecSpace& space, const char* label, const Kernel& kernel,
+                  const StructSyncState& state, Ordinal num_levels, bool reverse) {
+  const Ordinal num_tiles = state.tile_grid.num_tiles();
+  if (num_tiles <= 0) return;
+  Kokkos::deep_copy(space, state.tickets, Ordinal(0));
+  const auto first = state.tile_first, last = state.tile_last, progress = state.tile_progress;
+  const Ordinal last_key = num_levels - 1;
+  Kokkos::parallel_for(
+      "fgdd::struct::tile_progress", Kokkos::RangePolicy<ExecSpace>(space, 0, num_tiles),
+      KOKKOS_LAMBDA(const Ordinal t) {
+        progress(t) = first(t) > last(t) ? StructTileLaunch<Kernel>::done_key
+                      : reverse         ? last_key - last(t)
+                                        : first(t);
+      });
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  StructTileLaunch<Kernel> launch;
+  launch.kernel = kernel;
+  launch.tiles = state.tile_grid;
+  for (int i = 0; i < 3; ++i) {
+    launch.column_u[i] = state.mapping.column_u[i];
+    launch.column_v[i] = state.mapping.column_v[i];
+    launch.along[i] = state.mapping.along[i];
+  }
+  launch.order = state.tile_order;
+  launch.first = first;
+  launch.last = last;
+  launch.progress = progress;
+  launch.tickets = state.tickets;
+  launch.last_key = last_key;
+  launch.reverse = reverse;
+  const int columns = state.tile_grid.shape.u * state.tile_grid.shape.v;
+  const int team_size = std::max(
+      1, std::min(Policy(space, 1, 1).team_size_max(launch, Kokkos::ParallelForTag()), columns));
+  Kokkos::parallel_for(label, Policy(space, num_tiles, team_size), launch);
+}
+
 // Runs kernel template K<Mode> over all points in the schedule's order (reverse: last level
 // first).
 template <template <SyncMode> class K, class Setup>
 void run_schedule(const ExecSpace& space, const char* label, StructSchedule schedule,
                   const StructSyncState& state, const std::vector<Ordinal>& level_ptr, bool reverse,
                   const Setup& setup) {
-  if (schedule == StructSchedule::SyncFree) {
+  if (schedule == StructSchedule::Tiles) {
+    K<SyncMode::LevelCounter> kernel;
+    setup(kernel);
+    launch_tiles(space, label, kernel, state, Ordinal(level_ptr.size()) - 1, reverse);
+  } else if (schedule == StructSchedule::SyncFree) {
     K<SyncMode::PointFlags> kernel;
     setup(kernel);
     launch_sync_free(space, label, kernel, state, reverse);
@@ -539,6 +653,74 @@ Kokkos::View<int*, DeviceType> to_device(const std::vector<int>& host, const cha
   return view;
 }
 
+// Floor of a / d for d > 0.
+KOKKOS_INLINE_FUNCTION long long floor_div(long long a, long long d) {
+  return a >= 0 ? a / d : -((-a + d - 1) / d);
+}
+
+// Each tile's level range [first, last] (first > last: the tile has no grid point), from the
+// columns' ranges: column (u, v) holds p = column_u·u + column_v·v + along·l for the l that put
+// p inside the grid, an interval since the grid is a box. Built on the device.
+void build_tile_ranges(const ExecSpace& space, const GridInfo& grid, Ordinal num_levels,
+                       StructSyncState& state) {
+  const StructTileGrid tiles = state.tile_grid;
+  const StructTileMapping& m = state.mapping;
+  Kokkos::Array<int, 3> cu, cv, along, extent{grid.nx, grid.ny, grid.nz};
+  for (int i = 0; i < 3; ++i) {
+    cu[i] = m.column_u[i];
+    cv[i] = m.column_v[i];
+    along[i] = m.along[i];
+  }
+  state.tile_first = Kokkos::View<Ordinal*, DeviceType>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::struct::tile_first"),
+      tiles.num_tiles());
+  state.tile_last = Kokkos::View<Ordinal*, DeviceType>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::struct::tile_last"),
+      tiles.num_tiles());
+  const auto first = state.tile_first, last = state.tile_last;
+  Kokkos::deep_copy(space, first, std::numeric_limits<Ordinal>::max());
+  Kokkos::deep_copy(space, last, Ordinal(-1));
+  const Offset columns_u = Offset(tiles.tiles_u) * tiles.shape.u;
+  const Offset columns = columns_u * Offset(tiles.tiles_v) * tiles.shape.v;
+  Kokkos::parallel_for(
+      "fgdd::struct::tile_ranges", Kokkos::RangePolicy<ExecSpace>(space, 0, columns),
+      KOKKOS_LAMBDA(const Offset c) {
+        const long long iu = c % columns_u, iv = c / columns_u;
+        const long long u = tiles.u_min + iu, v = tiles.v_min + iv;
+        long long lo = 0, hi = num_levels - 1;
+        for (int i = 0; i < 3; ++i) {  // 0 <= base + along·l <= extent − 1
+          const long long base = cu[i] * u + cv[i] * v, d = along[i], top = extent[i] - 1;
+          long long from = lo, to = hi;
+          if (d > 0) {
+            from = -floor_div(base, d);
+            to = floor_div(top - base, d);
+          } else if (d < 0) {
+            from = -floor_div(top - base, -d);
+            to = floor_div(base, -d);
+          } else if (base < 0 || base > top) {
+            to = from - 1;
+          }
+          if (from > lo) lo = from;
+          if (to < hi) hi = to;
+        }
+        if (lo > hi) return;
+        const Ordinal tile = Ordinal(iu / tiles.shape.u) * tiles.tiles_v + Ordinal(iv / tiles.shape.v);
+        Kokkos::atomic_fetch_min(&first(tile), Ordinal(lo));
+        Kokkos::atomic_fetch_max(&last(tile), Ordinal(hi));
+      });
+  // Tickets in tu + tv order: a tile's dependencies all have a smaller sum.
+  std::vector<int> order;
+  order.reserve(tiles.num_tiles());
+  for (Ordinal sum = 0; sum + 1 < tiles.tiles_u + tiles.tiles_v; ++sum)
+    for (Ordinal tu = std::max<Ordinal>(0, sum - tiles.tiles_v + 1);
+         tu <= std::min<Ordinal>(sum, tiles.tiles_u - 1); ++tu)
+      order.push_back(int(tu * tiles.tiles_v + (sum - tu)));
+  state.tile_order = to_device(order, "fgdd::struct::tile_order");
+  state.tile_progress =
+      Kokkos::View<Ordinal*, DeviceType>("fgdd::struct::tile_progress", tiles.num_tiles());
+  state.tickets = Kokkos::View<Ordinal, DeviceType>("fgdd::struct::tickets");
+}
+
 }  // namespace detail
 
 StructLevels build_struct_levels(const ExecSpace& space, const GridInfo& grid,
@@ -559,7 +741,8 @@ StructLevels build_struct_levels(const ExecSpace& space, const GridInfo& grid,
 }
 
 StructIlu0::StructIlu0(const ExecSpace& space, const StructuredMatrix& A,
-                       const FactorOptions& options, StructSchedule schedule)
+                       const FactorOptions& options, StructSchedule schedule,
+                       StructTileShape tile_shape)
     : options_(options), schedule_(schedule) {
   options_.validate();
   if (options_.form != IluForm::Ilu0 && options_.form != IluForm::Ildlt)
@@ -595,7 +778,11 @@ StructIlu0::StructIlu0(const ExecSpace& space, const StructuredMatrix& A,
   const int b = A.block_size();
   inv_diag_ =
       Kokkos::View<Scalar*, DeviceType>("fgdd::struct::inv_diag", Offset(b) * b * A.num_points());
-  if (schedule_ != StructSchedule::Levels) {
+  if (schedule_ == StructSchedule::Tiles) {
+    sync_.mapping = find_tile_mapping(stencil, levels_.weights, A.grid());
+    sync_.tile_grid = make_tile_grid(sync_.mapping, A.grid(), tile_shape);
+    detail::build_tile_ranges(space, A.grid(), levels_.num_levels, sync_);
+  } else if (schedule_ != StructSchedule::Levels) {
     // Chunks of at most chunk_points points, never across a level (built from the level
     // offsets: one entry per chunk, no per-point host work), and the non-empty levels ("steps")
     // they belong to.
@@ -653,10 +840,7 @@ const FactorReport& StructIlu0::numeric(const ExecSpace& space, const Structured
   data.failed_point = failed_point_;
   data.pivot_value = pivot_value_;
   data.shifted = shifted_count_;
-  data.rule.tiny = options_.pivot_threshold;
-  data.rule.shift = options_.shift_tiny_pivots;
-  data.rule.absolute_shift = options_.absolute_shift;
-  data.rule.relative_shift = options_.relative_shift;
+  data.rule = options_.pivot_rule();
   const bool ic0 = options_.form == IluForm::Ildlt;
   const auto& level_ptr = levels_.host_level_ptr;
   detail::dispatch_block_size(b, [&](auto block) {

@@ -9,6 +9,7 @@
 #include "factor/factor_options.hpp"
 #include "factor/subdomain_ilu0.hpp"
 #include "struct/structured_matrix.hpp"
+#include "struct/tile_mapping.hpp"
 #include "trsv/subdomain_levels.hpp"
 
 #include <vector>
@@ -36,14 +37,16 @@ StructLevels build_struct_levels(const ExecSpace& space, const GridInfo& grid,
 // GMRES with struct-ilu0, solve seconds): 7-point 128³: Levels 1.67, LevelCounters 5.0,
 // SyncFree 19.0; 27-point 96³: 0.99, 2.6, 18.0. The one-launch schedules lose to a launch per
 // level as written (64-point chunks, one team each; spinning costs more than the launches it
-// saves): the paper's persistent tiles with per-tile level counters are the next step.
+// saves). Tiles is the paper's persistent-tile mapping.
 enum class StructSchedule {
   Levels,         // one launch per level (a global barrier between levels); the default
   LevelCounters,  // one launch per sweep: teams take chunks of a level from a ticket counter in
                   // level order; one thread per team waits on a counter of completed levels
   SyncFree,       // the same launch, but each point waits on done flags of the neighbours it
-                  // reads (structilu-structured-grid.txt §4.1, flags per point instead of per
-                  // tile)
+                  // reads (flags per point instead of per tile)
+  Tiles,          // one launch per sweep, a team per tile of columns (tile_mapping.hpp) walking
+                  // all its levels; before a level it waits only on the progress counters of
+                  // the neighbouring tiles it reads (structilu-structured-grid.txt §4.1)
 };
 
 namespace detail {
@@ -58,6 +61,11 @@ struct StructSyncState {
   Kokkos::View<unsigned*, DeviceType> done;        // per point: the epoch of its last sweep
   Kokkos::View<Ordinal, DeviceType> tickets;
   int chunk_points = 64;
+  // Tiles: the mapping, the tile grid, ticket → tile (by tu + tv), each tile's level range
+  // (first > last: no point) and, during a sweep, the key of the next level it will do.
+  StructTileMapping mapping;
+  StructTileGrid tile_grid;
+  Kokkos::View<Ordinal*, DeviceType> tile_order, tile_first, tile_last, tile_progress;
   mutable unsigned epoch = 0;
 };
 }  // namespace detail
@@ -69,8 +77,10 @@ class StructIlu0 {
   // then U = D Lᵀ is written, so factors() has the Ilu0 layout and the same solves apply; the
   // upper triangle of A is not read). Pivot options as for GlobalIlu0. Throws InvalidInput for
   // Ildu0, level_of_fill > 0, or Ildlt with a non-symmetric stencil; ZeroPivot as numeric().
+  // tile_shape: columns per tile for StructSchedule::Tiles (else unused); InvalidInput for a
+  // side < 1 or a stencil without a tile mapping (find_tile_mapping).
   StructIlu0(const ExecSpace& space, const StructuredMatrix& A, const FactorOptions& options,
-             StructSchedule schedule = StructSchedule::Levels);
+             StructSchedule schedule = StructSchedule::Levels, StructTileShape tile_shape = {});
 
   // Refactors with new values on the same grid, stencil and block size (else InvalidInput).
   // Throws ZeroPivot naming the scalar row (grid order, first row of the smallest failing

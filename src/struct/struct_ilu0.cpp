@@ -326,7 +326,9 @@ struct StructCounterLaunch {
 // done all earlier levels; after it, the tile publishes its progress. Deadlock-free for any
 // number of tiles: a tile waits only on tiles of earlier tickets, held by running teams.
 // Progress is a key that grows in sweep order (the level, or last_key − level in reverse);
-// a finished or empty tile holds the largest key.
+// a finished or empty tile holds the largest key. The teams are persistent (about as many as
+// the device holds at once, each taking tickets until none is left): fewer blocks to launch,
+// and a tile never waits on a team that is not running.
 template <class Kernel>
 struct StructTileLaunch {
   using Member = Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -357,12 +359,19 @@ struct StructTileLaunch {
     Kokkos::memory_fence();
   }
 
+  // Persistent teams: each takes tiles by ticket until none is left.
   KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
-    Ordinal ticket = 0;
-    Kokkos::single(
-        Kokkos::PerTeam(member),
-        [&](Ordinal& t) { t = Kokkos::atomic_fetch_add(&tickets(), Ordinal(1)); }, ticket);
-    const Ordinal tile = order(reverse ? tiles.num_tiles() - 1 - ticket : ticket);
+    for (;;) {
+      Ordinal ticket = 0;
+      Kokkos::single(
+          Kokkos::PerTeam(member),
+          [&](Ordinal& t) { t = Kokkos::atomic_fetch_add(&tickets(), Ordinal(1)); }, ticket);
+      if (ticket >= tiles.num_tiles()) return;
+      run_tile(member, order(reverse ? tiles.num_tiles() - 1 - ticket : ticket));
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void run_tile(const Member& member, const Ordinal tile) const {
     const Ordinal lo = first(tile), hi = last(tile);
     if (lo > hi) return;
     const Ordinal tu = tile / tiles.tiles_v, tv = tile % tiles.tiles_v;
@@ -386,8 +395,10 @@ struct StructTileLaunch {
       // Every thread's writes before the barrier, the barrier before the progress.
       Kokkos::memory_fence();
       member.team_barrier();
-      if (member.team_rank() == 0) atomic_store(&progress(tile), step == hi - lo ? done_key : key + 1);
+      if (member.team_rank() == 0)
+        atomic_store(&progress(tile), step == hi - lo ? done_key : key + 1);
     }
+    member.team_barrier();  // the next ticket's broadcast must not overtake thread 0's store
   }
 };
 
@@ -486,7 +497,13 @@ void launch_tiles(const ExecSpace& space, const char* label, const Kernel& kerne
   const int columns = state.tile_grid.shape.u * state.tile_grid.shape.v;
   const int team_size = std::max(
       1, std::min(Policy(space, 1, 1).team_size_max(launch, Kokkos::ParallelForTag()), columns));
-  Kokkos::parallel_for(label, Policy(space, num_tiles, team_size), launch);
+  // As many persistent teams as the device likely holds at once: its thread slots over a team's
+  // (whole warps on GPUs, where registers typically leave a quarter of the slots usable).
+  const int lanes = Policy::vector_length_max();
+  const int team_slots = (team_size + lanes - 1) / lanes * lanes;
+  const int resident = std::max(1, space.concurrency() / team_slots / (lanes > 1 ? 4 : 1));
+  Kokkos::parallel_for(label, Policy(space, std::min<Ordinal>(num_tiles, resident), team_size),
+                       launch);
 }
 
 // Runs kernel template K<Mode> over all points in the schedule's order (reverse: last level

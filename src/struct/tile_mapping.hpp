@@ -43,7 +43,7 @@ struct StructTileGrid {
   long long u_min = 0, v_min = 0;
   Ordinal tiles_u = 0, tiles_v = 0;
   int reach_tiles_u = 0, reach_tiles_v = 0;
-  Ordinal num_tiles() const noexcept { return tiles_u * tiles_v; }
+  KOKKOS_INLINE_FUNCTION Ordinal num_tiles() const noexcept { return tiles_u * tiles_v; }
 };
 
 // Throws InvalidInput for a shape with a side < 1.

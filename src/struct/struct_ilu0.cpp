@@ -327,8 +327,7 @@ struct StructCounterLaunch {
 // number of tiles: a tile waits only on tiles of earlier tickets, held by running teams.
 // Progress is a key that grows in sweep order (the level, or last_key − level in reverse);
 // a finished or empty tile holds the largest key. The teams are persistent (about as many as
-// the device holds at once, each taking tickets until none is left): fewer blocks to launch,
-// and a tile never waits on a team that is not running.
+// the device holds at once, each taking tickets until none is left): fewer blocks to launch.
 template <class Kernel>
 struct StructTileLaunch {
   using Member = Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -398,7 +397,7 @@ struct StructTileLaunch {
       if (member.team_rank() == 0)
         atomic_store(&progress(tile), step == hi - lo ? done_key : key + 1);
     }
-    member.team_barrier();  // the next ticket's broadcast must not overtake thread 0's store
+    member.team_barrier();  // the whole team leaves the tile before it takes the next ticket
   }
 };
 

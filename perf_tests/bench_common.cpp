@@ -64,6 +64,13 @@ double copy_bandwidth(const ExecSpace& space, double copy_mb, int warmup, int re
   return 2.0 * n * sizeof(double) / t.min / 1e9;
 }
 
+std::string json_string(std::string text) {
+  std::replace(text.begin(), text.end(), '"', '\'');
+  std::replace(text.begin(), text.end(), '\\', '/');
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  return text;
+}
+
 double max_relative_difference(ConstVector x, ConstVector reference) {
   const auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
   const auto b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), reference);

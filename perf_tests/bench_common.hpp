@@ -28,6 +28,9 @@ namespace fgdd::bench {
 // The GPU's name on CUDA builds, "cpu" otherwise.
 std::string device_name();
 
+// text made safe inside a JSON string: quotes become ', backslashes /, newlines spaces.
+std::string json_string(std::string text);
+
 struct Timing {
   double min = 0, median = 0, max = 0;
 };

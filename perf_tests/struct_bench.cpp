@@ -164,13 +164,6 @@ GridInfo default_grid(int b) {
   return {edge, edge, edge};
 }
 
-std::string json_string(std::string text) {
-  std::replace(text.begin(), text.end(), '"', '\'');
-  std::replace(text.begin(), text.end(), '\\', '/');
-  std::replace(text.begin(), text.end(), '\n', ' ');
-  return text;
-}
-
 struct Cost {
   double bytes = 0, flops = 0;
 };
@@ -318,7 +311,7 @@ std::string run_case(const ExecSpace& space, const Options& options, double copy
     } catch (const std::exception& error) {
       std::fprintf(stderr, "  baseline %s skipped: %s\n", name, error.what());
       baselines += std::string(baselines.empty() ? "" : ",") + "\"" + name + "\":{\"skipped\":\"" +
-                   json_string(error.what()) + "\"}";
+                   bench::json_string(error.what()) + "\"}";
     }
   };
   const auto record = [&](const char* name, const bench::Timing& factor, const Cost& factor_cost,
@@ -430,7 +423,7 @@ int main(int argc, char* argv[]) {
       } catch (const std::exception& error) {  // the struct problem itself does not fit
         std::fprintf(stderr, "  %s DoF %d skipped: %s\n", name.c_str(), b, error.what());
         line = ",\"stencil\":\"" + name + "\",\"dof\":" + std::to_string(b) +
-               ",\"status\":\"skipped\",\"skipped\":\"" + json_string(error.what()) + "\"";
+               ",\"status\":\"skipped\",\"skipped\":\"" + bench::json_string(error.what()) + "\"";
       }
       std::printf("%s%s}\n", context, line.c_str());
       std::fflush(stdout);

@@ -123,12 +123,6 @@ void warm_up_setup(const ExecSpace& space, const GeneratedProblem& problem, Offs
   }
 }
 
-std::string json_string(std::string text) {
-  std::replace(text.begin(), text.end(), '"', '\'');
-  std::replace(text.begin(), text.end(), '\\', '/');
-  return text;
-}
-
 }  // namespace
 
 int main(int argc, char* argv[]) {
@@ -158,7 +152,7 @@ int main(int argc, char* argv[]) {
                   ",\"rows\":%zu,\"block_size\":%d,\"entries\":%zu,\"scratch_max_rows\":%zu",
                   std::size_t(problem.matrix.num_rows()), b,
                   std::size_t(problem.matrix.num_entries()), std::size_t(max_subdomain_rows(b)));
-    const std::string matrix = ",\"matrix\":\"" + json_string(spec) + "\"" + shape;
+    const std::string matrix = ",\"matrix\":\"" + bench::json_string(spec) + "\"" + shape;
     const std::vector<Offset> sizes = sizes_for(options, b);
     if (options.run.warmup > 0) warm_up_setup(space, problem, sizes.front());
     for (const Offset rows : sizes) {
@@ -194,7 +188,7 @@ int main(int argc, char* argv[]) {
                      1e3 * (c.setup_s + c.solve_s), verified ? "" : " NOT VERIFIED");
       } catch (const Error& error) {  // a size outside [b, scratch maximum], a zero pivot
         line = ",\"subdomain_rows_requested\":" + std::to_string(rows) +
-               ",\"status\":\"skipped\",\"skipped\":\"" + json_string(error.what()) + "\"}";
+               ",\"status\":\"skipped\",\"skipped\":\"" + bench::json_string(error.what()) + "\"}";
         std::fprintf(stderr, "  size %zu skipped: %s\n", std::size_t(rows), error.what());
       }
       std::printf("%s%s%s\n", context, matrix.c_str(), line.c_str());

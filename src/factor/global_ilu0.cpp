@@ -205,9 +205,7 @@ GlobalIlu0::GlobalIlu0(const ExecSpace& space, const SparseMatrix& A, const Fact
                           SparseMatrix::Values(Kokkos::view_alloc(Kokkos::WithoutInitializing,
                                                                   "fgdd::factor::global_lu"),
                                                A.num_entries()));
-  failed_row_ = Kokkos::View<Ordinal, DeviceType>("fgdd::factor::global_failed_row");
-  pivot_value_ = Kokkos::View<Scalar*, DeviceType>("fgdd::factor::global_pivot_value", n);
-  shifted_count_ = Kokkos::View<Offset, DeviceType>("fgdd::factor::global_shifted");
+  pivots_ = detail::PivotStatus("fgdd::factor::global", n);
   // Lanes per row: about the U blocks a row reads per L block, a power of two (at most 32, and
   // what the backend allows).
   const Offset upper_blocks = n > 0 ? (A.num_block_entries() - Offset(n)) / 2 / Offset(n) : 0;
@@ -232,8 +230,7 @@ const FactorReport& GlobalIlu0::numeric(const ExecSpace& space, const SparseMatr
                        std::to_string(factors_.num_block_entries()) + ")");
   Kokkos::Timer timer;
   Kokkos::deep_copy(space, factors_.values(), A.values());
-  Kokkos::deep_copy(space, failed_row_, n);
-  Kokkos::deep_copy(space, shifted_count_, Offset(0));
+  pivots_.reset(space);
 
   detail::GlobalIlu0Data data;
   data.row_map = factors_.row_map();
@@ -242,9 +239,9 @@ const FactorReport& GlobalIlu0::numeric(const ExecSpace& space, const SparseMatr
   data.diag = diag_position_;
   data.inv_diag = inv_diag_;
   data.level_rows = lower_levels_.rows;
-  data.failed_row = failed_row_;
-  data.pivot_value = pivot_value_;
-  data.shifted = shifted_count_;
+  data.failed_row = pivots_.failed_row;
+  data.pivot_value = pivots_.pivot_value;
+  data.shifted = pivots_.shifted;
   data.runtime_b = b;
   data.rule = options_.pivot_rule();
   const bool scale = options_.form == IluForm::Ildu0;
@@ -266,17 +263,9 @@ const FactorReport& GlobalIlu0::numeric(const ExecSpace& space, const SparseMatr
       detail::launch_global_ilu0<0>(space, data, levels, vector_length_, scale, n);
       break;
   }
-  Ordinal failed = n;
-  Offset shifted = 0;
-  Kokkos::deep_copy(space, failed, failed_row_);
-  Kokkos::deep_copy(space, shifted, shifted_count_);
-  space.fence();
-  if (failed < n) {
-    Scalar value = 0;
-    Kokkos::deep_copy(value, Kokkos::subview(pivot_value_, failed));
-    throw ZeroPivot(std::int64_t(failed) * b, value);
-  }
-  report_.shifted_pivots = shifted;
+  const detail::PivotReadback pivots = pivots_.read(space);
+  if (pivots.failed_row < n) throw ZeroPivot(std::int64_t(pivots.failed_row) * b, pivots.pivot);
+  report_.shifted_pivots = pivots.shifted;
   report_.numeric_seconds = timer.seconds();
   return report_;
 }

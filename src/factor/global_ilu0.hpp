@@ -7,6 +7,7 @@
 #include "core/sparse_matrix.hpp"
 #include "factor/factor_options.hpp"
 #include "factor/global_levels.hpp"
+#include "factor/pivot_status.hpp"
 #include "factor/subdomain_ilu0.hpp"
 
 namespace fgdd {
@@ -48,10 +49,7 @@ class GlobalIlu0 {
   GlobalLevels lower_levels_;
   FactorReport report_;
   int vector_length_ = 1;  // lanes per row in the elimination kernel
-  // Pivot bookkeeping, allocated once so a refactor allocates nothing.
-  Kokkos::View<Ordinal, DeviceType> failed_row_;   // smallest failing block row, else n
-  Kokkos::View<Scalar*, DeviceType> pivot_value_;  // per block row: its (smallest |) pivot
-  Kokkos::View<Offset, DeviceType> shifted_count_;
+  detail::PivotStatus pivots_;
 };
 
 }  // namespace fgdd

@@ -273,9 +273,7 @@ SubdomainIlu0::SubdomainIlu0(const ExecSpace& space, const SparseMatrix& dropped
   lower_levels_ = build_subdomain_levels(space, factors_, diag_position_, partition, Triangle::Lower);
   inv_diag_ = Kokkos::View<Scalar*, DeviceType>("fgdd::factor::inv_diag",
                                                 Offset(n) * Offset(b) * Offset(b));
-  failed_row_ = Kokkos::View<Ordinal, DeviceType>("fgdd::factor::failed_row");
-  pivot_value_ = Kokkos::View<Scalar*, DeviceType>("fgdd::factor::pivot_value", n);
-  shifted_count_ = Kokkos::View<Offset, DeviceType>("fgdd::factor::shifted");
+  pivots_ = detail::PivotStatus("fgdd::factor", n);
   space.fence();
   const double symbolic = timer.seconds();
   numeric(space, dropped);
@@ -304,11 +302,10 @@ const FactorReport& SubdomainIlu0::numeric(const ExecSpace& space, const SparseM
   kernel.inv_diag = inv_diag_;
   kernel.offsets = partition_.subdomain_offsets;
   kernel.levels = lower_levels_;
-  kernel.failed_row = failed_row_;
-  kernel.pivot_value = pivot_value_;
-  kernel.shifted = shifted_count_;
-  Kokkos::deep_copy(space, failed_row_, n);
-  Kokkos::deep_copy(space, shifted_count_, Offset(0));
+  kernel.failed_row = pivots_.failed_row;
+  kernel.pivot_value = pivots_.pivot_value;
+  kernel.shifted = pivots_.shifted;
+  pivots_.reset(space);
   kernel.runtime_b = b;
   kernel.scale_upper = options_.form != IluForm::Ilu0;
   kernel.symmetric = options_.form == IluForm::Ildlt;
@@ -324,19 +321,13 @@ const FactorReport& SubdomainIlu0::numeric(const ExecSpace& space, const SparseM
     }
   }
   ++numeric_count_;
-  Ordinal failed = n;
-  Offset shifted = 0;
-  Kokkos::deep_copy(space, failed, kernel.failed_row);
-  Kokkos::deep_copy(space, shifted, kernel.shifted);
-  space.fence();
-  if (failed < n) {
-    Scalar value = 0;
-    Kokkos::deep_copy(value, Kokkos::subview(kernel.pivot_value, failed));
-    Ordinal original = 0;
-    Kokkos::deep_copy(original, Kokkos::subview(partition_.iperm, failed));
-    throw ZeroPivot(std::int64_t(original) * b, value);
+  const detail::PivotReadback pivots = pivots_.read(space);
+  if (pivots.failed_row < n) {
+    Ordinal original = 0;  // the row in the matrix the user gave
+    Kokkos::deep_copy(original, Kokkos::subview(partition_.iperm, pivots.failed_row));
+    throw ZeroPivot(std::int64_t(original) * b, pivots.pivot);
   }
-  report_.shifted_pivots = shifted;
+  report_.shifted_pivots = pivots.shifted;
   report_.numeric_seconds = timer.seconds();
   return report_;
 }

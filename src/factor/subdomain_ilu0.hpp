@@ -7,6 +7,7 @@
 #include "core/sparse_matrix.hpp"
 #include "factor/factor_options.hpp"
 #include "factor/fill_pattern.hpp"
+#include "factor/pivot_status.hpp"
 #include "partition/partition.hpp"
 #include "trsv/subdomain_levels.hpp"
 
@@ -64,10 +65,7 @@ class SubdomainIlu0 {
   SubdomainLevels lower_levels_;
   FactorReport report_;
   std::uint64_t numeric_count_ = 0;
-  // Pivot bookkeeping, allocated once so a refactor allocates nothing.
-  Kokkos::View<Ordinal, DeviceType> failed_row_;     // smallest failing block row, else n
-  Kokkos::View<Scalar*, DeviceType> pivot_value_;    // per block row: its (smallest |) pivot
-  Kokkos::View<Offset, DeviceType> shifted_count_;
+  detail::PivotStatus pivots_;
 };
 
 namespace detail {

@@ -823,9 +823,7 @@ StructIlu0::StructIlu0(const ExecSpace& space, const StructuredMatrix& A,
     sync_.done = Kokkos::View<unsigned*, DeviceType>("fgdd::struct::done", A.num_points());
     sync_.tickets = Kokkos::View<Ordinal, DeviceType>("fgdd::struct::tickets");
   }
-  failed_point_ = Kokkos::View<Ordinal, DeviceType>("fgdd::struct::failed_point");
-  pivot_value_ = Kokkos::View<Scalar*, DeviceType>("fgdd::struct::pivot_value", A.num_points());
-  shifted_count_ = Kokkos::View<Offset, DeviceType>("fgdd::struct::shifted");
+  pivots_ = detail::PivotStatus("fgdd::struct", Ordinal(A.num_points()));
   space.fence();
   const double symbolic = timer.seconds();
   numeric(space, A);
@@ -844,8 +842,7 @@ const FactorReport& StructIlu0::numeric(const ExecSpace& space, const Structured
   const Ordinal np = Ordinal(A.num_points());
   const int b = A.block_size();
   Kokkos::deep_copy(space, factors_.values(), A.values());
-  Kokkos::deep_copy(space, failed_point_, np);
-  Kokkos::deep_copy(space, shifted_count_, Offset(0));
+  pivots_.reset(space);
   detail::StructData data = detail::make_data(factors_);
   data.inv_diag = inv_diag_;
   data.points = levels_.points;
@@ -853,54 +850,44 @@ const FactorReport& StructIlu0::numeric(const ExecSpace& space, const Structured
   data.elim_upper = elim_upper_;
   data.elim_target = elim_target_;
   data.mirror = mirror_;
-  data.failed_point = failed_point_;
-  data.pivot_value = pivot_value_;
-  data.shifted = shifted_count_;
+  data.failed_point = pivots_.failed_row;
+  data.pivot_value = pivots_.pivot_value;
+  data.shifted = pivots_.shifted;
   data.rule = options_.pivot_rule();
   const bool ic0 = options_.form == IluForm::Ildlt;
   const auto& level_ptr = levels_.host_level_ptr;
   detail::dispatch_block_size(b, [&](auto block) {
     detail::factor_points<decltype(block)::value>(space, data, level_ptr, ic0, schedule_, sync_);
   });
-  Ordinal failed = np;
-  Offset shifted = 0;
-  Kokkos::deep_copy(space, failed, failed_point_);
-  Kokkos::deep_copy(space, shifted, shifted_count_);
-  space.fence();
-  if (failed < np) {
-    Scalar value = 0;
-    Kokkos::deep_copy(value, Kokkos::subview(pivot_value_, failed));
-    throw ZeroPivot(std::int64_t(failed) * b, value);
-  }
-  report_.shifted_pivots = shifted;
+  const detail::PivotReadback pivots = pivots_.read(space);
+  if (pivots.failed_row < np) throw ZeroPivot(std::int64_t(pivots.failed_row) * b, pivots.pivot);
+  report_.shifted_pivots = pivots.shifted;
   report_.numeric_seconds = timer.seconds();
   return report_;
 }
 
-void StructIlu0::solve_lower(const ExecSpace& space, ConstVector r, Vector y) const {
-  detail::check_vector(*this, r.extent(0), "r");
-  detail::check_vector(*this, y.extent(0), "y");
-  if (r.data() != y.data()) Kokkos::deep_copy(space, y, r);
+void StructIlu0::sweep(const ExecSpace& space, ConstVector in, Vector out, bool lower) const {
+  detail::check_vector(*this, in.extent(0), lower ? "r" : "y");
+  detail::check_vector(*this, out.extent(0), lower ? "y" : "z");
+  if (in.data() != out.data()) Kokkos::deep_copy(space, out, in);
   detail::StructData data = detail::make_data(factors_);
   data.inv_diag = inv_diag_;
   data.points = levels_.points;
   detail::dispatch_block_size(factors_.block_size(), [&](auto block) {
-    detail::sweep_points<decltype(block)::value, true>(space, data, levels_.host_level_ptr, y,
-                                                       schedule_, sync_);
+    constexpr int B = decltype(block)::value;
+    if (lower)
+      detail::sweep_points<B, true>(space, data, levels_.host_level_ptr, out, schedule_, sync_);
+    else
+      detail::sweep_points<B, false>(space, data, levels_.host_level_ptr, out, schedule_, sync_);
   });
 }
 
+void StructIlu0::solve_lower(const ExecSpace& space, ConstVector r, Vector y) const {
+  sweep(space, r, y, true);
+}
+
 void StructIlu0::solve_upper(const ExecSpace& space, ConstVector y, Vector z) const {
-  detail::check_vector(*this, y.extent(0), "y");
-  detail::check_vector(*this, z.extent(0), "z");
-  if (y.data() != z.data()) Kokkos::deep_copy(space, z, y);
-  detail::StructData data = detail::make_data(factors_);
-  data.inv_diag = inv_diag_;
-  data.points = levels_.points;
-  detail::dispatch_block_size(factors_.block_size(), [&](auto block) {
-    detail::sweep_points<decltype(block)::value, false>(space, data, levels_.host_level_ptr, z,
-                                                        schedule_, sync_);
-  });
+  sweep(space, y, z, false);
 }
 
 void StructIlu0::apply(const ExecSpace& space, ConstVector r, Vector z) const {

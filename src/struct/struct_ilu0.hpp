@@ -7,6 +7,7 @@
 #pragma once
 
 #include "factor/factor_options.hpp"
+#include "factor/pivot_status.hpp"
 #include "factor/subdomain_ilu0.hpp"
 #include "struct/structured_matrix.hpp"
 #include "struct/tile_mapping.hpp"
@@ -107,6 +108,9 @@ class StructIlu0 {
   Offset num_rows() const noexcept { return factors_.num_rows(); }
 
  private:
+  // out = (lower ? L : U)⁻¹ in, in place when they alias; the vectors are checked first.
+  void sweep(const ExecSpace& space, ConstVector in, Vector out, bool lower) const;
+
   FactorOptions options_;
   StructSchedule schedule_ = StructSchedule::Levels;
   detail::StructSyncState sync_;
@@ -120,9 +124,7 @@ class StructIlu0 {
   // index(−o_u).
   Kokkos::View<int*, DeviceType> elim_ptr_, elim_upper_, elim_target_;
   Kokkos::View<int*, DeviceType> mirror_;  // per entry e: index of −o_e, -1 if absent
-  Kokkos::View<Ordinal, DeviceType> failed_point_;
-  Kokkos::View<Scalar*, DeviceType> pivot_value_;
-  Kokkos::View<Offset, DeviceType> shifted_count_;
+  detail::PivotStatus pivots_;  // per grid point
 };
 
 }  // namespace fgdd

@@ -61,10 +61,11 @@ struct Options {
 };
 
 [[noreturn]] void usage() {
-  std::fprintf(stderr,
-               "usage: fgdd_struct_bench [--grid NX:NY:NZ|N] [--stencil star7,star13,diamond13,"
-               "diamond25,box27] [--dof 1,2,3,4] [--repeats R] [--warmup W] [--copy-mb MB] "
-               "[--schedule levels|level_counters|sync_free|tiles] [--tile UxV]\n");
+  std::fprintf(
+      stderr,
+      "usage: fgdd_struct_bench [--grid NX:NY:NZ|N] [--stencil star7,star13,diamond13,"
+      "diamond25,box27] [--dof 1,2,3,4] [--repeats R] [--warmup W] [--copy-mb MB] "
+      "[--schedule levels|level_counters|sync_free|tiles|tiles_grid_order] [--tile UxV]\n");
   std::exit(2);
 }
 
@@ -76,6 +77,8 @@ const char* to_string(StructSchedule schedule) {
       return "sync_free";
     case StructSchedule::Tiles:
       return "tiles";
+    case StructSchedule::TilesGridOrder:
+      return "tiles_grid_order";
     default:
       return "levels";
   }
@@ -84,10 +87,11 @@ const char* to_string(StructSchedule schedule) {
 StructSchedule parse_schedule(const std::string& name) {
   for (const StructSchedule s :
        {StructSchedule::Levels, StructSchedule::LevelCounters, StructSchedule::SyncFree,
-        StructSchedule::Tiles})
+        StructSchedule::Tiles, StructSchedule::TilesGridOrder})
     if (name == to_string(s)) return s;
-  throw InvalidInput("--schedule takes levels, level_counters, sync_free or tiles, not '" + name +
-                     "'");
+  throw InvalidInput(
+      "--schedule takes levels, level_counters, sync_free, tiles or tiles_grid_order, not '" +
+      name + "'");
 }
 
 int parse_positive(const std::string& text, const char* what) {

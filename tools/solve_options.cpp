@@ -96,7 +96,7 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
   --global-kernel auto|thread|lanes|sync_free
                               how ilu0/ildu0 sweep their triangles: level by level (a row per
                               thread or per vector of lanes) or synchronization-free
-  --struct-schedule levels|level_counters|sync_free|tiles
+  --struct-schedule levels|level_counters|sync_free|tiles|tiles_grid_order
                               how struct-ilu0/struct-ic0 walk their wavefronts: a launch per
                               level (default), or one launch whose teams wait on a counter of
                               finished levels, on flags of the points they read, or (tiles)

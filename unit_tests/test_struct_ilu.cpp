@@ -30,7 +30,8 @@ constexpr double unit_roundoff = std::numeric_limits<double>::epsilon() / 2;
 const char* const stencil_names[] = {"star7", "star13", "diamond13", "diamond25", "box27"};
 // The schedules that run a whole sweep in one launch and must give the level-per-launch bits.
 const StructSchedule one_launch_schedules[] = {StructSchedule::SyncFree,
-                                               StructSchedule::LevelCounters, StructSchedule::Tiles};
+                                               StructSchedule::LevelCounters, StructSchedule::Tiles,
+                                               StructSchedule::TilesGridOrder};
 
 struct Coordinates {
   Ordinal x, y, z;
@@ -344,8 +345,8 @@ TEST_CASE("struct IC0 equals struct ILU0 on symmetric problems", "[struct]") {
   const auto r = reference::random_vector(n, 4u);
   Vector z("z", n);
   ic.apply(ExecSpace(), reference::to_device(r), z);
-  CHECK(apply_ratio(F_ic, reference::substitution_gamma(F_ic, point_major_inv_diag(ic)), r, reference::to_host(z)) <=
-        1);
+  CHECK(apply_ratio(F_ic, reference::substitution_gamma(F_ic, point_major_inv_diag(ic)), r,
+                    reference::to_host(z)) <= 1);
 
   const StructuredMatrix one_sided = structured_problem(
       ExecSpace(), grid, Stencil::from_offsets({{0, 0, 0}, {-1, 0, 0}, {0, 1, 0}}), b);
@@ -366,7 +367,8 @@ TEST_CASE("struct ILU0 on a user-defined one-sided stencil and a larger grid", "
   const auto r = reference::random_vector(A.num_rows(), 2u);
   Vector z("z", A.num_rows());
   ilu.apply(ExecSpace(), reference::to_device(r), z);
-  CHECK(apply_ratio(F, reference::substitution_gamma(F, point_major_inv_diag(ilu)), r, reference::to_host(z)) <= 1);
+  CHECK(apply_ratio(F, reference::substitution_gamma(F, point_major_inv_diag(ilu)), r,
+                    reference::to_host(z)) <= 1);
   // Refactor with new values of the same structure: same as a fresh factorization.
   const StructuredMatrix S2 =
       structured_problem(ExecSpace(), grid, stencil, 2, StructuredValues::Nonsymmetric, 99);
@@ -426,6 +428,14 @@ TEST_CASE("struct preconditioner in the solver's permuted ordering", "[struct]")
   for (Ordinal p = 0; p < n; ++p)
     for (int c = 0; c < b; ++c)
       CHECK(z_p_host[Offset(perm[p]) * b + c] == z_host[Offset(p) * b + c]);
+  // The tile schedule moves the permuted vectors straight into its level layout: the same bits.
+  StructIluOptions tile_options;
+  tile_options.schedule = StructSchedule::Tiles;
+  const StructIlu0Preconditioner tiles(ExecSpace(), A_p, problem.grid, tile_options,
+                                       reference::to_device(perm));
+  Vector z_tiles("z_tiles", A.num_rows());
+  tiles.apply(ExecSpace(), reference::to_device(r_p), z_tiles);
+  CHECK(reference::to_host(z_tiles) == z_p_host);
 
   // In the Solver: the same M as the exact global ILU0, so the same iteration count up to the
   // rounding differences of the factors (at most one iteration either way).
@@ -446,7 +456,7 @@ TEST_CASE("struct preconditioner in the solver's permuted ordering", "[struct]")
   CHECK(std::abs(r1.iterations - r2.iterations) <= 1);
   CHECK(r1.relative_true_residual <= 1e-8);
   // The one-launch schedules through the solver's option: the same M, the same iterations.
-  for (const char* schedule : {"sync_free", "level_counters", "tiles"}) {
+  for (const char* schedule : {"sync_free", "level_counters", "tiles", "tiles_grid_order"}) {
     SolverOptions one_launch = struct_options;
     one_launch.set("struct_schedule", schedule);
     Solver one_launch_solver(one_launch);

@@ -1,7 +1,8 @@
 // The persistent-tile schedule of the structured ILU (structilu-structured-grid.txt §4.1): the
 // acyclic task mapping is unimodular and orders every stencil's neighbours, and the tile
-// schedule gives the level-per-launch schedule's very bits for every stencil, DoF, odd grids and
-// tile shapes from one column to tiles wider than the grid, IC(0) included.
+// schedule, with its factors in the level layout, gives the level-per-launch schedule's very
+// bits for every stencil, DoF, odd grids and tile shapes from one column to tiles wider than the
+// grid, IC(0) and refactors included.
 #include "catch_compat.hpp"
 #include "core/errors.hpp"
 #include "reference/dense.hpp"
@@ -79,10 +80,10 @@ TEST_CASE("struct tile mapping: unimodular, lower neighbours below and to the le
   CHECK(star.a == std::array<int, 3>{1, 0, 0});
   CHECK(star.b == std::array<int, 3>{0, 1, 0});
   CHECK_THROWS_AS(make_tile_grid(star, {9, 9, 9}, {0, 4}), InvalidInput);
-  CHECK_THROWS_AS(StructIlu0(ExecSpace(),
-                             structured_problem(ExecSpace(), {3, 3, 3}, Stencil::star7(), 1),
-                             factor_options(IluForm::Ilu0), StructSchedule::Tiles, {4, 0}),
-                  InvalidInput);
+  CHECK_THROWS_AS(
+      StructIlu0(ExecSpace(), structured_problem(ExecSpace(), {3, 3, 3}, Stencil::star7(), 1),
+                 factor_options(IluForm::Ilu0), StructSchedule::Tiles, {4, 0}),
+      InvalidInput);
 }
 
 TEST_CASE("struct tiles: the level schedule's bits on every stencil, DoF and tile shape",
@@ -95,29 +96,45 @@ TEST_CASE("struct tiles: the level schedule's bits on every stencil, DoF and til
   const StructuredMatrix A =
       structured_problem(ExecSpace(), grid, stencil, b, StructuredValues::Symmetric, 17u + b);
   const Offset n = A.num_rows();
+  const StructuredMatrix A2 =
+      structured_problem(ExecSpace(), grid, stencil, b, StructuredValues::Symmetric, 91u + b);
   const Vector r = reference::to_device(reference::random_vector(n, 5u));
   for (const IluForm form : {IluForm::Ilu0, IluForm::Ildlt}) {
     const StructIlu0 levels(ExecSpace(), A, factor_options(form));
-    Vector z_levels("z_levels", n), z_tiles("z_tiles", n);
+    const StructIlu0 levels2(ExecSpace(), A2, factor_options(form));
+    Vector z_levels("z_levels", n), z_tiles("z_tiles", n), y_levels("y_levels", n);
     levels.apply(ExecSpace(), r, z_levels);
     // One column per team, tiles narrower than the reach (star13, diamond25: 2), odd shapes,
     // and one tile wider than the whole grid.
     for (const StructTileShape shape : {StructTileShape{1, 1}, StructTileShape{2, 3},
                                         StructTileShape{5, 1}, StructTileShape{64, 64}}) {
-      INFO("tile " << shape.u << "x" << shape.v << (form == IluForm::Ildlt ? " ic0" : " ilu0"));
-      StructIlu0 tiles(ExecSpace(), A, factor_options(form), StructSchedule::Tiles, shape);
-      CHECK(reference::host_vector(tiles.factors().values()) ==
-            reference::host_vector(levels.factors().values()));
-      CHECK(reference::host_vector(tiles.inv_diag()) == reference::host_vector(levels.inv_diag()));
-      for (int repeat = 0; repeat < 2; ++repeat) {  // progress counters are reset per sweep
-        tiles.apply(ExecSpace(), r, z_tiles);
-        CHECK(reference::to_host(z_tiles) == reference::to_host(z_levels));
+      for (const StructSchedule schedule :
+           {StructSchedule::Tiles, StructSchedule::TilesGridOrder}) {
+        INFO("tile " << shape.u << "x" << shape.v << (form == IluForm::Ildlt ? " ic0" : " ilu0")
+                     << (schedule == StructSchedule::Tiles ? "" : " grid order"));
+        StructIlu0 tiles(ExecSpace(), A, factor_options(form), schedule, shape);
+        CHECK(reference::host_vector(tiles.factors().values()) ==
+              reference::host_vector(levels.factors().values()));
+        CHECK(reference::host_vector(tiles.inv_diag()) ==
+              reference::host_vector(levels.inv_diag()));
+        for (int repeat = 0; repeat < 2; ++repeat) {  // progress counters are reset per sweep
+          tiles.apply(ExecSpace(), r, z_tiles);
+          CHECK(reference::to_host(z_tiles) == reference::to_host(z_levels));
+        }
+        // A refactor with new values reuses the tiles and the layout, and factors() copies out
+        // the new factors; each sweep alone moves its vectors in and out of the layout.
+        tiles.numeric(ExecSpace(), A2);
+        CHECK(reference::host_vector(tiles.factors().values()) ==
+              reference::host_vector(levels2.factors().values()));
+        CHECK(reference::host_vector(tiles.inv_diag()) ==
+              reference::host_vector(levels2.inv_diag()));
+        tiles.solve_lower(ExecSpace(), r, z_tiles);
+        levels2.solve_lower(ExecSpace(), r, y_levels);
+        CHECK(reference::to_host(z_tiles) == reference::to_host(y_levels));
+        tiles.solve_upper(ExecSpace(), r, z_tiles);
+        levels2.solve_upper(ExecSpace(), r, y_levels);
+        CHECK(reference::to_host(z_tiles) == reference::to_host(y_levels));
       }
-      tiles.numeric(ExecSpace(), A);  // a refactor reuses the tiles
-      tiles.solve_lower(ExecSpace(), r, z_tiles);
-      Vector y_levels("y_levels", n);
-      levels.solve_lower(ExecSpace(), r, y_levels);
-      CHECK(reference::to_host(z_tiles) == reference::to_host(y_levels));
     }
   }
 }

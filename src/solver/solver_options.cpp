@@ -119,7 +119,8 @@ void SolverOptions::set(const std::string& key, const std::string& value) {
     struct_schedule = named<StructSchedule>({{StructSchedule::Levels, "levels"},
                                              {StructSchedule::LevelCounters, "level_counters"},
                                              {StructSchedule::SyncFree, "sync_free"},
-                                             {StructSchedule::Tiles, "tiles"}},
+                                             {StructSchedule::Tiles, "tiles"},
+                                             {StructSchedule::TilesGridOrder, "tiles_grid_order"}},
                                             key, value);
   } else if (key == "tol")
     krylov.relative_tolerance = number(key, value);

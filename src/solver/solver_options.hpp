@@ -54,7 +54,7 @@ struct SolverOptions {
   // (ildu0-dd|ilu0-dd|ic0-dd|ilu0|ildu0|struct-ilu0|struct-ic0|jacobi|none), partitioner,
   // subdomain_rows, apply, fill, shift_pivots (true|false), pivot_threshold, team_size,
   // global_kernel (auto|thread|lanes|sync_free), struct_schedule (levels|level_counters|
-  // sync_free|tiles), trsv (exact|jacobi, or an apply kernel name, which also means exact),
+  // sync_free|tiles|tiles_grid_order), trsv (exact|jacobi, or an apply kernel name, which also means exact),
   // jacobi_sweeps, jacobi_iters, overlap, jacobi_block_rows, tol, abs_tol, max_iters, restart,
   // ortho (cgs2|mgs), stagnation. Throws InvalidInput naming the key and the value.
   void set(const std::string& key, const std::string& value);

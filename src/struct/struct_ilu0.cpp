@@ -1,5 +1,7 @@
 #include "struct/struct_ilu0.hpp"
 
+#include "struct/level_layout.hpp"
+
 #include "core/dense_block.hpp"
 #include "core/errors.hpp"
 #include "core/kokkos_compat.hpp"
@@ -15,13 +17,16 @@ namespace fgdd {
 namespace detail {
 
 // What the factorization and solve launches read and write. Block element (r, c) of stencil
-// entry e at point p is lu(((e·b + r)·b + c)·np + p); D⁻¹'s is inv_diag((r·b + c)·np + p).
+// entry e at the point whose values live at i (its grid index, or its slot in the level layout)
+// is lu(((e·b + r)·b + c)·stride + i); D⁻¹'s is inv_diag((r·b + c)·stride + i).
 struct StructData {
   GridCoordinates g;
   Kokkos::View<int* [3], DeviceType> offsets;
   Kokkos::View<long long*, DeviceType> linear;
   int s = 1, num_lower = 0, center = 0, runtime_b = 1;
-  Offset np = 0;
+  Offset np = 0;            // grid points
+  Offset stride = 0;        // np, or the level layout's slots
+  StructLevelLayout level;  // SyncMode::Tiles only
   StructuredMatrix::Values lu;
   Kokkos::View<Scalar*, DeviceType> inv_diag;
   Kokkos::View<Ordinal*, DeviceType> points;
@@ -35,10 +40,11 @@ struct StructData {
 // How a point knows that what it reads is final. Levels: a launch per level. PointFlags
 // (StructSchedule::SyncFree): a point waits on the done flags of the neighbours it reads and
 // publishes its own with a fence before its flag. LevelCounter (StructSchedule::LevelCounters):
-// its team waited for a counter of completed levels before starting. In both one-launch modes
-// other points' values are read with volatile loads (never a stale L1 line on GPUs). Tiles run
-// the LevelCounter kernels: their team waited on the progress of the tiles it reads.
-enum class SyncMode { Levels, PointFlags, LevelCounter };
+// its team waited for a counter of completed levels before starting. Tiles: its team waited on
+// the progress of the tiles it reads, and values live in the level layout (level_layout.hpp).
+// In the one-launch modes other points' values are read with volatile loads (never a stale L1
+// line on GPUs).
+enum class SyncMode { Levels, PointFlags, LevelCounter, Tiles };
 
 // Scalars of one b×b block in registers: B·B for the b = 1..4 fast paths, else the largest b.
 constexpr int block_capacity(int b) { return b > 0 ? b * b : max_block_size * max_block_size; }
@@ -46,21 +52,50 @@ constexpr int block_capacity(int b) { return b > 0 ? b * b : max_block_size * ma
 template <int B, SyncMode Mode>
 struct StructKernelBase {
   static constexpr int capacity = block_capacity(B);
+  static constexpr bool level_layout = Mode == SyncMode::Tiles;
   StructData data;
   Ordinal level_begin = 0;
   Kokkos::View<unsigned*, DeviceType> done;
   unsigned epoch = 0;
 
   KOKKOS_INLINE_FUNCTION int b() const { return B > 0 ? B : data.runtime_b; }
-  // Whether point (x, y, z) + offset of entry e lies in the grid.
-  KOKKOS_INLINE_FUNCTION bool inside(int e, Ordinal x, Ordinal y, Ordinal z) const {
-    return data.g.inside(x + data.offsets(e, 0), y + data.offsets(e, 1), z + data.offsets(e, 2));
+  // Grid point p's site: its coordinates and where its values live.
+  KOKKOS_INLINE_FUNCTION StructSite site(const Offset p) const {
+    Ordinal x, y, z;
+    data.g.of(p, x, y, z);
+    return site(p, x, y, z);
   }
-  KOKKOS_INLINE_FUNCTION Offset neighbour(Offset p, int e) const {
-    return Offset((long long)p + data.linear(e));
+  KOKKOS_INLINE_FUNCTION StructSite site(Offset p, Ordinal x, Ordinal y, Ordinal z) const {
+    if constexpr (level_layout) return data.level.site(p, x, y, z);
+    StructSite s;
+    s.p = p;
+    s.x = x;
+    s.y = y;
+    s.z = z;
+    s.self = p;
+    return s;
   }
-  KOKKOS_INLINE_FUNCTION Scalar& lu(int e, int rc, Offset p) const {
-    return data.lu((Offset(e) * b() * b() + rc) * data.np + p);
+  // Whether the neighbour of s through entry e lies in the grid.
+  KOKKOS_INLINE_FUNCTION bool inside(int e, const StructSite& s) const {
+    return data.g.inside(s.x + data.offsets(e, 0), s.y + data.offsets(e, 1),
+                         s.z + data.offsets(e, 2));
+  }
+  // Where that neighbour's values live.
+  KOKKOS_INLINE_FUNCTION Offset neighbour(const StructSite& s, int e) const {
+    if constexpr (level_layout) return data.level.neighbour(s, e);
+    return Offset((long long)s.self + data.linear(e));
+  }
+  KOKKOS_INLINE_FUNCTION Scalar& lu(int e, int rc, Offset i) const {
+    return data.lu((Offset(e) * b() * b() + rc) * data.stride + i);
+  }
+  KOKKOS_INLINE_FUNCTION Scalar& inv_diag(int rc, Offset i) const {
+    return data.inv_diag(Offset(rc) * data.stride + i);
+  }
+  // Component r of a vector at i: point-major in grid order, one array per component in the
+  // level layout (coalesced like the matrix).
+  KOKKOS_INLINE_FUNCTION Offset component(Offset i, int r) const {
+    if constexpr (level_layout) return Offset(r) * data.stride + i;
+    return i * b() + r;
   }
   // A value another point wrote: a volatile load, which reaches the coherent level of the
   // memory system (never a stale L1 line on GPUs) and costs a plain load, unlike an atomic one
@@ -82,24 +117,22 @@ struct StructKernelBase {
       atomic_store(&done(p), epoch);
     }
   }
-  // Block e of this thread's own point p.
-  KOKKOS_INLINE_FUNCTION void load(int e, Offset p, Scalar* block) const {
-    for (int rc = 0; rc < b() * b(); ++rc) block[rc] = lu(e, rc, p);
+  // Block e of this thread's own point (values at i).
+  KOKKOS_INLINE_FUNCTION void load(int e, Offset i, Scalar* block) const {
+    for (int rc = 0; rc < b() * b(); ++rc) block[rc] = lu(e, rc, i);
   }
-  // Block e of another point q (waited on before).
-  KOKKOS_INLINE_FUNCTION void load_other(int e, Offset q, Scalar* block) const {
-    for (int rc = 0; rc < b() * b(); ++rc) block[rc] = read(lu(e, rc, q));
+  // Block e of another point (values at i, waited on before).
+  KOKKOS_INLINE_FUNCTION void load_other(int e, Offset i, Scalar* block) const {
+    for (int rc = 0; rc < b() * b(); ++rc) block[rc] = read(lu(e, rc, i));
   }
-  KOKKOS_INLINE_FUNCTION void load_inv_diag(Offset q, Scalar* block) const {
-    for (int rc = 0; rc < b() * b(); ++rc)
-      block[rc] = read(data.inv_diag(Offset(rc) * data.np + q));
+  KOKKOS_INLINE_FUNCTION void load_inv_diag(Offset i, Scalar* block) const {
+    for (int rc = 0; rc < b() * b(); ++rc) block[rc] = read(inv_diag(rc, i));
   }
-  // Waits on every in-grid neighbour of p with entry in [first, last).
-  KOKKOS_INLINE_FUNCTION void wait_neighbours(Offset p, Ordinal x, Ordinal y, Ordinal z, int first,
-                                              int last) const {
+  // Waits on every in-grid neighbour of s with entry in [first, last) (PointFlags: grid order).
+  KOKKOS_INLINE_FUNCTION void wait_neighbours(const StructSite& s, int first, int last) const {
     if constexpr (Mode == SyncMode::PointFlags)
       for (int e = first; e < last; ++e)
-        if (inside(e, x, y, z)) wait(neighbour(p, e));
+        if (inside(e, s)) wait(neighbour(s, e));
   }
 };
 
@@ -124,38 +157,37 @@ struct StructFactorKernel : StructKernelBase<B, Mode> {
   static constexpr int capacity = Base::capacity;
 
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
-    point(Offset(data.points(this->level_begin + k)));
+    point(this->site(Offset(data.points(this->level_begin + k))));
   }
 
-  KOKKOS_INLINE_FUNCTION void point(const Offset p) const {
-    Ordinal x, y, z;
-    data.g.of(p, x, y, z);
+  KOKKOS_INLINE_FUNCTION void point(const StructSite& s) const {
+    const Offset p = s.self;
     const int bb = b() * b();
     const int last = Ic0 ? data.center + 1 : data.s;  // Ic0 reads the lower triangle only
     Scalar row_max = 0;
     for (int e = 0; e < last; ++e)
-      if (inside(e, x, y, z))
+      if (inside(e, s))
         for (int rc = 0; rc < bb; ++rc) {
           const Scalar v = fabs(lu(e, rc, p));
           if (v > row_max) row_max = v;
         }
-    this->wait_neighbours(p, x, y, z, 0, data.num_lower);
+    this->wait_neighbours(s, 0, data.num_lower);
     for (int a = 0; a < data.num_lower; ++a) {
-      if (!inside(a, x, y, z)) continue;
-      const Offset q = neighbour(p, a);
+      if (!inside(a, s)) continue;
+      const Offset q = neighbour(s, a);
       Scalar original[capacity], l[capacity], inv[capacity], product[capacity];
       load(a, p, original);
       this->load_inv_diag(q, inv);
       multiply_blocks(original, inv, l, b());
       for (int m = data.elim_ptr(a); m < data.elim_ptr(a + 1); ++m) {
         const int t = data.elim_target(m);
-        if (!inside(t, x, y, z)) continue;  // p + o_t = q + o_u
+        if (!inside(t, s)) continue;  // p + o_t = q + o_u
         if (Ic0) {
           Scalar other[capacity];  // L_{q', −o_u}, q' = p + o_t; for t = centre that is L_pa
           if (t == data.center)
             for (int e = 0; e < bb; ++e) other[e] = l[e];
           else
-            load_other(data.mirror(data.elim_upper(m)), neighbour(p, t), other);
+            load_other(data.mirror(data.elim_upper(m)), neighbour(s, t), other);
           multiply_blocks_transposed(original, other, product, b());
         } else {
           Scalar u[capacity];
@@ -174,10 +206,10 @@ struct StructFactorKernel : StructKernelBase<B, Mode> {
     Scalar smallest = 0;
     const Scalar first = pivot[0];
     const int result = invert_block(pivot, inv, b(), row_rule, smallest);
-    for (int rc = 0; rc < bb; ++rc) data.inv_diag(Offset(rc) * data.np + p) = inv[rc];
-    data.pivot_value(p) = b() == 1 ? first : smallest;
+    for (int rc = 0; rc < bb; ++rc) this->inv_diag(rc, p) = inv[rc];
+    data.pivot_value(s.p) = b() == 1 ? first : smallest;
     if (result < 0) {
-      Kokkos::atomic_fetch_min(&data.failed_point(), Ordinal(p));
+      Kokkos::atomic_fetch_min(&data.failed_point(), Ordinal(s.p));
     } else if (result > 0) {
       Kokkos::atomic_add(&data.shifted(), Offset(result));
       // Keep D consistent with the D⁻¹ actually used: D = (D⁻¹)⁻¹.
@@ -189,60 +221,58 @@ struct StructFactorKernel : StructKernelBase<B, Mode> {
   }
 };
 
-// Ic0: U_pu = D_p·L_{p+o_u, −o_u}ᵀ, independent per point once every row is eliminated.
-template <int B>
-struct StructIc0UpperKernel : StructKernelBase<B, SyncMode::Levels> {
-  using Base = StructKernelBase<B, SyncMode::Levels>;
-  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i) const {
-    const Offset p = Offset(i);
+// Ic0: U_pu = D_p·L_{p+o_u, −o_u}ᵀ, independent per point once every row is eliminated (Levels:
+// grid order, Tiles: the level layout).
+template <int B, SyncMode Mode>
+struct StructIc0UpperKernel : StructKernelBase<B, Mode> {
+  using Base = StructKernelBase<B, Mode>;
+  KOKKOS_INLINE_FUNCTION void operator()(const Offset point) const {
     const auto& data = this->data;
-    Ordinal x, y, z;
-    data.g.of(p, x, y, z);
+    const StructSite s = this->site(point);
     const int bb = this->b() * this->b();
     Scalar d[Base::capacity], other[Base::capacity], u[Base::capacity];
-    this->load(data.center, p, d);
+    this->load(data.center, s.self, d);
     for (int e = data.center + 1; e < data.s; ++e) {
-      if (!this->inside(e, x, y, z)) continue;
-      this->load(data.mirror(e), this->neighbour(p, e), other);
+      if (!this->inside(e, s)) continue;
+      this->load(data.mirror(e), this->neighbour(s, e), other);
       multiply_blocks_transposed(d, other, u, this->b());
-      for (int rc = 0; rc < bb; ++rc) this->lu(e, rc, p) = u[rc];
+      for (int rc = 0; rc < bb; ++rc) this->lu(e, rc, s.self) = u[rc];
     }
   }
 };
 
 // One point of a sweep (Algorithm 2) in place. Lower: z_p −= Σ_a L_pa z_{p+o_a}, the lower
 // neighbours on earlier levels. Upper (levels in reverse): z_p = D⁻¹_p (z_p − Σ_u U_pu z_{p+o_u}),
-// the upper neighbours on later levels.
+// the upper neighbours on later levels. z is in the kernel's layout (component()).
 template <int B, bool Lower, SyncMode Mode>
 struct StructSweepKernel : StructKernelBase<B, Mode> {
   using Base = StructKernelBase<B, Mode>;
   Vector z;
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
-    point(Offset(this->data.points(this->level_begin + k)));
+    point(this->site(Offset(this->data.points(this->level_begin + k))));
   }
-  KOKKOS_INLINE_FUNCTION void point(const Offset p) const {
+  KOKKOS_INLINE_FUNCTION void point(const StructSite& s) const {
     const auto& data = this->data;
-    Ordinal x, y, z_coord;
-    data.g.of(p, x, y, z_coord);
+    const Offset p = s.self;
     const int bs = this->b();
     const int first = Lower ? 0 : data.center + 1, last = Lower ? data.num_lower : data.s;
     Scalar sum[B > 0 ? B : max_block_size];
-    for (int r = 0; r < bs; ++r) sum[r] = z(p * bs + r);
+    for (int r = 0; r < bs; ++r) sum[r] = z(this->component(p, r));
     for (int e = first; e < last; ++e) {
-      if (!this->inside(e, x, y, z_coord)) continue;
-      const Offset q = this->neighbour(p, e);
+      if (!this->inside(e, s)) continue;
+      const Offset q = this->neighbour(s, e);
       this->wait(q);
       for (int r = 0; r < bs; ++r)
         for (int c = 0; c < bs; ++c)
-          sum[r] -= this->lu(e, r * bs + c, p) * this->read(z(q * bs + c));
+          sum[r] -= this->lu(e, r * bs + c, p) * this->read(z(this->component(q, c)));
     }
     if (Lower) {
-      for (int r = 0; r < bs; ++r) z(p * bs + r) = sum[r];
+      for (int r = 0; r < bs; ++r) z(this->component(p, r)) = sum[r];
     } else {
       for (int r = 0; r < bs; ++r) {
         Scalar v = 0;
-        for (int c = 0; c < bs; ++c) v += data.inv_diag(Offset(r * bs + c) * data.np + p) * sum[c];
-        z(p * bs + r) = v;
+        for (int c = 0; c < bs; ++c) v += this->inv_diag(r * bs + c, p) * sum[c];
+        z(this->component(p, r)) = v;
       }
     }
     this->publish(p);
@@ -271,8 +301,9 @@ struct StructSyncFreeLaunch {
         Kokkos::PerTeam(member),
         [&](Ordinal& t) { t = Kokkos::atomic_fetch_add(&tickets(), Ordinal(1)); }, ticket);
     const Ordinal chunk = reverse ? num_chunks - 1 - ticket : ticket;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, chunk_ptr(chunk), chunk_ptr(chunk + 1)),
-                         [&](const Ordinal k) { kernel.point(Offset(kernel.data.points(k))); });
+    Kokkos::parallel_for(
+        Kokkos::TeamThreadRange(member, chunk_ptr(chunk), chunk_ptr(chunk + 1)),
+        [&](const Ordinal k) { kernel.point(kernel.site(Offset(kernel.data.points(k)))); });
   }
 };
 
@@ -305,8 +336,9 @@ struct StructCounterLaunch {
       Kokkos::memory_fence();
     }
     member.team_barrier();
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, chunk_ptr(chunk), chunk_ptr(chunk + 1)),
-                         [&](const Ordinal k) { kernel.point(Offset(kernel.data.points(k))); });
+    Kokkos::parallel_for(
+        Kokkos::TeamThreadRange(member, chunk_ptr(chunk), chunk_ptr(chunk + 1)),
+        [&](const Ordinal k) { kernel.point(kernel.site(Offset(kernel.data.points(k)))); });
     // Every thread's writes before the barrier, the barrier before the counter.
     Kokkos::memory_fence();
     member.team_barrier();
@@ -334,7 +366,7 @@ struct StructTileLaunch {
   static constexpr Ordinal done_key = std::numeric_limits<Ordinal>::max();
   Kernel kernel;
   StructTileGrid tiles;
-  Kokkos::Array<int, 3> column_u, column_v, along;
+  StructColumnMap map;
   Kokkos::View<Ordinal*, DeviceType> order, first, last, progress;
   Kokkos::View<Ordinal, DeviceType> tickets;
   Ordinal last_key = 0;
@@ -375,21 +407,25 @@ struct StructTileLaunch {
     if (lo > hi) return;
     const Ordinal tu = tile / tiles.tiles_v, tv = tile % tiles.tiles_v;
     const int columns = tiles.shape.u * tiles.shape.v;
-    const GridCoordinates& g = kernel.data.g;
+    const StructLevelLayout& layout = kernel.data.level;
+    const Offset nx = kernel.data.g.nx, ny = kernel.data.g.ny;
     Ordinal ready = -1;
     for (Ordinal step = 0; step <= hi - lo; ++step) {
       const Ordinal level = reverse ? hi - step : lo + step;
       const Ordinal key = reverse ? last_key - level : level;
+      const Ordinal level_slot = level % layout.column_length;
       if (member.team_rank() == 0) wait_for(tu, tv, key, ready);
       member.team_barrier();
       Kokkos::parallel_for(Kokkos::TeamThreadRange(member, columns), [&](const int c) {
         const long long u = tiles.u_min + (long long)tu * tiles.shape.u + c % tiles.shape.u;
         const long long v = tiles.v_min + (long long)tv * tiles.shape.v + c / tiles.shape.u;
-        const long long x = column_u[0] * u + column_v[0] * v + (long long)along[0] * level;
-        const long long y = column_u[1] * u + column_v[1] * v + (long long)along[1] * level;
-        const long long z = column_u[2] * u + column_v[2] * v + (long long)along[2] * level;
-        if (x >= 0 && x < g.nx && y >= 0 && y < g.ny && z >= 0 && z < g.nz)
-          kernel.point(Offset(x + (long long)g.nx * (y + (long long)g.ny * z)));
+        Ordinal x, y, z;
+        if (!map.point(u, v, level, x, y, z)) return;
+        const Offset p = x + nx * (y + ny * z);
+        if constexpr (Kernel::level_layout)
+          kernel.point(layout.site(p, x, y, z, u, v, level_slot));
+        else
+          kernel.point(kernel.site(p, x, y, z));
       });
       // Every thread's writes before the barrier, the barrier before the progress.
       Kokkos::memory_fence();
@@ -474,18 +510,14 @@ void launch_tiles(const ExecSpace& space, const char* label, const Kernel& kerne
       "fgdd::struct::tile_progress", Kokkos::RangePolicy<ExecSpace>(space, 0, num_tiles),
       KOKKOS_LAMBDA(const Ordinal t) {
         progress(t) = first(t) > last(t) ? StructTileLaunch<Kernel>::done_key
-                      : reverse         ? last_key - last(t)
-                                        : first(t);
+                      : reverse          ? last_key - last(t)
+                                         : first(t);
       });
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   StructTileLaunch<Kernel> launch;
   launch.kernel = kernel;
   launch.tiles = state.tile_grid;
-  for (int i = 0; i < 3; ++i) {
-    launch.column_u[i] = state.mapping.column_u[i];
-    launch.column_v[i] = state.mapping.column_v[i];
-    launch.along[i] = state.mapping.along[i];
-  }
+  launch.map = state.column_map;
   launch.order = state.tile_order;
   launch.first = first;
   launch.last = last;
@@ -512,7 +544,11 @@ void run_schedule(const ExecSpace& space, const char* label, StructSchedule sche
                   const StructSyncState& state, const std::vector<Ordinal>& level_ptr, bool reverse,
                   const Setup& setup) {
   if (schedule == StructSchedule::Tiles) {
-    K<SyncMode::LevelCounter> kernel;
+    K<SyncMode::Tiles> kernel;
+    setup(kernel);
+    launch_tiles(space, label, kernel, state, Ordinal(level_ptr.size()) - 1, reverse);
+  } else if (schedule == StructSchedule::TilesGridOrder) {
+    K<SyncMode::LevelCounter> kernel;  // the same waits, grid-order values
     setup(kernel);
     launch_tiles(space, label, kernel, state, Ordinal(level_ptr.size()) - 1, reverse);
   } else if (schedule == StructSchedule::SyncFree) {
@@ -552,10 +588,15 @@ void factor_points(const ExecSpace& space, const StructData& data,
   if (ic0) {
     run_schedule<FactorFor<B>::template Ic0>(space, "fgdd::struct::ic0", schedule, state, level_ptr,
                                              false, setup);
-    StructIc0UpperKernel<B> upper;
-    upper.data = data;
-    Kokkos::parallel_for("fgdd::struct::ic0_upper",
-                         Kokkos::RangePolicy<ExecSpace>(space, 0, Ordinal(data.np)), upper);
+    const auto upper = [&](auto kernel) {
+      kernel.data = data;
+      Kokkos::parallel_for("fgdd::struct::ic0_upper",
+                           Kokkos::RangePolicy<ExecSpace>(space, 0, data.np), kernel);
+    };
+    if (schedule == StructSchedule::Tiles)
+      upper(StructIc0UpperKernel<B, SyncMode::Tiles>{});
+    else
+      upper(StructIc0UpperKernel<B, SyncMode::Levels>{});
   } else {
     run_schedule<FactorFor<B>::template Ilu0>(space, "fgdd::struct::ilu0", schedule, state,
                                               level_ptr, false, setup);
@@ -597,17 +638,22 @@ void dispatch_block_size(int b, Functor&& f) {
   }
 }
 
-StructData make_data(const StructuredMatrix& factors) {
+// The launches' data for the factors' shape, with their values and D⁻¹ in the schedule's
+// layout.
+StructData make_data(const StructuredMatrix& shape, const StructIlu0Storage& storage) {
   StructData data;
-  data.g = GridCoordinates{factors.grid().nx, factors.grid().ny, factors.grid().nz};
-  data.offsets = factors.device_stencil().offsets;
-  data.linear = factors.device_stencil().linear_offset;
-  data.s = factors.stencil().size();
-  data.num_lower = factors.stencil().num_lower();
-  data.center = factors.stencil().center();
-  data.runtime_b = factors.block_size();
-  data.np = factors.num_points();
-  data.lu = factors.values();
+  data.g = GridCoordinates{shape.grid().nx, shape.grid().ny, shape.grid().nz};
+  data.offsets = shape.device_stencil().offsets;
+  data.linear = shape.device_stencil().linear_offset;
+  data.s = shape.stencil().size();
+  data.num_lower = shape.stencil().num_lower();
+  data.center = shape.stencil().center();
+  data.runtime_b = shape.block_size();
+  data.np = shape.num_points();
+  data.stride = storage.stride;
+  data.level = storage.layout;
+  data.lu = storage.values;
+  data.inv_diag = storage.inv_diag;
   return data;
 }
 
@@ -669,24 +715,11 @@ Kokkos::View<int*, DeviceType> to_device(const std::vector<int>& host, const cha
   return view;
 }
 
-// Floor of a / d for d > 0.
-KOKKOS_INLINE_FUNCTION long long floor_div(long long a, long long d) {
-  return a >= 0 ? a / d : -((-a + d - 1) / d);
-}
-
-// Each tile's level range [first, last] (first > last: the tile has no grid point), from the
-// columns' ranges: column (u, v) holds p = column_u·u + column_v·v + along·l for the l that put
-// p inside the grid, an interval since the grid is a box. Built on the device.
-void build_tile_ranges(const ExecSpace& space, const GridInfo& grid, Ordinal num_levels,
-                       StructSyncState& state) {
+// Each tile's level range [first, last] (first > last: the tile has no grid point), from its
+// columns' ranges. Built on the device.
+void build_tile_ranges(const ExecSpace& space, StructSyncState& state) {
   const StructTileGrid tiles = state.tile_grid;
-  const StructTileMapping& m = state.mapping;
-  Kokkos::Array<int, 3> cu, cv, along, extent{grid.nx, grid.ny, grid.nz};
-  for (int i = 0; i < 3; ++i) {
-    cu[i] = m.column_u[i];
-    cv[i] = m.column_v[i];
-    along[i] = m.along[i];
-  }
+  const StructColumnMap map = state.column_map;
   state.tile_first = Kokkos::View<Ordinal*, DeviceType>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::struct::tile_first"),
       tiles.num_tiles());
@@ -702,25 +735,10 @@ void build_tile_ranges(const ExecSpace& space, const GridInfo& grid, Ordinal num
       "fgdd::struct::tile_ranges", Kokkos::RangePolicy<ExecSpace>(space, 0, columns),
       KOKKOS_LAMBDA(const Offset c) {
         const long long iu = c % columns_u, iv = c / columns_u;
-        const long long u = tiles.u_min + iu, v = tiles.v_min + iv;
-        long long lo = 0, hi = num_levels - 1;
-        for (int i = 0; i < 3; ++i) {  // 0 <= base + along·l <= extent − 1
-          const long long base = cu[i] * u + cv[i] * v, d = along[i], top = extent[i] - 1;
-          long long from = lo, to = hi;
-          if (d > 0) {
-            from = -floor_div(base, d);
-            to = floor_div(top - base, d);
-          } else if (d < 0) {
-            from = -floor_div(top - base, -d);
-            to = floor_div(base, -d);
-          } else if (base < 0 || base > top) {
-            to = from - 1;
-          }
-          if (from > lo) lo = from;
-          if (to < hi) hi = to;
-        }
-        if (lo > hi) return;
-        const Ordinal tile = Ordinal(iu / tiles.shape.u) * tiles.tiles_v + Ordinal(iv / tiles.shape.v);
+        long long lo = 0, hi = 0;
+        if (!map.levels(tiles.u_min + iu, tiles.v_min + iv, lo, hi)) return;
+        const Ordinal tile =
+            Ordinal(iu / tiles.shape.u) * tiles.tiles_v + Ordinal(iv / tiles.shape.v);
         Kokkos::atomic_fetch_min(&first(tile), Ordinal(lo));
         Kokkos::atomic_fetch_max(&last(tile), Ordinal(hi));
       });
@@ -790,15 +808,31 @@ StructIlu0::StructIlu0(const ExecSpace& space, const StructuredMatrix& A,
   elim_upper_ = detail::to_device(upper, "fgdd::struct::elim_upper");
   elim_target_ = detail::to_device(target, "fgdd::struct::elim_target");
   mirror_ = detail::to_device(mirror, "fgdd::struct::mirror");
-  factors_ = StructuredMatrix(A.grid(), stencil, A.block_size());
   const int b = A.block_size();
-  inv_diag_ =
-      Kokkos::View<Scalar*, DeviceType>("fgdd::struct::inv_diag", Offset(b) * b * A.num_points());
-  if (schedule_ == StructSchedule::Tiles) {
+  const bool tiles =
+      schedule_ == StructSchedule::Tiles || schedule_ == StructSchedule::TilesGridOrder;
+  if (tiles) {
     sync_.mapping = find_tile_mapping(stencil, levels_.weights, A.grid());
+    sync_.column_map = column_map(sync_.mapping, A.grid(), levels_.num_levels);
     sync_.tile_grid = make_tile_grid(sync_.mapping, A.grid(), tile_shape);
-    detail::build_tile_ranges(space, A.grid(), levels_.num_levels, sync_);
-  } else if (schedule_ != StructSchedule::Levels) {
+    detail::build_tile_ranges(space, sync_);
+  }
+  if (level_layout()) {
+    storage_.layout =
+        detail::make_level_layout(space, sync_.mapping, A.grid(), stencil, levels_.num_levels);
+    storage_.stride = storage_.layout.num_slots;
+    storage_.values = StructuredMatrix::Values("fgdd::struct::level_values",
+                                               Offset(stencil.size()) * b * b * storage_.stride);
+    factors_ = A.shape();
+  } else {
+    factors_ = StructuredMatrix(A.grid(), stencil, b);
+    storage_.values = factors_.values();
+    storage_.stride = A.num_points();
+  }
+  storage_.inv_diag =
+      Kokkos::View<Scalar*, DeviceType>("fgdd::struct::inv_diag", Offset(b) * b * storage_.stride);
+  if (!level_layout()) inv_diag_ = storage_.inv_diag;
+  if (schedule_ == StructSchedule::LevelCounters || schedule_ == StructSchedule::SyncFree) {
     // Chunks of at most chunk_points points, never across a level (built from the level
     // offsets: one entry per chunk, no per-point host work), and the non-empty levels ("steps")
     // they belong to.
@@ -841,10 +875,15 @@ const FactorReport& StructIlu0::numeric(const ExecSpace& space, const Structured
   Kokkos::Timer timer;
   const Ordinal np = Ordinal(A.num_points());
   const int b = A.block_size();
-  Kokkos::deep_copy(space, factors_.values(), A.values());
+  if (level_layout()) {
+    detail::values_to_layout(space, storage_.layout, A.grid(), A.stencil().size() * b * b,
+                             A.values(), storage_.values);
+    factors_copied_ = false;
+  } else {
+    Kokkos::deep_copy(space, factors_.values(), A.values());
+  }
   pivots_.reset(space);
-  detail::StructData data = detail::make_data(factors_);
-  data.inv_diag = inv_diag_;
+  detail::StructData data = detail::make_data(factors_, storage_);
   data.points = levels_.points;
   data.elim_ptr = elim_ptr_;
   data.elim_upper = elim_upper_;
@@ -866,33 +905,98 @@ const FactorReport& StructIlu0::numeric(const ExecSpace& space, const Structured
   return report_;
 }
 
-void StructIlu0::sweep(const ExecSpace& space, ConstVector in, Vector out, bool lower) const {
-  detail::check_vector(*this, in.extent(0), lower ? "r" : "y");
-  detail::check_vector(*this, out.extent(0), lower ? "y" : "z");
-  if (in.data() != out.data()) Kokkos::deep_copy(space, out, in);
-  detail::StructData data = detail::make_data(factors_);
-  data.inv_diag = inv_diag_;
+void StructIlu0::sweep(const ExecSpace& space, const Vector& v, bool lower) const {
+  detail::StructData data = detail::make_data(factors_, storage_);
   data.points = levels_.points;
   detail::dispatch_block_size(factors_.block_size(), [&](auto block) {
     constexpr int B = decltype(block)::value;
     if (lower)
-      detail::sweep_points<B, true>(space, data, levels_.host_level_ptr, out, schedule_, sync_);
+      detail::sweep_points<B, true>(space, data, levels_.host_level_ptr, v, schedule_, sync_);
     else
-      detail::sweep_points<B, false>(space, data, levels_.host_level_ptr, out, schedule_, sync_);
+      detail::sweep_points<B, false>(space, data, levels_.host_level_ptr, v, schedule_, sync_);
   });
 }
 
+const Vector& StructIlu0::work() const {
+  if (work_.extent(0) == 0)
+    work_ = Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::struct::work"),
+                   Offset(factors_.block_size()) * storage_.stride);
+  return work_;
+}
+
+void StructIlu0::solve(const ExecSpace& space, ConstVector in, Vector out, bool lower) const {
+  detail::check_vector(*this, in.extent(0), lower ? "r" : "y");
+  detail::check_vector(*this, out.extent(0), lower ? "y" : "z");
+  if (level_layout()) {
+    const int b = factors_.block_size();
+    detail::gather_to_layout(space, storage_.layout, factors_.grid(), {}, b, in, work());
+    sweep(space, work(), lower);
+    detail::scatter_from_layout(space, storage_.layout, factors_.grid(), {}, b, work(), out);
+    return;
+  }
+  if (in.data() != out.data()) Kokkos::deep_copy(space, out, in);
+  sweep(space, out, lower);
+}
+
 void StructIlu0::solve_lower(const ExecSpace& space, ConstVector r, Vector y) const {
-  sweep(space, r, y, true);
+  solve(space, r, y, true);
 }
 
 void StructIlu0::solve_upper(const ExecSpace& space, ConstVector y, Vector z) const {
-  sweep(space, y, z, false);
+  solve(space, y, z, false);
 }
 
-void StructIlu0::apply(const ExecSpace& space, ConstVector r, Vector z) const {
-  solve_lower(space, r, z);
-  solve_upper(space, z, z);
+void StructIlu0::apply(const ExecSpace& space, ConstVector r, Vector z,
+                       const Kokkos::View<const Ordinal*, DeviceType>& perm) const {
+  detail::check_vector(*this, r.extent(0), "r");
+  detail::check_vector(*this, z.extent(0), "z");
+  if (perm.extent(0) != 0 && perm.extent(0) != factors_.num_points())
+    throw DimensionMismatch("the permutation has " + std::to_string(perm.extent(0)) +
+                            " entries; the grid has " + std::to_string(factors_.num_points()) +
+                            " points");
+  const int b = factors_.block_size();
+  if (level_layout()) {
+    detail::gather_to_layout(space, storage_.layout, factors_.grid(), perm, b, r, work());
+  } else if (perm.extent(0) != 0) {
+    detail::gather_to_grid(space, perm, b, r, work());
+  } else {
+    if (r.data() != z.data()) Kokkos::deep_copy(space, z, r);
+    sweep(space, z, true);
+    sweep(space, z, false);
+    return;
+  }
+  sweep(space, work(), true);
+  sweep(space, work(), false);
+  if (level_layout())
+    detail::scatter_from_layout(space, storage_.layout, factors_.grid(), perm, b, work(), z);
+  else
+    detail::scatter_from_grid(space, perm, b, work(), z);
+}
+
+void StructIlu0::copy_out_factors() const {
+  if (!level_layout() || factors_copied_) return;
+  const ExecSpace space;
+  const int b = factors_.block_size();
+  factors_.allocate_values();
+  detail::values_from_layout(space, storage_.layout, factors_.grid(),
+                             factors_.stencil().size() * b * b, storage_.values, factors_.values());
+  if (inv_diag_.extent(0) == 0)
+    inv_diag_ = Kokkos::View<Scalar*, DeviceType>("fgdd::struct::inv_diag",
+                                                  Offset(b) * b * factors_.num_points());
+  detail::values_from_layout(space, storage_.layout, factors_.grid(), b * b, storage_.inv_diag,
+                             inv_diag_);
+  space.fence();
+  factors_copied_ = true;
+}
+
+const StructuredMatrix& StructIlu0::factors() const {
+  copy_out_factors();
+  return factors_;
+}
+
+const Kokkos::View<Scalar*, DeviceType>& StructIlu0::inv_diag() const {
+  copy_out_factors();
+  return inv_diag_;
 }
 
 }  // namespace fgdd

@@ -9,6 +9,7 @@
 #include "factor/factor_options.hpp"
 #include "factor/pivot_status.hpp"
 #include "factor/subdomain_ilu0.hpp"
+#include "struct/level_layout.hpp"
 #include "struct/structured_matrix.hpp"
 #include "struct/tile_mapping.hpp"
 #include "trsv/subdomain_levels.hpp"
@@ -40,14 +41,17 @@ StructLevels build_struct_levels(const ExecSpace& space, const GridInfo& grid,
 // save. Tiles, measured in another build (docs/PERFORMANCE.md): lower sweeps 2.9-3.0× faster
 // than Levels in the same build, GMRES 7-point 128³ 1.63 s against 4.49 s.
 enum class StructSchedule {
-  Levels,         // one launch per level (a global barrier between levels); the default
-  LevelCounters,  // one launch per sweep: teams take chunks of a level from a ticket counter in
-                  // level order; one thread per team waits on a counter of completed levels
-  SyncFree,       // the same launch, but each point waits on done flags of the neighbours it
-                  // reads (flags per point instead of per tile)
-  Tiles,          // one launch per sweep, a team per tile of columns (tile_mapping.hpp) walking
-                  // all its levels; before a level it waits only on the progress counters of
-                  // the neighbouring tiles it reads (structilu-structured-grid.txt §4.1)
+  Levels,          // one launch per level (a global barrier between levels); the default
+  LevelCounters,   // one launch per sweep: teams take chunks of a level from a ticket counter in
+                   // level order; one thread per team waits on a counter of completed levels
+  SyncFree,        // the same launch, but each point waits on done flags of the neighbours it
+                   // reads (flags per point instead of per tile)
+  Tiles,           // one launch per sweep, a team per tile of columns (tile_mapping.hpp) walking
+                   // all its levels; before a level it waits only on the progress counters of
+                   // the neighbouring tiles it reads (structilu-structured-grid.txt §4.1). The
+                   // factors and the sweeps' vector live in the level layout (level_layout.hpp)
+  TilesGridOrder,  // the same tiles on values in grid order: no layout copies, but a tile's
+                   // loads on one level lie a plane apart; kept to measure what the layout buys
 };
 
 namespace detail {
@@ -65,9 +69,19 @@ struct StructSyncState {
   // Tiles: the mapping, the tile grid, ticket → tile (by tu + tv), each tile's level range
   // (first > last: no point) and, during a sweep, the key of the next level it will do.
   StructTileMapping mapping;
+  StructColumnMap column_map;
   StructTileGrid tile_grid;
   Kokkos::View<Ordinal*, DeviceType> tile_order, tile_first, tile_last, tile_progress;
   mutable unsigned epoch = 0;
+};
+
+// The factor values and D⁻¹ as the kernels hold them: in grid order (stride = the grid points)
+// or, for the tile schedule, in the level layout (stride = its slots).
+struct StructIlu0Storage {
+  StructuredMatrix::Values values;
+  Kokkos::View<Scalar*, DeviceType> inv_diag;
+  Offset stride = 0;
+  StructLevelLayout layout;  // Tiles only
 };
 }  // namespace detail
 
@@ -78,7 +92,7 @@ class StructIlu0 {
   // then U = D Lᵀ is written, so factors() has the Ilu0 layout and the same solves apply; the
   // upper triangle of A is not read). Pivot options as for GlobalIlu0. Throws InvalidInput for
   // Ildu0, level_of_fill > 0, or Ildlt with a non-symmetric stencil; ZeroPivot as numeric().
-  // tile_shape: columns per tile for StructSchedule::Tiles (else unused); InvalidInput for a
+  // tile_shape: columns per tile for the Tiles schedules (else unused); InvalidInput for a
   // side < 1 or a stencil without a tile mapping (find_tile_mapping).
   StructIlu0(const ExecSpace& space, const StructuredMatrix& A, const FactorOptions& options,
              StructSchedule schedule = StructSchedule::Levels, StructTileShape tile_shape = {});
@@ -88,19 +102,25 @@ class StructIlu0 {
   // point) when a pivot is tiny and shifting is off.
   const FactorReport& numeric(const ExecSpace& space, const StructuredMatrix& A);
 
-  // z = (L U)⁻¹ r. r and z have num_rows() entries (point-major, b per point) and may alias.
+  // z = (L U)⁻¹ r. r and z have num_rows() entries (point-major, b per point) and may alias;
+  // in grid order, or in the ordering perm gives (perm(grid point) = the vectors' block row).
   // Throws DimensionMismatch. Not for concurrent calls on one object (the one-launch schedules
-  // share their counters and flags).
-  void apply(const ExecSpace& space, ConstVector r, Vector z) const;
-  // y = L⁻¹ r (L unit lower) and z = U⁻¹ y; in place when the vectors alias.
+  // share their counters and flags, and every schedule may share a work vector).
+  void apply(const ExecSpace& space, ConstVector r, Vector z,
+             const Kokkos::View<const Ordinal*, DeviceType>& perm = {}) const;
+  // y = L⁻¹ r (L unit lower) and z = U⁻¹ y in grid order; in place when the vectors alias. With
+  // the tile schedule each also moves its vectors into the level layout and back, which apply
+  // does once for both sweeps.
   void solve_lower(const ExecSpace& space, ConstVector r, Vector y) const;
   void solve_upper(const ExecSpace& space, ConstVector y, Vector z) const;
 
   // The factors in A's layout: lower entries L (unit diagonal implicit), the centre U's
-  // diagonal blocks (the pivots D), upper entries U (unscaled).
-  const StructuredMatrix& factors() const noexcept { return factors_; }
-  // D⁻¹: element (r, c) of point p at (r·b + c)·num_points + p.
-  const Kokkos::View<Scalar*, DeviceType>& inv_diag() const noexcept { return inv_diag_; }
+  // diagonal blocks (the pivots D), upper entries U (unscaled). With the tile schedule the
+  // first call after a factorization copies them out of the level layout (memory for a second
+  // copy, kept until the object goes).
+  const StructuredMatrix& factors() const;
+  // D⁻¹: element (r, c) of point p at (r·b + c)·num_points + p (copied out as factors()).
+  const Kokkos::View<Scalar*, DeviceType>& inv_diag() const;
   const StructLevels& levels() const noexcept { return levels_; }
   const FactorReport& report() const noexcept { return report_; }
   IluForm form() const noexcept { return options_.form; }
@@ -108,14 +128,27 @@ class StructIlu0 {
   Offset num_rows() const noexcept { return factors_.num_rows(); }
 
  private:
-  // out = (lower ? L : U)⁻¹ in, in place when they alias; the vectors are checked first.
-  void sweep(const ExecSpace& space, ConstVector in, Vector out, bool lower) const;
+  bool level_layout() const noexcept { return schedule_ == StructSchedule::Tiles; }
+  // One sweep in place on v, which is in the storage's layout.
+  void sweep(const ExecSpace& space, const Vector& v, bool lower) const;
+  // out = (lower ? L : U)⁻¹ in, in grid order; the vectors are checked first.
+  void solve(const ExecSpace& space, ConstVector in, Vector out, bool lower) const;
+  // The work vector for perm's or the level layout's copy of a vector (allocated once).
+  const Vector& work() const;
+  // Level layout: the grid-order factors_ values and inv_diag_ from storage_, once per
+  // factorization.
+  void copy_out_factors() const;
 
   FactorOptions options_;
   StructSchedule schedule_ = StructSchedule::Levels;
   detail::StructSyncState sync_;
-  StructuredMatrix factors_;
-  Kokkos::View<Scalar*, DeviceType> inv_diag_;
+  // Grid order. Levels etc.: the factors themselves (storage_ shares them). Tiles: the shape,
+  // with values and inv_diag_ copied out of storage_ on request.
+  mutable StructuredMatrix factors_;
+  mutable Kokkos::View<Scalar*, DeviceType> inv_diag_;
+  mutable bool factors_copied_ = false;
+  detail::StructIlu0Storage storage_;
+  mutable Vector work_;
   StructLevels levels_;
   FactorReport report_;
   // Elimination table (paper Algorithm 1 LOOP3, resolved once): for lower entry a, the pairs
@@ -124,7 +157,7 @@ class StructIlu0 {
   // index(−o_u).
   Kokkos::View<int*, DeviceType> elim_ptr_, elim_upper_, elim_target_;
   Kokkos::View<int*, DeviceType> mirror_;  // per entry e: index of −o_e, -1 if absent
-  detail::PivotStatus pivots_;  // per grid point
+  detail::PivotStatus pivots_;             // per grid point
 };
 
 }  // namespace fgdd

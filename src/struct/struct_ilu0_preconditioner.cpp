@@ -7,32 +7,6 @@
 
 namespace fgdd {
 
-namespace detail {
-
-// to(p·b + r) = from(perm(p)·b + r): A's ordering to grid order.
-void gather_to_grid(const ExecSpace& space, const Kokkos::View<const Ordinal*, DeviceType>& perm,
-                    int b, ConstVector from, Vector to) {
-  Kokkos::parallel_for(
-      "fgdd::struct::gather_to_grid", Kokkos::RangePolicy<ExecSpace>(space, 0, to.extent(0)),
-      KOKKOS_LAMBDA(const Offset k) {
-        const Offset p = k / b, r = k % b;
-        to(k) = from(Offset(perm(p)) * b + r);
-      });
-}
-
-// to(perm(p)·b + r) = from(p·b + r).
-void scatter_from_grid(const ExecSpace& space, const Kokkos::View<const Ordinal*, DeviceType>& perm,
-                       int b, ConstVector from, Vector to) {
-  Kokkos::parallel_for(
-      "fgdd::struct::scatter_from_grid", Kokkos::RangePolicy<ExecSpace>(space, 0, from.extent(0)),
-      KOKKOS_LAMBDA(const Offset k) {
-        const Offset p = k / b, r = k % b;
-        to(Offset(perm(p)) * b + r) = from(k);
-      });
-}
-
-}  // namespace detail
-
 StructIlu0Preconditioner::StructIlu0Preconditioner(const ExecSpace& space, const SparseMatrix& A,
                                                    const GridInfo& grid,
                                                    const StructIluOptions& options,
@@ -48,9 +22,6 @@ StructIlu0Preconditioner::StructIlu0Preconditioner(const ExecSpace& space, const
                               : detect_stencil(space, A, grid, options_.detect_radius, perm_);
   matrix_ = to_structured(space, A, grid, stencil, perm_);
   factorization_ = std::make_unique<StructIlu0>(space, matrix_, options_.factor, options_.schedule);
-  if (perm_.extent(0) != 0)
-    work_ = Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::struct::work"),
-                   matrix_.num_rows());
 }
 
 void StructIlu0Preconditioner::check_symmetric(const ExecSpace& space,
@@ -75,18 +46,7 @@ void StructIlu0Preconditioner::update_values(const ExecSpace& space, const Spars
 }
 
 void StructIlu0Preconditioner::apply(const ExecSpace& space, ConstVector r, Vector z) const {
-  if (perm_.extent(0) == 0) {
-    factorization_->apply(space, r, z);
-    return;
-  }
-  if (r.extent(0) != work_.extent(0) || z.extent(0) != work_.extent(0))
-    throw DimensionMismatch("r has " + std::to_string(r.extent(0)) + " and z " +
-                            std::to_string(z.extent(0)) + " entries; the preconditioner has " +
-                            std::to_string(work_.extent(0)) + " rows");
-  const int b = matrix_.block_size();
-  detail::gather_to_grid(space, perm_, b, r, work_);
-  factorization_->apply(space, work_, work_);
-  detail::scatter_from_grid(space, perm_, b, work_, z);
+  factorization_->apply(space, r, z, perm_);
 }
 
 std::string StructIlu0Preconditioner::name() const {

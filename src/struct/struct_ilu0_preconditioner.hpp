@@ -55,7 +55,6 @@ class StructIlu0Preconditioner final : public Preconditioner {
   Kokkos::View<const Ordinal*, DeviceType> perm_;
   StructuredMatrix matrix_;
   std::unique_ptr<StructIlu0> factorization_;
-  Vector work_;  // r and z in grid order when A is permuted
 };
 
 }  // namespace fgdd

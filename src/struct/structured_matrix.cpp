@@ -334,7 +334,19 @@ StructuredMatrix::StructuredMatrix(const GridInfo& grid, const Stencil& stencil,
   }
   Kokkos::deep_copy(device_stencil_.offsets, offsets);
   Kokkos::deep_copy(device_stencil_.linear_offset, linear);
-  values_ = Values("fgdd::struct::values", Offset(s) * block_size * block_size * num_points());
+  allocate_values();
+}
+
+StructuredMatrix StructuredMatrix::shape() const {
+  StructuredMatrix shape = *this;
+  shape.values_ = Values();
+  return shape;
+}
+
+void StructuredMatrix::allocate_values() {
+  if (values_.extent(0) == 0)
+    values_ = Values("fgdd::struct::values",
+                     Offset(stencil_.size()) * block_size_ * block_size_ * num_points());
 }
 
 bool StructuredMatrix::same_structure(const StructuredMatrix& other) const noexcept {

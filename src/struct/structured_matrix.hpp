@@ -60,6 +60,11 @@ class StructuredMatrix {
   }
   const Values& values() const noexcept { return values_; }
 
+  // The same grid, stencil and block size without values (values() empty), for a holder whose
+  // values live elsewhere; allocate_values() gives it zero values.
+  StructuredMatrix shape() const;
+  void allocate_values();
+
   // True if other has the same grid, stencil and block size (values may differ).
   bool same_structure(const StructuredMatrix& other) const noexcept;
 

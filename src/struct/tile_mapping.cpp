@@ -24,7 +24,8 @@ long long extent(const Row& r, const GridInfo& grid) {
 }
 
 long long determinant(const Row& a, const Row& b, const Row& w) {
-  return (long long)a[0] * (b[1] * w[2] - b[2] * w[1]) - (long long)a[1] * (b[0] * w[2] - b[2] * w[0]) +
+  return (long long)a[0] * (b[1] * w[2] - b[2] * w[1]) -
+         (long long)a[1] * (b[0] * w[2] - b[2] * w[0]) +
          (long long)a[2] * (b[0] * w[1] - b[1] * w[0]);
 }
 
@@ -46,9 +47,9 @@ std::vector<Row> candidate_rows(const Stencil& stencil) {
         const Row r{x, y, z};
         if (std::find(rows.begin(), rows.end(), r) == rows.end()) rows.push_back(r);
       }
-  rows.erase(std::remove_if(rows.begin(), rows.end(),
-                            [&](const Row& r) { return !orders(r, stencil); }),
-             rows.end());
+  rows.erase(
+      std::remove_if(rows.begin(), rows.end(), [&](const Row& r) { return !orders(r, stencil); }),
+      rows.end());
   return rows;
 }
 
@@ -79,13 +80,12 @@ StructTileMapping find_tile_mapping(const Stencil& stencil, const LevelWeights& 
   const Row& a = best.a;
   const Row& b = best.b;
   const int det = int(determinant(a, b, w));
-  const int inverse[3][3] = {
-      {det * (b[1] * w[2] - b[2] * w[1]), det * (a[2] * w[1] - a[1] * w[2]),
-       det * (a[1] * b[2] - a[2] * b[1])},
-      {det * (b[2] * w[0] - b[0] * w[2]), det * (a[0] * w[2] - a[2] * w[0]),
-       det * (a[2] * b[0] - a[0] * b[2])},
-      {det * (b[0] * w[1] - b[1] * w[0]), det * (a[1] * w[0] - a[0] * w[1]),
-       det * (a[0] * b[1] - a[1] * b[0])}};
+  const int inverse[3][3] = {{det * (b[1] * w[2] - b[2] * w[1]), det * (a[2] * w[1] - a[1] * w[2]),
+                              det * (a[1] * b[2] - a[2] * b[1])},
+                             {det * (b[2] * w[0] - b[0] * w[2]), det * (a[0] * w[2] - a[2] * w[0]),
+                              det * (a[2] * b[0] - a[0] * b[2])},
+                             {det * (b[0] * w[1] - b[1] * w[0]), det * (a[1] * w[0] - a[0] * w[1]),
+                              det * (a[0] * b[1] - a[1] * b[0])}};
   for (int i = 0; i < 3; ++i) {
     best.column_u[i] = inverse[i][0];
     best.column_v[i] = inverse[i][1];
@@ -98,21 +98,40 @@ StructTileMapping find_tile_mapping(const Stencil& stencil, const LevelWeights& 
   return best;
 }
 
+StructColumnBox column_box(const StructTileMapping& mapping, const GridInfo& grid) {
+  const auto lowest = [&](const Row& r) {
+    return (long long)std::min(0, r[0]) * (grid.nx - 1) +
+           (long long)std::min(0, r[1]) * (grid.ny - 1) +
+           (long long)std::min(0, r[2]) * (grid.nz - 1);
+  };
+  return {lowest(mapping.a), lowest(mapping.b), extent(mapping.a, grid), extent(mapping.b, grid)};
+}
+
+StructColumnMap column_map(const StructTileMapping& mapping, const GridInfo& grid,
+                           Ordinal num_levels) {
+  StructColumnMap map;
+  for (int i = 0; i < 3; ++i) {
+    map.column_u[i] = mapping.column_u[i];
+    map.column_v[i] = mapping.column_v[i];
+    map.along[i] = mapping.along[i];
+  }
+  map.extent = {grid.nx, grid.ny, grid.nz};
+  map.num_levels = num_levels;
+  return map;
+}
+
 StructTileGrid make_tile_grid(const StructTileMapping& mapping, const GridInfo& grid,
                               StructTileShape shape) {
   if (shape.u < 1 || shape.v < 1)
     throw InvalidInput("a structured tile needs at least one column per side, not " +
                        std::to_string(shape.u) + "x" + std::to_string(shape.v));
-  const auto lowest = [&](const Row& r) {
-    return (long long)std::min(0, r[0]) * (grid.nx - 1) + (long long)std::min(0, r[1]) * (grid.ny - 1) +
-           (long long)std::min(0, r[2]) * (grid.nz - 1);
-  };
+  const StructColumnBox box = column_box(mapping, grid);
   StructTileGrid tiles;
   tiles.shape = shape;
-  tiles.u_min = lowest(mapping.a);
-  tiles.v_min = lowest(mapping.b);
-  tiles.tiles_u = Ordinal((extent(mapping.a, grid) + shape.u - 1) / shape.u);
-  tiles.tiles_v = Ordinal((extent(mapping.b, grid) + shape.v - 1) / shape.v);
+  tiles.u_min = box.u_min;
+  tiles.v_min = box.v_min;
+  tiles.tiles_u = Ordinal((box.u_count + shape.u - 1) / shape.u);
+  tiles.tiles_v = Ordinal((box.v_count + shape.v - 1) / shape.v);
   tiles.reach_tiles_u = (mapping.reach_u + shape.u - 1) / shape.u;
   tiles.reach_tiles_v = (mapping.reach_v + shape.v - 1) / shape.v;
   return tiles;

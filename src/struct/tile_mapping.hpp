@@ -35,6 +35,62 @@ struct StructTileMapping {
 StructTileMapping find_tile_mapping(const Stencil& stencil, const LevelWeights& w,
                                     const GridInfo& grid);
 
+// The columns' bounding box: u in [u_min, u_min + u_count), likewise v.
+struct StructColumnBox {
+  long long u_min = 0, v_min = 0, u_count = 1, v_count = 1;
+};
+StructColumnBox column_box(const StructTileMapping& mapping, const GridInfo& grid);
+
+// A mapping's columns on the device: the grid point at (u, v, l), and the levels a column holds.
+struct StructColumnMap {
+  Kokkos::Array<int, 3> column_u{}, column_v{}, along{}, extent{};  // extent: nx, ny, nz
+  Ordinal num_levels = 0;
+
+  // p = column_u·u + column_v·v + along·l; false when it lies outside the grid.
+  KOKKOS_INLINE_FUNCTION bool point(long long u, long long v, long long l, Ordinal& x, Ordinal& y,
+                                    Ordinal& z) const {
+    long long c[3];
+    for (int i = 0; i < 3; ++i) {
+      c[i] = column_u[i] * u + column_v[i] * v + along[i] * l;
+      if (c[i] < 0 || c[i] >= extent[i]) return false;
+    }
+    x = Ordinal(c[0]);
+    y = Ordinal(c[1]);
+    z = Ordinal(c[2]);
+    return true;
+  }
+
+  // The levels [lo, hi] of column (u, v)'s grid points (an interval, the grid being a box);
+  // false when it has none.
+  KOKKOS_INLINE_FUNCTION bool levels(long long u, long long v, long long& lo, long long& hi) const {
+    lo = 0;
+    hi = num_levels - 1;
+    for (int i = 0; i < 3; ++i) {  // 0 <= base + along·l <= extent − 1
+      const long long base = column_u[i] * u + column_v[i] * v, d = along[i], top = extent[i] - 1;
+      long long from = lo, to = hi;
+      if (d > 0) {
+        from = -floor_div(base, d);
+        to = floor_div(top - base, d);
+      } else if (d < 0) {
+        from = -floor_div(top - base, -d);
+        to = floor_div(base, -d);
+      } else if (base < 0 || base > top) {
+        to = from - 1;
+      }
+      if (from > lo) lo = from;
+      if (to < hi) hi = to;
+    }
+    return lo <= hi;
+  }
+
+  // Floor of a / d for d > 0.
+  KOKKOS_INLINE_FUNCTION static long long floor_div(long long a, long long d) {
+    return a >= 0 ? a / d : -((-a + d - 1) / d);
+  }
+};
+StructColumnMap column_map(const StructTileMapping& mapping, const GridInfo& grid,
+                           Ordinal num_levels);
+
 // The tile grid of a mapping on a grid: columns u in [u_min, u_min + tiles_u·shape.u), likewise
 // v; tile (tu, tv) has index tu·tiles_v + tv. A tile's lower-sweep dependencies are the tiles
 // (tu − du, tv − dv), 0 <= du <= reach_tiles_u, 0 <= dv <= reach_tiles_v, not both 0.

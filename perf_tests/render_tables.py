@@ -354,21 +354,22 @@ def struct_tables(records):
         return "—" if seconds is None else f"{seconds / struct:.2f}x"
 
     out = [f"Device {context['device']}, backend {context['backend']}, commit {context['commit']}; "
-           f"schedule {context.get('schedule', '?')}; measured copy bandwidth "
+           f"measured copy bandwidth "
            f"{context.get('copy_gb_per_s', 0):.0f} GB/s; times in ms, best of "
            f"{context.get('repeats', '?')} after warm-up; solve is the lower then the upper sweep "
-           f"(the preconditioner apply); baselines run on the same matrix (fgdd's global ILU0 on "
+           f"(the preconditioner apply; tiles: tile {context.get('tile', '?')}); baselines run on the same matrix (fgdd's global ILU0 on "
            f"the BSR, Kokkos-Kernels spiluk(0) + sptrsv and cuSPARSE on its scalar CSR), — where "
            f"absent or skipped; every struct apply verified against the global ILU0 apply: "
            f"{all(r['verified'] for r in ran)}.", "",
-           "| stencil | DoF | rows | levels | struct factor ms (GB/s, GFLOP/s) "
+           "| stencil | DoF | schedule | rows | levels | struct factor ms (GB/s, GFLOP/s) "
            "| struct solve ms (GB/s, % copy) | global ILU0 solve ms | KK sptrsv ms | cuSPARSE ms "
            "| speedup vs global ILU0 | speedup vs KK sptrsv | speedup vs cuSPARSE |",
-           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+           "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in ran:
         f, s = r["phases"]["factor"], r["phases"]["solve"]
         times = [solve_ms(r, name) for name in ("global_ilu0", "kk_sptrsv", "kk_cusparse")]
-        out.append(f"| {r['stencil']} | {r['dof']} | {r['rows']:,} | {r['levels']} "
+        out.append(f"| {r['stencil']} | {r['dof']} | {r.get('schedule', 'levels')} | {r['rows']:,} "
+                   f"| {r['levels']} "
                    f"| {1e3 * f['min_s']:.3f} ({f['gb_per_s']:.0f}, {f['gflops']:.1f}) "
                    f"| {1e3 * s['min_s']:.3f} ({s['gb_per_s']:.0f}, {s['percent_of_copy']:.0f}%) "
                    f"| " + " | ".join(ms(t) for t in times) + " | " +

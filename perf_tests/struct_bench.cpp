@@ -8,10 +8,13 @@
 // program measures first. N grid points, b = DoF, n = N·b rows, V = 8-byte values, I = 4-byte
 // column indices, O = 8-byte row offsets; "lower" / "upper" blocks are the in-grid stencil
 // neighbours of all points before / after the centre.
-//  - struct solve (solve_lower then solve_upper, the preconditioner apply): every off-diagonal
-//    factor block read once, D⁻¹ (b×b per point) read once, r read, z written:
+//  - struct solve (apply(): the lower then the upper sweep, the preconditioner apply): every
+//    off-diagonal factor block read once, D⁻¹ (b×b per point) read once, r read, z written:
 //    ((lower + upper)·b² + N·b²)·V + 2nV. No indices: offsets come from the stencil. The lower
-//    solve alone: lower·b²·V + 2nV.
+//    solve alone (solve_lower()): lower·b²·V + 2nV. The tile schedule's apply also moves r into
+//    its level layout and z out of it (2nV more, not in the model), as does its solve_lower.
+//  - --schedule takes a list: each schedule is timed on the same matrix, one JSON line each,
+//    with the same baselines.
 //  - struct factor (numeric(): the copy of A into the factors, then the in-place elimination):
 //    the copy reads and writes every stored value (s·b²·N, out-of-grid zeros included), the
 //    elimination reads and writes every in-grid value once and writes D⁻¹:
@@ -56,7 +59,7 @@ struct Options {
   int repeats = 10;
   int warmup = 2;
   double copy_mb = 1024;
-  StructSchedule schedule = StructSchedule::Levels;
+  std::vector<StructSchedule> schedules = {StructSchedule::Levels};
   StructTileShape tile;
 };
 
@@ -65,7 +68,7 @@ struct Options {
       stderr,
       "usage: fgdd_struct_bench [--grid NX:NY:NZ|N] [--stencil star7,star13,diamond13,"
       "diamond25,box27] [--dof 1,2,3,4] [--repeats R] [--warmup W] [--copy-mb MB] "
-      "[--schedule levels|level_counters|sync_free|tiles|tiles_grid_order] [--tile UxV]\n");
+      "[--schedule levels,level_counters,sync_free,tiles,tiles_grid_order] [--tile UxV]\n");
   std::exit(2);
 }
 
@@ -141,7 +144,9 @@ Options parse_options(int argc, char* argv[]) {
       } else if (arg == "--copy-mb") {
         options.copy_mb = std::max(1.0, std::atof(value.c_str()));
       } else if (arg == "--schedule") {
-        options.schedule = parse_schedule(value);
+        options.schedules.clear();
+        for (const std::string& name : bench::split_list(value))
+          options.schedules.push_back(parse_schedule(name));
       } else if (arg == "--tile") {
         const auto x = value.find('x');
         if (x == std::string::npos) throw InvalidInput("--tile takes UxV, got '" + value + "'");
@@ -155,7 +160,7 @@ Options parse_options(int argc, char* argv[]) {
     std::fprintf(stderr, "%s\n", error.what());
     usage();
   }
-  if (options.stencils.empty() || options.dofs.empty()) usage();
+  if (options.stencils.empty() || options.dofs.empty() || options.schedules.empty()) usage();
   return options;
 }
 
@@ -265,9 +270,10 @@ FactorOptions ilu0_options() {
   return options;
 }
 
-// One (stencil, DoF) case: the JSON fields after the context block, without the closing brace.
-std::string run_case(const ExecSpace& space, const Options& options, double copy_gbs,
-                     const Stencil& stencil, int b) {
+// One (stencil, DoF) case: per schedule, the JSON fields after the context block, without the
+// closing brace; every schedule is timed on the same matrix against the same baselines.
+std::vector<std::string> run_case(const ExecSpace& space, const Options& options,
+                                  double copy_gbs, const Stencil& stencil, int b) {
   const GridInfo grid = options.grid.empty() ? default_grid(b) : options.grid;
   const auto timed = [&](const std::function<void()>& run) {
     return bench::time_it(space, options.warmup, options.repeats, run);
@@ -280,31 +286,35 @@ std::string run_case(const ExecSpace& space, const Options& options, double copy
   const Offset n = S.num_rows();
   const CaseModel model = case_model(S);
   const Vector r = bench::pattern_vector(n);
-  Vector z_struct("fgdd::bench::z_struct", n), work("fgdd::bench::work", n);
+  Vector work("fgdd::bench::work", n);
 
   char head[768];
-  std::string phases, baselines;
+  std::string baselines;
+  std::vector<std::string> phases;
+  std::vector<Vector> z_schedules;
   Ordinal levels = 0, nonempty_levels = 0;
-  {
-    StructIlu0 ilu(space, S, ilu0_options(), options.schedule, options.tile);
+  for (const StructSchedule schedule : options.schedules) {
+    std::fprintf(stderr, "  schedule %s\n", to_string(schedule));
+    StructIlu0 ilu(space, S, ilu0_options(), schedule, options.tile);
     levels = ilu.levels().num_levels;
     const auto& level_ptr = ilu.levels().host_level_ptr;
+    nonempty_levels = 0;
     for (Ordinal l = 0; l < levels; ++l) nonempty_levels += level_ptr[l + 1] > level_ptr[l];
+    Vector z("fgdd::bench::z_struct", n);
     const bench::Timing factor = timed([&] { ilu.numeric(space, S); });
     progress("struct factor", factor, model.struct_factor);
     const bench::Timing lower = timed([&] { ilu.solve_lower(space, r, work); });
     progress("struct lower", lower, model.struct_lower);
-    const bench::Timing solve = timed([&] {
-      ilu.solve_lower(space, r, z_struct);
-      ilu.solve_upper(space, z_struct, z_struct);
-    });
+    const bench::Timing solve = timed([&] { ilu.apply(space, r, z); });
     progress("struct solve", solve, model.struct_solve);
-    phases = "\"factor\":" + phase_json(factor, model.struct_factor, copy_gbs) +
-             ",\"lower\":" + phase_json(lower, model.struct_lower, copy_gbs) +
-             ",\"solve\":" + phase_json(solve, model.struct_solve, copy_gbs);
-    ilu.apply(space, r, z_struct);
+    phases.push_back("\"factor\":" + phase_json(factor, model.struct_factor, copy_gbs) +
+                     ",\"lower\":" + phase_json(lower, model.struct_lower, copy_gbs) +
+                     ",\"solve\":" + phase_json(solve, model.struct_solve, copy_gbs));
+    ilu.apply(space, r, z);
     space.fence();
+    z_schedules.push_back(z);
   }
+  const Vector& z_struct = z_schedules.front();
 
   // A baseline's factor and solve, its result's difference from the struct apply; a failure
   // (does not fit, refused) is recorded as skipped with the reason.
@@ -330,8 +340,7 @@ std::string run_case(const ExecSpace& space, const Options& options, double copy
   };
 
   // fgdd's general exact global ILU0 on the same (block) matrix: the reference of "verified".
-  bool verified = false;
-  double difference = -1;  // stays -1 (and unverified) when the global ILU0 did not run
+  std::vector<double> differences;  // per schedule; empty (unverified) without the reference
   const double tolerance = verify_tolerance(S, levels);
   Ordinal global_lower_levels = 0, global_upper_levels = 0;
   baseline("global_ilu0", [&] {
@@ -342,14 +351,12 @@ std::string run_case(const ExecSpace& space, const Options& options, double copy
     const bench::Timing factor = timed([&] { global.numeric(space, A); });
     const bench::Timing solve = timed([&] { trsv.apply(space, r, z_baseline); });
     trsv.apply(space, r, z_baseline);
-    difference = bench::max_relative_difference(z_struct, z_baseline);
-    verified = difference <= tolerance;
-    if (!verified)
-      std::fprintf(stderr, "  struct apply differs from the global ILU0 apply by %.3e > %.3e\n",
-                   difference, tolerance);
-    record("global_ilu0", factor, model.global_factor, solve, model.global_solve, difference);
+    for (const Vector& z : z_schedules)
+      differences.push_back(bench::max_relative_difference(z, z_baseline));
+    record("global_ilu0", factor, model.global_factor, solve, model.global_solve,
+           differences.front());
   });
-  if (difference < 0)
+  if (differences.empty())
     std::fprintf(stderr, "  not verified: the global ILU0 reference did not run\n");
 
   // The vendor baselines on the scalar CSR expansion (scalar ILU(0) of the expanded pattern, its
@@ -392,11 +399,23 @@ std::string run_case(const ExecSpace& space, const Options& options, double copy
                 std::size_t(n), std::size_t(A.num_entries()), std::size_t(S.values().extent(0)),
                 int(levels), int(nonempty_levels), weights.x, weights.y, weights.z,
                 int(global_lower_levels), int(global_upper_levels));
-  char tail[256];
-  std::snprintf(tail, sizeof tail, ",\"difference\":%.3e,\"tolerance\":%.3e,\"verified\":%s",
-                difference, tolerance, verified ? "true" : "false");
-  return std::string(head) + ",\"phases\":{" + phases + "},\"baselines\":{" + baselines + "}" +
-         tail;
+  std::vector<std::string> lines;
+  for (std::size_t k = 0; k < options.schedules.size(); ++k) {
+    const double difference = differences.empty() ? -1 : differences[k];
+    const bool verified = difference >= 0 && difference <= tolerance;
+    if (difference > tolerance)
+      std::fprintf(stderr, "  %s apply differs from the global ILU0 apply by %.3e > %.3e\n",
+                   to_string(options.schedules[k]), difference, tolerance);
+    char tail[320];
+    std::snprintf(tail, sizeof tail,
+                  ",\"schedule\":\"%s\",\"tile\":\"%dx%d\",\"difference\":%.3e,"
+                  "\"tolerance\":%.3e,\"verified\":%s",
+                  to_string(options.schedules[k]), options.tile.u, options.tile.v, difference,
+                  tolerance, verified ? "true" : "false");
+    lines.push_back(std::string(head) + ",\"phases\":{" + phases[k] + "},\"baselines\":{" +
+                    baselines + "}" + tail);
+  }
+  return lines;
 }
 
 }  // namespace
@@ -408,28 +427,27 @@ int main(int argc, char* argv[]) {
   const std::string device = bench::device_name();
   const double copy_gbs =
       bench::copy_bandwidth(space, options.copy_mb, options.warmup, options.repeats);
-  std::fprintf(stderr, "copy bandwidth %.0f GB/s on %s; schedule %s\n", copy_gbs, device.c_str(),
-               to_string(options.schedule));
+  std::fprintf(stderr, "copy bandwidth %.0f GB/s on %s\n", copy_gbs, device.c_str());
   char context[512];
   std::snprintf(context, sizeof context,
                 "{\"benchmark\":\"struct_ilu\",\"commit\":\"%s\",\"kokkos_version\":%d,"
                 "\"backend\":\"%s\",\"device\":\"%s\",\"copy_gb_per_s\":%.1f,\"repeats\":%d,"
-                "\"warmup\":%d,\"schedule\":\"%s\",\"tile\":\"%dx%d\"",
+                "\"warmup\":%d",
                 FGDD_GIT_COMMIT, KOKKOS_VERSION, ExecSpace::name(), device.c_str(), copy_gbs,
-                options.repeats, options.warmup, to_string(options.schedule), options.tile.u,
-                options.tile.v);
+                options.repeats, options.warmup);
   for (const std::string& name : options.stencils)
     for (const int b : options.dofs) {
       const Stencil stencil = Stencil::named(name);
-      std::string line;
+      std::vector<std::string> lines;
       try {
-        line = run_case(space, options, copy_gbs, stencil, b);
+        lines = run_case(space, options, copy_gbs, stencil, b);
       } catch (const std::exception& error) {  // the struct problem itself does not fit
         std::fprintf(stderr, "  %s DoF %d skipped: %s\n", name.c_str(), b, error.what());
-        line = ",\"stencil\":\"" + name + "\",\"dof\":" + std::to_string(b) +
-               ",\"status\":\"skipped\",\"skipped\":\"" + bench::json_string(error.what()) + "\"";
+        lines = {",\"stencil\":\"" + name + "\",\"dof\":" + std::to_string(b) +
+                 ",\"status\":\"skipped\",\"skipped\":\"" + bench::json_string(error.what()) +
+                 "\""};
       }
-      std::printf("%s%s}\n", context, line.c_str());
+      for (const std::string& line : lines) std::printf("%s%s}\n", context, line.c_str());
       std::fflush(stdout);
     }
 }

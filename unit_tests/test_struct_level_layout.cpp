@@ -76,7 +76,8 @@ TEST_CASE("struct level layout: one slot per point, neighbours found, levels coa
       CHECK(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end());
       CHECK(sorted.front() >= 0);
       CHECK(sorted.back() < (long long)layout.num_slots);
-      CHECK(layout.num_slots == Offset(layout.column_length) * layout.columns);
+      CHECK(layout.num_slots ==
+            Offset(layout.column_length) * Offset(layout.v_slots) * Offset(layout.u_count));
       // A box grid fills every column of the built-in stencils' mappings: no padding.
       if (stencil.name() != "odd") CHECK(layout.num_slots == np);
       const auto index = [&](long long x, long long y, long long z) {

@@ -29,56 +29,57 @@ StructLevelLayout make_level_layout(const ExecSpace& space, const StructTileMapp
   layout.u_min = box.u_min;
   layout.v_min = box.v_min;
 
-  // Each row's nonempty columns [row_lo, row_hi] (u − u_min) and the longest column.
+  // The longest column (M) and, per u, the span of v over its nonempty columns (V: the widest).
   using Index = long long;
-  Kokkos::View<Index*, DeviceType> row_lo("fgdd::struct::row_lo", box.v_count),
-      row_hi("fgdd::struct::row_hi", box.v_count);
-  Kokkos::deep_copy(space, row_lo, std::numeric_limits<Index>::max());
-  Kokkos::deep_copy(space, row_hi, Index(-1));
+  Kokkos::View<Index*, DeviceType> v_lo("fgdd::struct::v_lo", box.u_count),
+      v_hi("fgdd::struct::v_hi", box.u_count);
+  Kokkos::deep_copy(space, v_lo, std::numeric_limits<Index>::max());
+  Kokkos::deep_copy(space, v_hi, Index(-1));
   const Index u_count = box.u_count;
   Index longest = 0;
   Kokkos::parallel_reduce(
-      "fgdd::struct::layout_rows", Kokkos::RangePolicy<ExecSpace>(space, 0, u_count * box.v_count),
+      "fgdd::struct::layout_columns",
+      Kokkos::RangePolicy<ExecSpace>(space, 0, u_count * box.v_count),
       KOKKOS_LAMBDA(const Index c, Index& most) {
         const Index iu = c % u_count, iv = c / u_count;
         long long lo = 0, hi = 0;
         if (!map.levels(box.u_min + iu, box.v_min + iv, lo, hi)) return;
-        Kokkos::atomic_fetch_min(&row_lo(iv), iu);
-        Kokkos::atomic_fetch_max(&row_hi(iv), iu);
+        Kokkos::atomic_fetch_min(&v_lo(iu), iv);
+        Kokkos::atomic_fetch_max(&v_hi(iu), iv);
         if (hi - lo + 1 > most) most = hi - lo + 1;
       },
       Kokkos::Max<Index>(longest));
-  // Rows one after another: column(u, v) = row_base(v) + u − u_min.
-  layout.row_base = Kokkos::View<Index*, DeviceType>("fgdd::struct::row_base", box.v_count);
-  const auto row_base = layout.row_base;
-  Index columns = 0;
-  Kokkos::parallel_scan(
-      "fgdd::struct::layout_row_base", Kokkos::RangePolicy<ExecSpace>(space, 0, box.v_count),
-      KOKKOS_LAMBDA(const Index iv, Index& start, const bool final) {
-        if (row_hi(iv) < 0) return;
-        if (final) row_base(iv) = start - row_lo(iv);
-        start += row_hi(iv) - row_lo(iv) + 1;
+  Index widest = 0;
+  Kokkos::parallel_reduce(
+      "fgdd::struct::layout_v_span", Kokkos::RangePolicy<ExecSpace>(space, 0, u_count),
+      KOKKOS_LAMBDA(const Index iu, Index& most) {
+        if (v_hi(iu) >= 0 && v_hi(iu) - v_lo(iu) + 1 > most) most = v_hi(iu) - v_lo(iu) + 1;
       },
-      columns);
+      Kokkos::Max<Index>(widest));
   space.fence();
-  if (columns <= 0) throw InvalidInput("the structured grid has no grid point");
-  const long long slots = longest * columns;
-  if (slots > (long long)std::numeric_limits<Ordinal>::max())
-    throw InvalidInput("the level layout needs " + std::to_string(slots) +
+  if (longest <= 0 || widest <= 0) throw InvalidInput("the structured grid has no grid point");
+  const double slots = double(longest) * double(widest) * double(u_count);
+  // Slots and the per-entry steps (below num_slots plus a stencil reach) fit an int.
+  if (slots > double(std::numeric_limits<Ordinal>::max() - 4096))
+    throw InvalidInput("the level layout needs " + std::to_string((long long)slots) +
                        " slots, more than Ordinal holds; use the levels schedule");
+  layout.u_count = Ordinal(u_count);
+  layout.v_slots = Ordinal(widest);
   layout.column_length = Ordinal(longest);
-  layout.columns = Offset(columns);
-  layout.num_slots = Offset(slots);
+  layout.num_slots = Offset(longest) * Offset(widest) * Offset(u_count);
 
   layout.entry_shift =
       Kokkos::View<int* [3], DeviceType>("fgdd::struct::entry_shift", stencil.size());
   const auto shift = Kokkos::create_mirror_view(layout.entry_shift);
   const std::array<int, 3> w{mapping.w.x, mapping.w.y, mapping.w.z};
+  const auto modulo = [](long long value, long long m) { return ((value % m) + m) % m; };
   for (int e = 0; e < stencil.size(); ++e) {
     const StencilOffset& o = stencil.offsets()[e];
-    shift(e, 0) = int(((dot(w, o) % longest) + longest) % longest);
-    shift(e, 1) = int(dot(mapping.a, o));
-    shift(e, 2) = int(dot(mapping.b, o));
+    const long long level_step = modulo(dot(w, o), longest),
+                    v_step = modulo(dot(mapping.b, o), widest);
+    shift(e, 0) = int(level_step);
+    shift(e, 1) = int(v_step);
+    shift(e, 2) = int(dot(mapping.a, o) + v_step * u_count + level_step * widest * u_count);
   }
   Kokkos::deep_copy(space, layout.entry_shift, shift);
   return layout;

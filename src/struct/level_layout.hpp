@@ -1,12 +1,14 @@
 // The level-based memory layout of the tile schedule (structilu-structured-grid.txt §4.4). Grid
 // point p with column (u, v) and level l (tile_mapping.hpp) lives at slot
-// (l mod M)·C + column(u, v): C is the number of columns, M the most levels one column holds, and
-// columns are numbered row by row of v, u ascending. A tile's threads (neighbouring u) on one
-// level then touch neighbouring slots, so their loads coalesce, where in grid order they lie a
-// plane apart. A column's levels form an interval of at most M, so they take distinct slots.
-// M·C is the number of grid points when every column is full (the built-in stencils on box grids).
-// A vector in this layout holds component r of slot s at r·num_slots + s; a matrix, element k
-// (stencil entry and block element) at k·num_slots + s.
+// ((l mod M)·V + (v − v_min) mod V)·U + u − u_min, the paper's (î, ĵ, l) with a modulus on each
+// dimension: U spans the columns' u, V the most v values of one u, M the most levels of one
+// column. A tile's threads (neighbouring u) on one level then touch neighbouring slots, so their
+// loads coalesce, where in grid order they lie a plane apart. Distinct points get distinct slots
+// (a column's levels, and the v values of one u, are intervals no longer than M and V), and a
+// neighbour's slot is the point's own plus a constant per stencil entry, less M·V·U or V·U where
+// a coordinate wraps: no tables. M·V·U is the number of grid points for the built-in stencils on
+// box grids. A vector in this layout holds component r of slot s at r·num_slots + s; a matrix,
+// element k (stencil entry and block element) at k·num_slots + s.
 #pragma once
 
 #include "struct/structured_matrix.hpp"
@@ -15,27 +17,26 @@
 namespace fgdd::detail {
 
 // Where a kernel's grid point is and where its values live: self is p in grid order, or its slot
-// in the level layout; level_slot (l mod M) and the column offsets find its neighbours' slots.
+// in the level layout; level_slot (l mod M) and v_slot ((v − v_min) mod V) find its neighbours'.
 struct StructSite {
   Offset p = 0;
   Ordinal x = 0, y = 0, z = 0;
   Offset self = 0;
-  Ordinal level_slot = 0;
-  long long u_off = 0, v_off = 0;  // u − u_min, v − v_min
+  Ordinal level_slot = 0, v_slot = 0;
 };
 
 struct StructLevelLayout {
   Kokkos::Array<int, 3> a{}, b{}, w{};  // u = a·p, v = b·p, l = w·p
   long long u_min = 0, v_min = 0;
+  Ordinal u_count = 1;        // U
+  Ordinal v_slots = 1;        // V
   Ordinal column_length = 1;  // M
-  Offset columns = 0;         // C
-  Offset num_slots = 0;       // M·C
-  // Per row v − v_min: column(u, v) = row_base + u − u_min (empty rows: unused).
-  Kokkos::View<long long*, DeviceType> row_base;
-  // Per stencil entry o: ((w·o) mod M, a·o, b·o), the step to the neighbour's slot.
+  Offset num_slots = 0;       // M·V·U
+  // Per stencil entry o: (w·o) mod M, (b·o) mod V, and the slot step a·o + ((b·o) mod V)·U +
+  // ((w·o) mod M)·V·U before the wraps.
   Kokkos::View<int* [3], DeviceType> entry_shift;
 
-  // The site of the grid point at column (u, v), level l.
+  // The site of the grid point at column (u, v), level l (level_slot = l mod M).
   KOKKOS_INLINE_FUNCTION StructSite site(Offset p, Ordinal x, Ordinal y, Ordinal z, long long u,
                                          long long v, Ordinal level_slot) const {
     StructSite s;
@@ -44,9 +45,8 @@ struct StructLevelLayout {
     s.y = y;
     s.z = z;
     s.level_slot = level_slot;
-    s.u_off = u - u_min;
-    s.v_off = v - v_min;
-    s.self = Offset(level_slot) * columns + Offset(row_base(s.v_off) + s.u_off);
+    s.v_slot = Ordinal((v - v_min) % v_slots);
+    s.self = (Offset(level_slot) * v_slots + s.v_slot) * u_count + Offset(u - u_min);
     return s;
   }
   // The site of grid point p at (x, y, z).
@@ -58,10 +58,10 @@ struct StructLevelLayout {
   }
   // The slot of s's neighbour through stencil entry e, which must lie in the grid.
   KOKKOS_INLINE_FUNCTION Offset neighbour(const StructSite& s, int e) const {
-    Ordinal level_slot = s.level_slot + entry_shift(e, 0);
-    if (level_slot >= column_length) level_slot -= column_length;
-    return Offset(level_slot) * columns +
-           Offset(row_base(s.v_off + entry_shift(e, 2)) + s.u_off + entry_shift(e, 1));
+    long long q = (long long)s.self + entry_shift(e, 2);
+    if (s.level_slot + entry_shift(e, 0) >= column_length) q -= (long long)num_slots;
+    if (s.v_slot + entry_shift(e, 1) >= v_slots) q -= (long long)v_slots * u_count;
+    return Offset(q);
   }
 };
 

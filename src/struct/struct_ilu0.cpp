@@ -353,9 +353,9 @@ struct StructCounterLaunch {
 
 // The persistent-tile schedule: one launch, a team per tile of columns taken by ticket in tu + tv
 // order (reverse for the upper sweep). The team walks the tile's levels in sweep order; thread
-// (column) c does the column's point on the level, if it has one. Before a level, one thread
-// waits until every tile the level can read from (below and to the left, tile_mapping.hpp) has
-// done all earlier levels; after it, the tile publishes its progress. Deadlock-free for any
+// (column) c does the column's point on the level, if it has one. Before a level, the team waits
+// (a thread per neighbour tile) until every tile the level can read from (below and to the
+// left, tile_mapping.hpp) has done all earlier levels; after it, the tile publishes its progress. Deadlock-free for any
 // number of tiles: a tile waits only on tiles of earlier tickets, held by running teams.
 // Progress is a key that grows in sweep order (the level, or last_key − level in reverse);
 // a finished or empty tile holds the largest key. The teams are persistent (about as many as
@@ -372,21 +372,23 @@ struct StructTileLaunch {
   Ordinal last_key = 0;
   bool reverse = false;
 
-  // The neighbour tiles this tile reads from, spun on by one thread; ready caches the smallest
-  // progress seen so that most levels cost no load.
-  KOKKOS_INLINE_FUNCTION void wait_for(Ordinal tu, Ordinal tv, Ordinal key, Ordinal& ready) const {
+  // Waits on the neighbour tiles this tile reads from: team rank k spins on neighbours k + 1,
+  // k + 1 + team size, ... of the (du, dv) box, so the waits (and their loads) overlap; ready
+  // caches the smallest progress the thread saw, so that most levels cost it no load.
+  KOKKOS_INLINE_FUNCTION void wait_for(const Member& member, Ordinal tu, Ordinal tv, Ordinal key,
+                                       Ordinal& ready) const {
     if (ready >= key) return;
     ready = done_key;
-    for (int du = 0; du <= tiles.reach_tiles_u; ++du)
-      for (int dv = 0; dv <= tiles.reach_tiles_v; ++dv) {
-        if (du == 0 && dv == 0) continue;
-        const Ordinal nu = reverse ? tu + du : tu - du, nv = reverse ? tv + dv : tv - dv;
-        if (nu < 0 || nu >= tiles.tiles_u || nv < 0 || nv >= tiles.tiles_v) continue;
-        Ordinal seen;
-        while ((seen = atomic_load(&progress(nu * tiles.tiles_v + nv))) < key) {
-        }
-        if (seen < ready) ready = seen;
+    const int span_v = tiles.reach_tiles_v + 1, count = (tiles.reach_tiles_u + 1) * span_v;
+    for (int k = member.team_rank() + 1; k < count; k += member.team_size()) {
+      const int du = k / span_v, dv = k % span_v;
+      const Ordinal nu = reverse ? tu + du : tu - du, nv = reverse ? tv + dv : tv - dv;
+      if (nu < 0 || nu >= tiles.tiles_u || nv < 0 || nv >= tiles.tiles_v) continue;
+      Ordinal seen;
+      while ((seen = atomic_load(&progress(nu * tiles.tiles_v + nv))) < key) {
       }
+      if (seen < ready) ready = seen;
+    }
     Kokkos::memory_fence();
   }
 
@@ -414,7 +416,7 @@ struct StructTileLaunch {
       const Ordinal level = reverse ? hi - step : lo + step;
       const Ordinal key = reverse ? last_key - level : level;
       const Ordinal level_slot = level % layout.column_length;
-      if (member.team_rank() == 0) wait_for(tu, tv, key, ready);
+      wait_for(member, tu, tv, key, ready);
       member.team_barrier();
       Kokkos::parallel_for(Kokkos::TeamThreadRange(member, columns), [&](const int c) {
         const long long u = tiles.u_min + (long long)tu * tiles.shape.u + c % tiles.shape.u;

@@ -368,7 +368,10 @@ def struct_tables(records):
     for r in ran:
         f, s = r["phases"]["factor"], r["phases"]["solve"]
         times = [solve_ms(r, name) for name in ("global_ilu0", "kk_sptrsv", "kk_cusparse")]
-        out.append(f"| {r['stencil']} | {r['dof']} | {r.get('schedule', 'levels')} | {r['rows']:,} "
+        schedule = r.get('schedule', 'levels')
+        if schedule == "tiles":
+            schedule += f" ({r.get('layout', 'grid')})"
+        out.append(f"| {r['stencil']} | {r['dof']} | {schedule} | {r['rows']:,} "
                    f"| {r['levels']} "
                    f"| {1e3 * f['min_s']:.3f} ({f['gb_per_s']:.0f}, {f['gflops']:.1f}) "
                    f"| {1e3 * s['min_s']:.3f} ({s['gb_per_s']:.0f}, {s['percent_of_copy']:.0f}%) "

@@ -13,8 +13,8 @@
 //    ((lower + upper)·b² + N·b²)·V + 2nV. No indices: offsets come from the stencil. The lower
 //    solve alone (solve_lower()): lower·b²·V + 2nV. The tile schedule's apply also moves r into
 //    its level layout and z out of it (2nV more, not in the model), as does its solve_lower.
-//  - --schedule takes a list: each schedule is timed on the same matrix, one JSON line each,
-//    with the same baselines.
+//  - --schedule and --layout (the tiles schedule's) take lists: each combination is timed on
+//    the same matrix, one JSON line each, with the same baselines.
 //  - struct factor (numeric(): the copy of A into the factors, then the in-place elimination):
 //    the copy reads and writes every stored value (s·b²·N, out-of-grid zeros included), the
 //    elimination reads and writes every in-grid value once and writes D⁻¹:
@@ -60,15 +60,16 @@ struct Options {
   int warmup = 2;
   double copy_mb = 1024;
   std::vector<StructSchedule> schedules = {StructSchedule::Levels};
+  std::vector<StructLayout> layouts = {StructLayout::Auto};  // each, for the tiles schedule
   StructTileShape tile;
 };
 
 [[noreturn]] void usage() {
-  std::fprintf(
-      stderr,
-      "usage: fgdd_struct_bench [--grid NX:NY:NZ|N] [--stencil star7,star13,diamond13,"
-      "diamond25,box27] [--dof 1,2,3,4] [--repeats R] [--warmup W] [--copy-mb MB] "
-      "[--schedule levels,level_counters,sync_free,tiles,tiles_grid_order] [--tile UxV]\n");
+  std::fprintf(stderr,
+               "usage: fgdd_struct_bench [--grid NX:NY:NZ|N] [--stencil star7,star13,diamond13,"
+               "diamond25,box27] [--dof 1,2,3,4] [--repeats R] [--warmup W] [--copy-mb MB] "
+               "[--schedule levels,level_counters,sync_free,tiles] [--tile UxV] [--layout "
+               "auto,grid,level]\n");
   std::exit(2);
 }
 
@@ -80,21 +81,52 @@ const char* to_string(StructSchedule schedule) {
       return "sync_free";
     case StructSchedule::Tiles:
       return "tiles";
-    case StructSchedule::TilesGridOrder:
-      return "tiles_grid_order";
     default:
       return "levels";
   }
 }
 
+const char* to_string(StructLayout layout) {
+  switch (layout) {
+    case StructLayout::Grid:
+      return "grid";
+    case StructLayout::Level:
+      return "level";
+    default:
+      return "auto";
+  }
+}
+
+StructLayout parse_layout(const std::string& name) {
+  for (const StructLayout l : {StructLayout::Auto, StructLayout::Grid, StructLayout::Level})
+    if (name == to_string(l)) return l;
+  throw InvalidInput("--layout takes auto, grid or level, not '" + name + "'");
+}
+
+// A schedule with a layout (for tiles; the other schedules have one layout, grid order).
+struct Variant {
+  StructSchedule schedule;
+  StructLayout layout;
+};
+
+std::vector<Variant> variants(const Options& options) {
+  std::vector<Variant> out;
+  for (const StructSchedule schedule : options.schedules) {
+    if (schedule != StructSchedule::Tiles) {
+      out.push_back({schedule, StructLayout::Auto});
+      continue;
+    }
+    for (const StructLayout layout : options.layouts) out.push_back({schedule, layout});
+  }
+  return out;
+}
+
 StructSchedule parse_schedule(const std::string& name) {
-  for (const StructSchedule s :
-       {StructSchedule::Levels, StructSchedule::LevelCounters, StructSchedule::SyncFree,
-        StructSchedule::Tiles, StructSchedule::TilesGridOrder})
+  for (const StructSchedule s : {StructSchedule::Levels, StructSchedule::LevelCounters,
+                                 StructSchedule::SyncFree, StructSchedule::Tiles})
     if (name == to_string(s)) return s;
-  throw InvalidInput(
-      "--schedule takes levels, level_counters, sync_free, tiles or tiles_grid_order, not '" +
-      name + "'");
+  throw InvalidInput("--schedule takes levels, level_counters, sync_free or tiles, not '" + name +
+                     "'");
 }
 
 int parse_positive(const std::string& text, const char* what) {
@@ -147,6 +179,10 @@ Options parse_options(int argc, char* argv[]) {
         options.schedules.clear();
         for (const std::string& name : bench::split_list(value))
           options.schedules.push_back(parse_schedule(name));
+      } else if (arg == "--layout") {
+        options.layouts.clear();
+        for (const std::string& name : bench::split_list(value))
+          options.layouts.push_back(parse_layout(name));
       } else if (arg == "--tile") {
         const auto x = value.find('x');
         if (x == std::string::npos) throw InvalidInput("--tile takes UxV, got '" + value + "'");
@@ -160,7 +196,9 @@ Options parse_options(int argc, char* argv[]) {
     std::fprintf(stderr, "%s\n", error.what());
     usage();
   }
-  if (options.stencils.empty() || options.dofs.empty() || options.schedules.empty()) usage();
+  if (options.stencils.empty() || options.dofs.empty() || options.schedules.empty() ||
+      options.layouts.empty())
+    usage();
   return options;
 }
 
@@ -272,8 +310,8 @@ FactorOptions ilu0_options() {
 
 // One (stencil, DoF) case: per schedule, the JSON fields after the context block, without the
 // closing brace; every schedule is timed on the same matrix against the same baselines.
-std::vector<std::string> run_case(const ExecSpace& space, const Options& options,
-                                  double copy_gbs, const Stencil& stencil, int b) {
+std::vector<std::string> run_case(const ExecSpace& space, const Options& options, double copy_gbs,
+                                  const Stencil& stencil, int b) {
   const GridInfo grid = options.grid.empty() ? default_grid(b) : options.grid;
   const auto timed = [&](const std::function<void()>& run) {
     return bench::time_it(space, options.warmup, options.repeats, run);
@@ -290,12 +328,15 @@ std::vector<std::string> run_case(const ExecSpace& space, const Options& options
 
   char head[768];
   std::string baselines;
-  std::vector<std::string> phases;
+  std::vector<std::string> phases, layouts;
   std::vector<Vector> z_schedules;
   Ordinal levels = 0, nonempty_levels = 0;
-  for (const StructSchedule schedule : options.schedules) {
-    std::fprintf(stderr, "  schedule %s\n", to_string(schedule));
-    StructIlu0 ilu(space, S, ilu0_options(), schedule, options.tile);
+  const std::vector<Variant> runs = variants(options);
+  for (const Variant& run : runs) {
+    StructIlu0 ilu(space, S, ilu0_options(), run.schedule, options.tile, run.layout);
+    layouts.push_back(to_string(ilu.layout()));
+    std::fprintf(stderr, "  schedule %s, layout %s\n", to_string(run.schedule),
+                 layouts.back().c_str());
     levels = ilu.levels().num_levels;
     const auto& level_ptr = ilu.levels().host_level_ptr;
     nonempty_levels = 0;
@@ -400,18 +441,18 @@ std::vector<std::string> run_case(const ExecSpace& space, const Options& options
                 int(levels), int(nonempty_levels), weights.x, weights.y, weights.z,
                 int(global_lower_levels), int(global_upper_levels));
   std::vector<std::string> lines;
-  for (std::size_t k = 0; k < options.schedules.size(); ++k) {
+  for (std::size_t k = 0; k < runs.size(); ++k) {
     const double difference = differences.empty() ? -1 : differences[k];
     const bool verified = difference >= 0 && difference <= tolerance;
     if (difference > tolerance)
       std::fprintf(stderr, "  %s apply differs from the global ILU0 apply by %.3e > %.3e\n",
-                   to_string(options.schedules[k]), difference, tolerance);
+                   to_string(runs[k].schedule), difference, tolerance);
     char tail[320];
     std::snprintf(tail, sizeof tail,
-                  ",\"schedule\":\"%s\",\"tile\":\"%dx%d\",\"difference\":%.3e,"
-                  "\"tolerance\":%.3e,\"verified\":%s",
-                  to_string(options.schedules[k]), options.tile.u, options.tile.v, difference,
-                  tolerance, verified ? "true" : "false");
+                  ",\"schedule\":\"%s\",\"tile\":\"%dx%d\",\"layout\":\"%s\","
+                  "\"difference\":%.3e,\"tolerance\":%.3e,\"verified\":%s",
+                  to_string(runs[k].schedule), options.tile.u, options.tile.v, layouts[k].c_str(),
+                  difference, tolerance, verified ? "true" : "false");
     lines.push_back(std::string(head) + ",\"phases\":{" + phases[k] + "},\"baselines\":{" +
                     baselines + "}" + tail);
   }

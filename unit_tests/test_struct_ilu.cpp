@@ -29,9 +29,8 @@ constexpr double unit_roundoff = std::numeric_limits<double>::epsilon() / 2;
 
 const char* const stencil_names[] = {"star7", "star13", "diamond13", "diamond25", "box27"};
 // The schedules that run a whole sweep in one launch and must give the level-per-launch bits.
-const StructSchedule one_launch_schedules[] = {StructSchedule::SyncFree,
-                                               StructSchedule::LevelCounters, StructSchedule::Tiles,
-                                               StructSchedule::TilesGridOrder};
+const StructSchedule one_launch_schedules[] = {
+    StructSchedule::SyncFree, StructSchedule::LevelCounters, StructSchedule::Tiles};
 
 struct Coordinates {
   Ordinal x, y, z;
@@ -431,6 +430,7 @@ TEST_CASE("struct preconditioner in the solver's permuted ordering", "[struct]")
   // The tile schedule moves the permuted vectors straight into its level layout: the same bits.
   StructIluOptions tile_options;
   tile_options.schedule = StructSchedule::Tiles;
+  tile_options.layout = StructLayout::Level;
   const StructIlu0Preconditioner tiles(ExecSpace(), A_p, problem.grid, tile_options,
                                        reference::to_device(perm));
   Vector z_tiles("z_tiles", A.num_rows());
@@ -456,9 +456,12 @@ TEST_CASE("struct preconditioner in the solver's permuted ordering", "[struct]")
   CHECK(std::abs(r1.iterations - r2.iterations) <= 1);
   CHECK(r1.relative_true_residual <= 1e-8);
   // The one-launch schedules through the solver's option: the same M, the same iterations.
-  for (const char* schedule : {"sync_free", "level_counters", "tiles", "tiles_grid_order"}) {
+  const std::pair<const char*, const char*> one_launch_options[] = {
+      {"sync_free", "auto"}, {"level_counters", "auto"}, {"tiles", "grid"}, {"tiles", "level"}};
+  for (const auto& [schedule, layout] : one_launch_options) {
     SolverOptions one_launch = struct_options;
     one_launch.set("struct_schedule", schedule);
+    one_launch.set("struct_layout", layout);
     Solver one_launch_solver(one_launch);
     one_launch_solver.setup(ExecSpace(), A, problem.grid);
     Vector x3("x3", A.num_rows());
@@ -609,12 +612,14 @@ TEST_CASE("struct one-launch schedules: far more teams than a device holds at on
       }
     }
     // Tiles of one and of six columns: 9,216 and 1,632 one- or six-thread teams for star7.
-    for (const StructTileShape shape : {StructTileShape{1, 1}, StructTileShape{3, 2}}) {
-      const StructIlu0 tiles(ExecSpace(), S, ilu0_options(), StructSchedule::Tiles, shape);
-      CHECK(reference::host_vector(tiles.factors().values()) ==
-            reference::host_vector(levels.factors().values()));
-      tiles.apply(ExecSpace(), r, z_one);
-      CHECK(reference::to_host(z_one) == reference::to_host(z_levels));
-    }
+    for (const StructTileShape shape : {StructTileShape{1, 1}, StructTileShape{3, 2}})
+      for (const StructLayout layout : {StructLayout::Grid, StructLayout::Level}) {
+        const StructIlu0 tiles(ExecSpace(), S, ilu0_options(), StructSchedule::Tiles, shape,
+                               layout);
+        CHECK(reference::host_vector(tiles.factors().values()) ==
+              reference::host_vector(levels.factors().values()));
+        tiles.apply(ExecSpace(), r, z_one);
+        CHECK(reference::to_host(z_one) == reference::to_host(z_levels));
+      }
   }
 }

@@ -80,6 +80,17 @@ TEST_CASE("struct tile mapping: unimodular, lower neighbours below and to the le
   CHECK(star.a == std::array<int, 3>{1, 0, 0});
   CHECK(star.b == std::array<int, 3>{0, 1, 0});
   CHECK_THROWS_AS(make_tile_grid(star, {9, 9, 9}, {0, 4}), InvalidInput);
+  // Auto: grid order for DoF 1, the level layout from DoF 2; the level layout needs tiles.
+  for (const int b : {1, 2}) {
+    const StructuredMatrix S = structured_problem(ExecSpace(), {5, 4, 3}, Stencil::star7(), b);
+    CHECK(
+        StructIlu0(ExecSpace(), S, factor_options(IluForm::Ilu0), StructSchedule::Tiles).layout() ==
+        (b == 1 ? StructLayout::Grid : StructLayout::Level));
+    CHECK(StructIlu0(ExecSpace(), S, factor_options(IluForm::Ilu0)).layout() == StructLayout::Grid);
+    CHECK_THROWS_AS(StructIlu0(ExecSpace(), S, factor_options(IluForm::Ilu0),
+                               StructSchedule::LevelCounters, {}, StructLayout::Level),
+                    InvalidInput);
+  }
   CHECK_THROWS_AS(
       StructIlu0(ExecSpace(), structured_problem(ExecSpace(), {3, 3, 3}, Stencil::star7(), 1),
                  factor_options(IluForm::Ilu0), StructSchedule::Tiles, {4, 0}),
@@ -108,11 +119,12 @@ TEST_CASE("struct tiles: the level schedule's bits on every stencil, DoF and til
     // and one tile wider than the whole grid.
     for (const StructTileShape shape : {StructTileShape{1, 1}, StructTileShape{2, 3},
                                         StructTileShape{5, 1}, StructTileShape{64, 64}}) {
-      for (const StructSchedule schedule :
-           {StructSchedule::Tiles, StructSchedule::TilesGridOrder}) {
+      for (const StructLayout layout : {StructLayout::Grid, StructLayout::Level}) {
         INFO("tile " << shape.u << "x" << shape.v << (form == IluForm::Ildlt ? " ic0" : " ilu0")
-                     << (schedule == StructSchedule::Tiles ? "" : " grid order"));
-        StructIlu0 tiles(ExecSpace(), A, factor_options(form), schedule, shape);
+                     << (layout == StructLayout::Level ? " level layout" : " grid order"));
+        StructIlu0 tiles(ExecSpace(), A, factor_options(form), StructSchedule::Tiles, shape,
+                         layout);
+        CHECK(tiles.layout() == layout);
         CHECK(reference::host_vector(tiles.factors().values()) ==
               reference::host_vector(levels.factors().values()));
         CHECK(reference::host_vector(tiles.inv_diag()) ==

@@ -76,17 +76,29 @@ const char* to_string(PreconditionerKind kind) noexcept {
 }
 
 std::vector<std::string> SolverOptions::keys() {
-  return {"method",          "preconditioner",
-          "partitioner",     "subdomain_rows",
-          "apply",           "fill",
-          "shift_pivots",    "pivot_threshold",
-          "team_size",       "global_kernel",
-          "struct_schedule", "tol",
-          "abs_tol",         "max_iters",
-          "restart",         "ortho",
-          "stagnation",      "trsv",
-          "jacobi_sweeps",   "jacobi_iters",
-          "overlap",         "jacobi_block_rows"};
+  return {"method",
+          "preconditioner",
+          "partitioner",
+          "subdomain_rows",
+          "apply",
+          "fill",
+          "shift_pivots",
+          "pivot_threshold",
+          "team_size",
+          "global_kernel",
+          "struct_schedule",
+          "struct_layout",
+          "tol",
+          "abs_tol",
+          "max_iters",
+          "restart",
+          "ortho",
+          "stagnation",
+          "trsv",
+          "jacobi_sweeps",
+          "jacobi_iters",
+          "overlap",
+          "jacobi_block_rows"};
 }
 
 void SolverOptions::set(const std::string& key, const std::string& value) {
@@ -119,9 +131,13 @@ void SolverOptions::set(const std::string& key, const std::string& value) {
     struct_schedule = named<StructSchedule>({{StructSchedule::Levels, "levels"},
                                              {StructSchedule::LevelCounters, "level_counters"},
                                              {StructSchedule::SyncFree, "sync_free"},
-                                             {StructSchedule::Tiles, "tiles"},
-                                             {StructSchedule::TilesGridOrder, "tiles_grid_order"}},
+                                             {StructSchedule::Tiles, "tiles"}},
                                             key, value);
+  } else if (key == "struct_layout") {
+    struct_layout = named<StructLayout>({{StructLayout::Auto, "auto"},
+                                         {StructLayout::Grid, "grid"},
+                                         {StructLayout::Level, "level"}},
+                                        key, value);
   } else if (key == "tol")
     krylov.relative_tolerance = number(key, value);
   else if (key == "abs_tol")

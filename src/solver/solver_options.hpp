@@ -45,6 +45,7 @@ struct SolverOptions {
   GlobalRowKernel global_kernel = GlobalRowKernel::Auto;
   // How struct-ilu0 / struct-ic0 walk their wavefront levels.
   StructSchedule struct_schedule = StructSchedule::Levels;
+  StructLayout struct_layout = StructLayout::Auto;  // for struct_schedule tiles
   // Exact triangular solves, or Jacobi ones with the jacobi options (ILU preconditioners only).
   TrsvMethod trsv = TrsvMethod::Exact;
   JacobiTrsvOptions jacobi;
@@ -54,9 +55,10 @@ struct SolverOptions {
   // (ildu0-dd|ilu0-dd|ic0-dd|ilu0|ildu0|struct-ilu0|struct-ic0|jacobi|none), partitioner,
   // subdomain_rows, apply, fill, shift_pivots (true|false), pivot_threshold, team_size,
   // global_kernel (auto|thread|lanes|sync_free), struct_schedule (levels|level_counters|
-  // sync_free|tiles|tiles_grid_order), trsv (exact|jacobi, or an apply kernel name, which also means exact),
-  // jacobi_sweeps, jacobi_iters, overlap, jacobi_block_rows, tol, abs_tol, max_iters, restart,
-  // ortho (cgs2|mgs), stagnation. Throws InvalidInput naming the key and the value.
+  // sync_free|tiles), struct_layout (auto|grid|level), trsv (exact|jacobi, or an apply kernel name,
+  // which also means exact), jacobi_sweeps, jacobi_iters, overlap, jacobi_block_rows, tol, abs_tol,
+  // max_iters, restart, ortho (cgs2|mgs), stagnation. Throws InvalidInput naming the key and the
+  // value.
   void set(const std::string& key, const std::string& value);
   // Applies "key=value" items in order.
   void set_all(const std::vector<std::string>& key_values);

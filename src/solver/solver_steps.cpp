@@ -60,6 +60,7 @@ std::unique_ptr<Preconditioner> make_preconditioner(
       StructIluOptions structured;
       structured.factor = dd.factor;
       structured.schedule = options.struct_schedule;
+      structured.layout = options.struct_layout;
       // The solver works in the partition's ordering; the structured factors in grid order.
       return std::make_unique<StructIlu0Preconditioner>(space, permuted, grid, structured,
                                                         partition.perm);

@@ -106,73 +106,85 @@ void for_each_point(const ExecSpace& space, const char* label, const StructLevel
                        ForEachPoint<F>{GridCoordinates{grid.nx, grid.ny, grid.nz}, layout, f});
 }
 
-void gather_to_layout(const ExecSpace& space, const StructLevelLayout& layout, const GridInfo& grid,
-                      const Kokkos::View<const Ordinal*, DeviceType>& perm, int b, ConstVector from,
-                      Vector to) {
+// b components per point between an ordering (row(p)·b + r) and the layout (r·slots + slot),
+// in the direction to_layout says.
+void move_vector(const ExecSpace& space, const StructLevelLayout& layout, const GridInfo& grid,
+                 const Kokkos::View<const Ordinal*, DeviceType>& perm, int b, ConstVector from,
+                 Vector to, bool to_layout) {
   const Offset slots = layout.num_slots;
   const bool permuted = perm.extent(0) != 0;
   for_each_point(
-      space, "fgdd::struct::gather_to_layout", layout, grid,
-      KOKKOS_LAMBDA(const Offset p, const Offset slot) {
+      space, to_layout ? "fgdd::struct::gather_to_layout" : "fgdd::struct::scatter_from_layout",
+      layout, grid, KOKKOS_LAMBDA(const Offset p, const Offset slot) {
         const Offset row = permuted ? Offset(perm(p)) : p;
-        for (int r = 0; r < b; ++r) to(Offset(r) * slots + slot) = from(row * b + r);
+        for (int r = 0; r < b; ++r) {
+          const Offset ordered = row * b + r, in_layout = Offset(r) * slots + slot;
+          to(to_layout ? in_layout : ordered) = from(to_layout ? ordered : in_layout);
+        }
       });
+}
+
+void gather_to_layout(const ExecSpace& space, const StructLevelLayout& layout, const GridInfo& grid,
+                      const Kokkos::View<const Ordinal*, DeviceType>& perm, int b, ConstVector from,
+                      Vector to) {
+  move_vector(space, layout, grid, perm, b, from, to, true);
 }
 
 void scatter_from_layout(const ExecSpace& space, const StructLevelLayout& layout,
                          const GridInfo& grid, const Kokkos::View<const Ordinal*, DeviceType>& perm,
                          int b, ConstVector from, Vector to) {
-  const Offset slots = layout.num_slots;
-  const bool permuted = perm.extent(0) != 0;
-  for_each_point(
-      space, "fgdd::struct::scatter_from_layout", layout, grid,
-      KOKKOS_LAMBDA(const Offset p, const Offset slot) {
-        const Offset row = permuted ? Offset(perm(p)) : p;
-        for (int r = 0; r < b; ++r) to(row * b + r) = from(Offset(r) * slots + slot);
+  move_vector(space, layout, grid, perm, b, from, to, false);
+}
+
+// b components per point between an ordering (perm(p)·b + r) and grid order (p·b + r), in the
+// direction to_grid says.
+void move_grid(const ExecSpace& space, const Kokkos::View<const Ordinal*, DeviceType>& perm, int b,
+               ConstVector from, Vector to, bool to_grid) {
+  Kokkos::parallel_for(
+      to_grid ? "fgdd::struct::gather_to_grid" : "fgdd::struct::scatter_from_grid",
+      Kokkos::RangePolicy<ExecSpace>(space, 0, Offset(perm.extent(0)) * b),
+      KOKKOS_LAMBDA(const Offset k) {
+        const Offset ordered = Offset(perm(k / b)) * b + k % b;
+        to(to_grid ? k : ordered) = from(to_grid ? ordered : k);
       });
 }
 
 void gather_to_grid(const ExecSpace& space, const Kokkos::View<const Ordinal*, DeviceType>& perm,
                     int b, ConstVector from, Vector to) {
-  Kokkos::parallel_for(
-      "fgdd::struct::gather_to_grid", Kokkos::RangePolicy<ExecSpace>(space, 0, to.extent(0)),
-      KOKKOS_LAMBDA(const Offset k) {
-        const Offset p = k / b, r = k % b;
-        to(k) = from(Offset(perm(p)) * b + r);
-      });
+  move_grid(space, perm, b, from, to, true);
 }
 
 void scatter_from_grid(const ExecSpace& space, const Kokkos::View<const Ordinal*, DeviceType>& perm,
                        int b, ConstVector from, Vector to) {
-  Kokkos::parallel_for(
-      "fgdd::struct::scatter_from_grid", Kokkos::RangePolicy<ExecSpace>(space, 0, from.extent(0)),
-      KOKKOS_LAMBDA(const Offset k) {
-        const Offset p = k / b, r = k % b;
-        to(Offset(perm(p)) * b + r) = from(k);
+  move_grid(space, perm, b, from, to, false);
+}
+
+// count per-point arrays between grid order (k·np + p) and the layout (k·slots + slot).
+void move_values(const ExecSpace& space, const StructLevelLayout& layout, const GridInfo& grid,
+                 int count, const Kokkos::View<const Scalar*, DeviceType>& from,
+                 const Kokkos::View<Scalar*, DeviceType>& to, bool to_layout) {
+  const Offset slots = layout.num_slots, np = grid.num_points();
+  for_each_point(
+      space, to_layout ? "fgdd::struct::values_to_layout" : "fgdd::struct::values_from_layout",
+      layout, grid, KOKKOS_LAMBDA(const Offset p, const Offset slot) {
+        for (int k = 0; k < count; ++k) {
+          const Offset ordered = k * np + p, in_layout = Offset(k) * slots + slot;
+          to(to_layout ? in_layout : ordered) = from(to_layout ? ordered : in_layout);
+        }
       });
 }
 
 void values_to_layout(const ExecSpace& space, const StructLevelLayout& layout, const GridInfo& grid,
                       int count, const Kokkos::View<const Scalar*, DeviceType>& from,
                       const Kokkos::View<Scalar*, DeviceType>& to) {
-  const Offset slots = layout.num_slots, np = grid.num_points();
-  for_each_point(
-      space, "fgdd::struct::values_to_layout", layout, grid,
-      KOKKOS_LAMBDA(const Offset p, const Offset slot) {
-        for (int k = 0; k < count; ++k) to(Offset(k) * slots + slot) = from(k * np + p);
-      });
+  move_values(space, layout, grid, count, from, to, true);
 }
 
 void values_from_layout(const ExecSpace& space, const StructLevelLayout& layout,
                         const GridInfo& grid, int count,
                         const Kokkos::View<const Scalar*, DeviceType>& from,
                         const Kokkos::View<Scalar*, DeviceType>& to) {
-  const Offset slots = layout.num_slots, np = grid.num_points();
-  for_each_point(
-      space, "fgdd::struct::values_from_layout", layout, grid,
-      KOKKOS_LAMBDA(const Offset p, const Offset slot) {
-        for (int k = 0; k < count; ++k) to(k * np + p) = from(Offset(k) * slots + slot);
-      });
+  move_values(space, layout, grid, count, from, to, false);
 }
 
 }  // namespace fgdd::detail

@@ -23,6 +23,16 @@ struct StructSite {
   Ordinal x = 0, y = 0, z = 0;
   Offset self = 0;
   Ordinal level_slot = 0, v_slot = 0;
+
+  // Grid point p at (x, y, z), its values at p (grid order).
+  KOKKOS_INLINE_FUNCTION static StructSite grid_order(Offset p, Ordinal x, Ordinal y, Ordinal z) {
+    StructSite s;
+    s.p = s.self = p;
+    s.x = x;
+    s.y = y;
+    s.z = z;
+    return s;
+  }
 };
 
 struct StructLevelLayout {
@@ -39,11 +49,7 @@ struct StructLevelLayout {
   // The site of the grid point at column (u, v), level l (level_slot = l mod M).
   KOKKOS_INLINE_FUNCTION StructSite site(Offset p, Ordinal x, Ordinal y, Ordinal z, long long u,
                                          long long v, Ordinal level_slot) const {
-    StructSite s;
-    s.p = p;
-    s.x = x;
-    s.y = y;
-    s.z = z;
+    StructSite s = StructSite::grid_order(p, x, y, z);
     s.level_slot = level_slot;
     s.v_slot = Ordinal((v - v_min) % v_slots);
     s.self = (Offset(level_slot) * v_slots + s.v_slot) * u_count + Offset(u - u_min);

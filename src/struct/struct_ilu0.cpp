@@ -24,9 +24,10 @@ struct StructData {
   Kokkos::View<int* [3], DeviceType> offsets;
   Kokkos::View<long long*, DeviceType> linear;
   int s = 1, num_lower = 0, center = 0, runtime_b = 1;
-  Offset np = 0;            // grid points
-  Offset stride = 0;        // np, or the level layout's slots
-  StructLevelLayout level;  // SyncMode::Tiles only
+  Offset np = 0;      // grid points
+  Offset stride = 0;  // np, or the level layout's slots
+  bool level_layout = false;
+  StructLevelLayout level;  // level_layout only (the kernels of SyncMode::Tiles)
   StructuredMatrix::Values lu;
   Kokkos::View<Scalar*, DeviceType> inv_diag;
   Kokkos::View<Ordinal*, DeviceType> points;
@@ -67,13 +68,7 @@ struct StructKernelBase {
   }
   KOKKOS_INLINE_FUNCTION StructSite site(Offset p, Ordinal x, Ordinal y, Ordinal z) const {
     if constexpr (level_layout) return data.level.site(p, x, y, z);
-    StructSite s;
-    s.p = p;
-    s.x = x;
-    s.y = y;
-    s.z = z;
-    s.self = p;
-    return s;
+    return StructSite::grid_order(p, x, y, z);
   }
   // Whether the neighbour of s through entry e lies in the grid.
   KOKKOS_INLINE_FUNCTION bool inside(int e, const StructSite& s) const {
@@ -355,11 +350,11 @@ struct StructCounterLaunch {
 // order (reverse for the upper sweep). The team walks the tile's levels in sweep order; thread
 // (column) c does the column's point on the level, if it has one. Before a level, the team waits
 // (a thread per neighbour tile) until every tile the level can read from (below and to the
-// left, tile_mapping.hpp) has done all earlier levels; after it, the tile publishes its progress. Deadlock-free for any
-// number of tiles: a tile waits only on tiles of earlier tickets, held by running teams.
-// Progress is a key that grows in sweep order (the level, or last_key − level in reverse);
-// a finished or empty tile holds the largest key. The teams are persistent (about as many as
-// the device holds at once, each taking tickets until none is left): fewer blocks to launch.
+// left, tile_mapping.hpp) has done all earlier levels; after it, the tile publishes its progress.
+// Deadlock-free for any number of tiles: a tile waits only on tiles of earlier tickets, held by
+// running teams. Progress is a key that grows in sweep order (the level, or last_key − level in
+// reverse); a finished or empty tile holds the largest key. The teams are persistent (about as many
+// as the device holds at once, each taking tickets until none is left): fewer blocks to launch.
 template <class Kernel>
 struct StructTileLaunch {
   using Member = Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -543,13 +538,13 @@ void launch_tiles(const ExecSpace& space, const char* label, const Kernel& kerne
 // first).
 template <template <SyncMode> class K, class Setup>
 void run_schedule(const ExecSpace& space, const char* label, StructSchedule schedule,
-                  const StructSyncState& state, const std::vector<Ordinal>& level_ptr, bool reverse,
-                  const Setup& setup) {
-  if (schedule == StructSchedule::Tiles) {
+                  bool level_layout, const StructSyncState& state,
+                  const std::vector<Ordinal>& level_ptr, bool reverse, const Setup& setup) {
+  if (schedule == StructSchedule::Tiles && level_layout) {
     K<SyncMode::Tiles> kernel;
     setup(kernel);
     launch_tiles(space, label, kernel, state, Ordinal(level_ptr.size()) - 1, reverse);
-  } else if (schedule == StructSchedule::TilesGridOrder) {
+  } else if (schedule == StructSchedule::Tiles) {
     K<SyncMode::LevelCounter> kernel;  // the same waits, grid-order values
     setup(kernel);
     launch_tiles(space, label, kernel, state, Ordinal(level_ptr.size()) - 1, reverse);
@@ -588,20 +583,20 @@ void factor_points(const ExecSpace& space, const StructData& data,
                    const StructSyncState& state) {
   const auto setup = [&](auto& kernel) { kernel.data = data; };
   if (ic0) {
-    run_schedule<FactorFor<B>::template Ic0>(space, "fgdd::struct::ic0", schedule, state, level_ptr,
-                                             false, setup);
+    run_schedule<FactorFor<B>::template Ic0>(space, "fgdd::struct::ic0", schedule,
+                                             data.level_layout, state, level_ptr, false, setup);
     const auto upper = [&](auto kernel) {
       kernel.data = data;
       Kokkos::parallel_for("fgdd::struct::ic0_upper",
                            Kokkos::RangePolicy<ExecSpace>(space, 0, data.np), kernel);
     };
-    if (schedule == StructSchedule::Tiles)
+    if (data.level_layout)
       upper(StructIc0UpperKernel<B, SyncMode::Tiles>{});
     else
       upper(StructIc0UpperKernel<B, SyncMode::Levels>{});
   } else {
-    run_schedule<FactorFor<B>::template Ilu0>(space, "fgdd::struct::ilu0", schedule, state,
-                                              level_ptr, false, setup);
+    run_schedule<FactorFor<B>::template Ilu0>(space, "fgdd::struct::ilu0", schedule,
+                                              data.level_layout, state, level_ptr, false, setup);
   }
 }
 
@@ -614,8 +609,8 @@ void sweep_points(const ExecSpace& space, const StructData& data,
     kernel.z = z;
   };
   run_schedule<SweepFor<B, Lower>::template Kernel>(
-      space, Lower ? "fgdd::struct::lower_sweep" : "fgdd::struct::upper_sweep", schedule, state,
-      level_ptr, !Lower, setup);
+      space, Lower ? "fgdd::struct::lower_sweep" : "fgdd::struct::upper_sweep", schedule,
+      data.level_layout, state, level_ptr, !Lower, setup);
 }
 
 // The one dispatch from a runtime block size to the b = 1..4 fast paths.
@@ -653,6 +648,7 @@ StructData make_data(const StructuredMatrix& shape, const StructIlu0Storage& sto
   data.runtime_b = shape.block_size();
   data.np = shape.num_points();
   data.stride = storage.stride;
+  data.level_layout = storage.layout.num_slots != 0;
   data.level = storage.layout;
   data.lu = storage.values;
   data.inv_diag = storage.inv_diag;
@@ -778,8 +774,13 @@ StructLevels build_struct_levels(const ExecSpace& space, const GridInfo& grid,
 
 StructIlu0::StructIlu0(const ExecSpace& space, const StructuredMatrix& A,
                        const FactorOptions& options, StructSchedule schedule,
-                       StructTileShape tile_shape)
+                       StructTileShape tile_shape, StructLayout layout)
     : options_(options), schedule_(schedule) {
+  if (layout == StructLayout::Level && schedule != StructSchedule::Tiles)
+    throw InvalidInput("the level layout of the structured ILU needs the tiles schedule");
+  level_layout_ =
+      schedule == StructSchedule::Tiles &&
+      (layout == StructLayout::Level || (layout == StructLayout::Auto && A.block_size() >= 2));
   options_.validate();
   if (options_.form != IluForm::Ilu0 && options_.form != IluForm::Ildlt)
     throw InvalidInput("StructIlu0 computes IluForm::Ilu0 (ILU(0)) or IluForm::Ildlt (IC(0))");
@@ -811,9 +812,7 @@ StructIlu0::StructIlu0(const ExecSpace& space, const StructuredMatrix& A,
   elim_target_ = detail::to_device(target, "fgdd::struct::elim_target");
   mirror_ = detail::to_device(mirror, "fgdd::struct::mirror");
   const int b = A.block_size();
-  const bool tiles =
-      schedule_ == StructSchedule::Tiles || schedule_ == StructSchedule::TilesGridOrder;
-  if (tiles) {
+  if (schedule_ == StructSchedule::Tiles) {
     sync_.mapping = find_tile_mapping(stencil, levels_.weights, A.grid());
     sync_.column_map = column_map(sync_.mapping, A.grid(), levels_.num_levels);
     sync_.tile_grid = make_tile_grid(sync_.mapping, A.grid(), tile_shape);

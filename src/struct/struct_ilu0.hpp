@@ -41,18 +41,24 @@ StructLevels build_struct_levels(const ExecSpace& space, const GridInfo& grid,
 // save. Tiles, measured in another build (docs/PERFORMANCE.md): lower sweeps 2.9-3.0× faster
 // than Levels in the same build, GMRES 7-point 128³ 1.63 s against 4.49 s.
 enum class StructSchedule {
-  Levels,          // one launch per level (a global barrier between levels); the default
-  LevelCounters,   // one launch per sweep: teams take chunks of a level from a ticket counter in
-                   // level order; one thread per team waits on a counter of completed levels
-  SyncFree,        // the same launch, but each point waits on done flags of the neighbours it
-                   // reads (flags per point instead of per tile)
-  Tiles,           // one launch per sweep, a team per tile of columns (tile_mapping.hpp) walking
-                   // all its levels; before a level it waits only on the progress counters of
-                   // the neighbouring tiles it reads (structilu-structured-grid.txt §4.1). The
-                   // factors and the sweeps' vector live in the level layout (level_layout.hpp)
-  TilesGridOrder,  // the same tiles on values in grid order: no layout copies, but a tile's
-                   // loads on one level lie a plane apart; kept to measure what the layout buys
+  Levels,         // one launch per level (a global barrier between levels); the default
+  LevelCounters,  // one launch per sweep: teams take chunks of a level from a ticket counter in
+                  // level order; one thread per team waits on a counter of completed levels
+  SyncFree,       // the same launch, but each point waits on done flags of the neighbours it
+                  // reads (flags per point instead of per tile)
+  Tiles,          // one launch per sweep, a team per tile of columns (tile_mapping.hpp) walking
+                  // all its levels; before a level it waits only on the progress counters of
+                  // the neighbouring tiles it reads (structilu-structured-grid.txt §4.1). The
+                  // factors and the sweeps' vector live in the level layout (level_layout.hpp)
 };
+
+// Where the tile schedule keeps the factors and the sweeps' vector (the other schedules always
+// use Grid). Level: the level-based layout (level_layout.hpp), coalesced loads on one level;
+// Grid: grid order, where a column's successive levels share cache lines instead. Measured on an
+// H100 at 97³-128³ (docs/PERFORMANCE.md): for DoF 2-4 Level factors 1.2-2.3× faster and sweeps
+// as fast (within 10 %); for DoF 1 Level's sweeps are 6-35 % slower (they are latency-bound,
+// and Grid's reuse of lines along a column wins). Auto: Level for DoF >= 2, Grid for DoF 1.
+enum class StructLayout { Auto, Grid, Level };
 
 namespace detail {
 // Chunks, tickets, counters and flags of the one-launch schedules; a SyncFree sweep bumps epoch
@@ -94,8 +100,10 @@ class StructIlu0 {
   // Ildu0, level_of_fill > 0, or Ildlt with a non-symmetric stencil; ZeroPivot as numeric().
   // tile_shape: columns per tile for the Tiles schedules (else unused); InvalidInput for a
   // side < 1 or a stencil without a tile mapping (find_tile_mapping).
+  // layout: for StructSchedule::Tiles; InvalidInput for Level with another schedule.
   StructIlu0(const ExecSpace& space, const StructuredMatrix& A, const FactorOptions& options,
-             StructSchedule schedule = StructSchedule::Levels, StructTileShape tile_shape = {});
+             StructSchedule schedule = StructSchedule::Levels, StructTileShape tile_shape = {},
+             StructLayout layout = StructLayout::Auto);
 
   // Refactors with new values on the same grid, stencil and block size (else InvalidInput).
   // Throws ZeroPivot naming the scalar row (grid order, first row of the smallest failing
@@ -125,10 +133,14 @@ class StructIlu0 {
   const FactorReport& report() const noexcept { return report_; }
   IluForm form() const noexcept { return options_.form; }
   StructSchedule schedule() const noexcept { return schedule_; }
+  // The layout in use: Grid or Level (Auto resolved).
+  StructLayout layout() const noexcept {
+    return level_layout_ ? StructLayout::Level : StructLayout::Grid;
+  }
   Offset num_rows() const noexcept { return factors_.num_rows(); }
 
  private:
-  bool level_layout() const noexcept { return schedule_ == StructSchedule::Tiles; }
+  bool level_layout() const noexcept { return level_layout_; }
   // One sweep in place on v, which is in the storage's layout.
   void sweep(const ExecSpace& space, const Vector& v, bool lower) const;
   // out = (lower ? L : U)⁻¹ in, in grid order; the vectors are checked first.
@@ -141,6 +153,7 @@ class StructIlu0 {
 
   FactorOptions options_;
   StructSchedule schedule_ = StructSchedule::Levels;
+  bool level_layout_ = false;
   detail::StructSyncState sync_;
   // Grid order. Levels etc.: the factors themselves (storage_ shares them). Tiles: the shape,
   // with values and inv_diag_ copied out of storage_ on request.

@@ -22,6 +22,7 @@ struct StructIluOptions {
   std::optional<Stencil> stencil;
   int detect_radius = 2;
   StructSchedule schedule = StructSchedule::Levels;
+  StructLayout layout = StructLayout::Auto;  // for the tiles schedule
 };
 
 class StructIlu0Preconditioner final : public Preconditioner {

@@ -38,8 +38,8 @@ StructLevels build_struct_levels(const ExecSpace& space, const GridInfo& grid,
 // operations on the same values, so all give the same bits. Measured on an H100 (Kokkos 4.6,
 // GMRES with struct-ilu0, solve seconds): 7-point 128³: Levels 1.67, LevelCounters 5.0,
 // SyncFree 19.0; 27-point 96³: 0.99, 2.6, 18.0: chunk teams spin more than the launches they
-// save. Tiles, measured in another build (docs/PERFORMANCE.md): lower sweeps 2.9-3.0× faster
-// than Levels in the same build, GMRES 7-point 128³ 1.63 s against 4.49 s.
+// save. Tiles, measured in another build (docs/PERFORMANCE.md, 9feae39): L + U solves 1.5-3.2×
+// faster than Levels in the same build, GMRES 7-point 128³ 1.63 s against 4.49 s (fe04e47).
 enum class StructSchedule {
   Levels,         // one launch per level (a global barrier between levels); the default
   LevelCounters,  // one launch per sweep: teams take chunks of a level from a ticket counter in
@@ -55,9 +55,10 @@ enum class StructSchedule {
 // Where the tile schedule keeps the factors and the sweeps' vector (the other schedules always
 // use Grid). Level: the level-based layout (level_layout.hpp), coalesced loads on one level;
 // Grid: grid order, where a column's successive levels share cache lines instead. Measured on an
-// H100 at 97³-128³ (docs/PERFORMANCE.md): for DoF 2-4 Level factors 1.2-2.3× faster and sweeps
-// as fast (within 10 %); for DoF 1 Level's sweeps are 6-35 % slower (they are latency-bound,
-// and Grid's reuse of lines along a column wins). Auto: Level for DoF >= 2, Grid for DoF 1.
+// H100 at 97³-128³ (docs/PERFORMANCE.md, star7/star13/diamond13): for DoF 2-4 Level factors
+// 1.05-2.3× faster and its sweeps run from 10 % slower to 27 % faster; for DoF 1 (all five
+// stencils) Level's sweeps are 6-35 % slower: they are latency-bound, and Grid's reuse of lines
+// along a column wins. Auto: Level for DoF >= 2, Grid for DoF 1.
 enum class StructLayout { Auto, Grid, Level };
 
 namespace detail {

@@ -1,0 +1,272 @@
+// The per-point kernels of the structured ILU (structilu-structured-grid.txt Algorithms 1-2):
+// the factorization of one point, IC(0)'s upper triangle, and one point of a sweep, for every
+// SyncMode (how a point knows that what it reads is final) and layout. Used by struct_ilu0.cpp
+// through struct_schedules.hpp.
+#pragma once
+
+#include "core/dense_block.hpp"
+#include "core/kokkos_compat.hpp"
+#include "struct/level_layout.hpp"
+#include "struct/structured_matrix.hpp"
+
+namespace fgdd::detail {
+
+// What the factorization and solve launches read and write. Block element (r, c) of stencil
+// entry e at the point whose values live at i (its grid index, or its slot in the level layout)
+// is lu(((e·b + r)·b + c)·stride + i); D⁻¹'s is inv_diag((r·b + c)·stride + i).
+struct StructData {
+  GridCoordinates g;
+  Kokkos::View<int* [3], DeviceType> offsets;
+  Kokkos::View<long long*, DeviceType> linear;
+  int s = 1, num_lower = 0, center = 0, runtime_b = 1;
+  Offset np = 0;      // grid points
+  Offset stride = 0;  // np, or the level layout's slots
+  bool level_layout = false;
+  StructLevelLayout level;  // level_layout only (the kernels of SyncMode::Tiles)
+  StructuredMatrix::Values lu;
+  Kokkos::View<Scalar*, DeviceType> inv_diag;
+  Kokkos::View<Ordinal*, DeviceType> points;
+  Kokkos::View<int*, DeviceType> elim_ptr, elim_upper, elim_target, mirror;
+  Kokkos::View<Ordinal, DeviceType> failed_point;
+  Kokkos::View<Scalar*, DeviceType> pivot_value;
+  Kokkos::View<Offset, DeviceType> shifted;
+  PivotRule rule;  // rule.tiny is relative: multiplied by the row's largest |entry|
+};
+
+// How a point knows that what it reads is final. Levels: a launch per level. PointFlags
+// (StructSchedule::SyncFree): a point waits on the done flags of the neighbours it reads and
+// publishes its own with a fence before its flag. LevelCounter (StructSchedule::LevelCounters):
+// its team waited for a counter of completed levels before starting. Tiles: its team waited on
+// the progress of the tiles it reads, and values live in the level layout (level_layout.hpp).
+// In the one-launch modes other points' values are read with volatile loads (never a stale L1
+// line on GPUs).
+enum class SyncMode { Levels, PointFlags, LevelCounter, Tiles };
+
+// Scalars of one b×b block in registers: B·B for the b = 1..4 fast paths, else the largest b.
+constexpr int block_capacity(int b) { return b > 0 ? b * b : max_block_size * max_block_size; }
+
+template <int B, SyncMode Mode>
+struct StructKernelBase {
+  static constexpr int capacity = block_capacity(B);
+  static constexpr bool level_layout = Mode == SyncMode::Tiles;
+  StructData data;
+  Ordinal level_begin = 0;
+  Kokkos::View<unsigned*, DeviceType> done;
+  unsigned epoch = 0;
+
+  KOKKOS_INLINE_FUNCTION int b() const { return B > 0 ? B : data.runtime_b; }
+  // Grid point p's site: its coordinates and where its values live.
+  KOKKOS_INLINE_FUNCTION StructSite site(const Offset p) const {
+    Ordinal x, y, z;
+    data.g.of(p, x, y, z);
+    return site(p, x, y, z);
+  }
+  KOKKOS_INLINE_FUNCTION StructSite site(Offset p, Ordinal x, Ordinal y, Ordinal z) const {
+    if constexpr (level_layout) return data.level.site(p, x, y, z);
+    return StructSite::grid_order(p, x, y, z);
+  }
+  // Whether the neighbour of s through entry e lies in the grid.
+  KOKKOS_INLINE_FUNCTION bool inside(int e, const StructSite& s) const {
+    return data.g.inside(s.x + data.offsets(e, 0), s.y + data.offsets(e, 1),
+                         s.z + data.offsets(e, 2));
+  }
+  // Where that neighbour's values live.
+  KOKKOS_INLINE_FUNCTION Offset neighbour(const StructSite& s, int e) const {
+    if constexpr (level_layout) return data.level.neighbour(s, e);
+    return Offset((long long)s.self + data.linear(e));
+  }
+  KOKKOS_INLINE_FUNCTION Scalar& lu(int e, int rc, Offset i) const {
+    return data.lu((Offset(e) * b() * b() + rc) * data.stride + i);
+  }
+  KOKKOS_INLINE_FUNCTION Scalar& inv_diag(int rc, Offset i) const {
+    return data.inv_diag(Offset(rc) * data.stride + i);
+  }
+  // Component r of a vector at i: point-major in grid order, one array per component in the
+  // level layout (coalesced like the matrix).
+  KOKKOS_INLINE_FUNCTION Offset component(Offset i, int r) const {
+    if constexpr (level_layout) return Offset(r) * data.stride + i;
+    return i * b() + r;
+  }
+  // A value another point wrote: a volatile load, which reaches the coherent level of the
+  // memory system (never a stale L1 line on GPUs) and costs a plain load, unlike an atomic one
+  // (the flag or counter wait and its fence order it after the write).
+  KOKKOS_INLINE_FUNCTION Scalar read(Scalar& v) const {
+    if constexpr (Mode != SyncMode::Levels) return *static_cast<const volatile Scalar*>(&v);
+    return v;
+  }
+  KOKKOS_INLINE_FUNCTION void wait(Offset q) const {
+    if constexpr (Mode == SyncMode::PointFlags) {
+      while (atomic_load(&done(q)) != epoch) {
+      }
+      Kokkos::memory_fence();
+    }
+  }
+  KOKKOS_INLINE_FUNCTION void publish(Offset p) const {
+    if constexpr (Mode == SyncMode::PointFlags) {
+      Kokkos::memory_fence();
+      atomic_store(&done(p), epoch);
+    }
+  }
+  // Block e of this thread's own point (values at i).
+  KOKKOS_INLINE_FUNCTION void load(int e, Offset i, Scalar* block) const {
+    for (int rc = 0; rc < b() * b(); ++rc) block[rc] = lu(e, rc, i);
+  }
+  // Block e of another point (values at i, waited on before).
+  KOKKOS_INLINE_FUNCTION void load_other(int e, Offset i, Scalar* block) const {
+    for (int rc = 0; rc < b() * b(); ++rc) block[rc] = read(lu(e, rc, i));
+  }
+  KOKKOS_INLINE_FUNCTION void load_inv_diag(Offset i, Scalar* block) const {
+    for (int rc = 0; rc < b() * b(); ++rc) block[rc] = read(inv_diag(rc, i));
+  }
+  // Waits on every in-grid neighbour of s with entry in [first, last) (PointFlags: grid order).
+  KOKKOS_INLINE_FUNCTION void wait_neighbours(const StructSite& s, int first, int last) const {
+    if constexpr (Mode == SyncMode::PointFlags)
+      for (int e = first; e < last; ++e)
+        if (inside(e, s)) wait(neighbour(s, e));
+  }
+};
+
+// The in-place ILU(0) of one point (paper Algorithm 1), one thread per point: the points of a
+// level are independent and read only rows of earlier levels (their lower neighbours), final
+// once waited on. For each lower entry a in column order: L_pa = A_pa·D⁻¹_q (q = p + o_a), then
+// A_pt −= L_pa·U_qu for every upper entry u of row q whose o_a + o_u is the stencil entry t — the
+// same updates in the same order as the general IKJ ILU0 on the stencil's pattern. Ic0 (L D Lᵀ):
+// only targets up to the centre, with U_qu = D_q·L_{q+o_u, −o_u}ᵀ and L_pa·D_q = A_pa (before its
+// scaling), so the update is A_pa·L_{q+o_u, −o_u}ᵀ (q + o_u = p + o_t is a lower neighbour of p
+// too); U is written afterwards by StructIc0UpperKernel.
+template <int B, bool Ic0, SyncMode Mode>
+struct StructFactorKernel : StructKernelBase<B, Mode> {
+  using Base = StructKernelBase<B, Mode>;
+  using Base::b;
+  using Base::data;
+  using Base::inside;
+  using Base::load;
+  using Base::load_other;
+  using Base::lu;
+  using Base::neighbour;
+  static constexpr int capacity = Base::capacity;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
+    point(this->site(Offset(data.points(this->level_begin + k))));
+  }
+
+  KOKKOS_INLINE_FUNCTION void point(const StructSite& s) const {
+    const Offset p = s.self;
+    const int bb = b() * b();
+    const int last = Ic0 ? data.center + 1 : data.s;  // Ic0 reads the lower triangle only
+    Scalar row_max = 0;
+    for (int e = 0; e < last; ++e)
+      if (inside(e, s))
+        for (int rc = 0; rc < bb; ++rc) {
+          const Scalar v = fabs(lu(e, rc, p));
+          if (v > row_max) row_max = v;
+        }
+    this->wait_neighbours(s, 0, data.num_lower);
+    for (int a = 0; a < data.num_lower; ++a) {
+      if (!inside(a, s)) continue;
+      const Offset q = neighbour(s, a);
+      Scalar original[capacity], l[capacity], inv[capacity], product[capacity];
+      load(a, p, original);
+      this->load_inv_diag(q, inv);
+      multiply_blocks(original, inv, l, b());
+      for (int m = data.elim_ptr(a); m < data.elim_ptr(a + 1); ++m) {
+        const int t = data.elim_target(m);
+        if (!inside(t, s)) continue;  // p + o_t = q + o_u
+        if (Ic0) {
+          Scalar other[capacity];  // L_{q', −o_u}, q' = p + o_t; for t = centre that is L_pa
+          if (t == data.center)
+            for (int e = 0; e < bb; ++e) other[e] = l[e];
+          else
+            load_other(data.mirror(data.elim_upper(m)), neighbour(s, t), other);
+          multiply_blocks_transposed(original, other, product, b());
+        } else {
+          Scalar u[capacity];
+          load_other(data.elim_upper(m), q, u);
+          multiply_blocks(l, u, product, b());
+        }
+        for (int e = 0; e < bb; ++e) lu(t, e, p) -= product[e];
+      }
+      for (int e = 0; e < bb; ++e) lu(a, e, p) = l[e];
+    }
+    // The pivot, exactly as GlobalIlu0 treats it.
+    Scalar pivot[capacity], inv[capacity];
+    load(data.center, p, pivot);
+    PivotRule row_rule = data.rule;
+    row_rule.tiny = data.rule.tiny * row_max;
+    Scalar smallest = 0;
+    const Scalar first = pivot[0];
+    const int result = invert_block(pivot, inv, b(), row_rule, smallest);
+    for (int rc = 0; rc < bb; ++rc) this->inv_diag(rc, p) = inv[rc];
+    data.pivot_value(s.p) = b() == 1 ? first : smallest;
+    if (result < 0) {
+      Kokkos::atomic_fetch_min(&data.failed_point(), Ordinal(s.p));
+    } else if (result > 0) {
+      Kokkos::atomic_add(&data.shifted(), Offset(result));
+      // Keep D consistent with the D⁻¹ actually used: D = (D⁻¹)⁻¹.
+      Scalar d[capacity], unused;
+      invert_block(inv, d, b(), PivotRule{}, unused);
+      for (int rc = 0; rc < bb; ++rc) lu(data.center, rc, p) = d[rc];
+    }
+    this->publish(p);
+  }
+};
+
+// Ic0: U_pu = D_p·L_{p+o_u, −o_u}ᵀ, independent per point once every row is eliminated (Levels:
+// grid order, Tiles: the level layout).
+template <int B, SyncMode Mode>
+struct StructIc0UpperKernel : StructKernelBase<B, Mode> {
+  using Base = StructKernelBase<B, Mode>;
+  KOKKOS_INLINE_FUNCTION void operator()(const Offset point) const {
+    const auto& data = this->data;
+    const StructSite s = this->site(point);
+    const int bb = this->b() * this->b();
+    Scalar d[Base::capacity], other[Base::capacity], u[Base::capacity];
+    this->load(data.center, s.self, d);
+    for (int e = data.center + 1; e < data.s; ++e) {
+      if (!this->inside(e, s)) continue;
+      this->load(data.mirror(e), this->neighbour(s, e), other);
+      multiply_blocks_transposed(d, other, u, this->b());
+      for (int rc = 0; rc < bb; ++rc) this->lu(e, rc, s.self) = u[rc];
+    }
+  }
+};
+
+// One point of a sweep (Algorithm 2) in place. Lower: z_p −= Σ_a L_pa z_{p+o_a}, the lower
+// neighbours on earlier levels. Upper (levels in reverse): z_p = D⁻¹_p (z_p − Σ_u U_pu z_{p+o_u}),
+// the upper neighbours on later levels. z is in the kernel's layout (component()).
+template <int B, bool Lower, SyncMode Mode>
+struct StructSweepKernel : StructKernelBase<B, Mode> {
+  using Base = StructKernelBase<B, Mode>;
+  Vector z;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
+    point(this->site(Offset(this->data.points(this->level_begin + k))));
+  }
+  KOKKOS_INLINE_FUNCTION void point(const StructSite& s) const {
+    const auto& data = this->data;
+    const Offset p = s.self;
+    const int bs = this->b();
+    const int first = Lower ? 0 : data.center + 1, last = Lower ? data.num_lower : data.s;
+    Scalar sum[B > 0 ? B : max_block_size];
+    for (int r = 0; r < bs; ++r) sum[r] = z(this->component(p, r));
+    for (int e = first; e < last; ++e) {
+      if (!this->inside(e, s)) continue;
+      const Offset q = this->neighbour(s, e);
+      this->wait(q);
+      for (int r = 0; r < bs; ++r)
+        for (int c = 0; c < bs; ++c)
+          sum[r] -= this->lu(e, r * bs + c, p) * this->read(z(this->component(q, c)));
+    }
+    if (Lower) {
+      for (int r = 0; r < bs; ++r) z(this->component(p, r)) = sum[r];
+    } else {
+      for (int r = 0; r < bs; ++r) {
+        Scalar v = 0;
+        for (int c = 0; c < bs; ++c) v += this->inv_diag(r * bs + c, p) * sum[c];
+        z(this->component(p, r)) = v;
+      }
+    }
+    this->publish(p);
+  }
+};
+
+}  // namespace fgdd::detail

@@ -1,0 +1,355 @@
+// How the structured ILU's kernels (struct_kernels.hpp) walk the levels in each StructSchedule:
+// a launch per level, chunks by ticket with level counters or point flags, or persistent tiles
+// (paper §4.1); and the factorization and sweep entry points that pick the kernel for a
+// schedule and layout.
+#pragma once
+
+#include "struct/struct_ilu0.hpp"
+#include "struct/struct_kernels.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+namespace fgdd::detail {
+
+// The synchronization-free schedule: one launch, a team per chunk of at most chunk_points points
+// of one level (so the points of a team never depend on each other). Teams take chunks from a
+// ticket counter in level order (reverse for the upper sweep), not by league rank, which Kokkos
+// does not promise to schedule in order: a point waits only on points of earlier levels, held by
+// chunks whose tickets were taken earlier by teams already running, so the sweep cannot deadlock
+// however many teams there are (paper §4.1's acyclic task mapping, with point flags instead of
+// tile counters).
+template <class Kernel>
+struct StructSyncFreeLaunch {
+  using Member = Kokkos::TeamPolicy<ExecSpace>::member_type;
+  Kernel kernel;
+  Kokkos::View<Ordinal*, DeviceType> chunk_ptr;
+  Kokkos::View<Ordinal, DeviceType> tickets;
+  Ordinal num_chunks = 0;
+  bool reverse = false;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
+    Ordinal ticket = 0;
+    Kokkos::single(
+        Kokkos::PerTeam(member),
+        [&](Ordinal& t) { t = Kokkos::atomic_fetch_add(&tickets(), Ordinal(1)); }, ticket);
+    const Ordinal chunk = reverse ? num_chunks - 1 - ticket : ticket;
+    Kokkos::parallel_for(
+        Kokkos::TeamThreadRange(member, chunk_ptr(chunk), chunk_ptr(chunk + 1)),
+        [&](const Ordinal k) { kernel.point(kernel.site(Offset(kernel.data.points(k)))); });
+  }
+};
+
+// The level-counter schedule: one launch, a team per chunk as above, taken by ticket in level
+// order. Before its chunk, one thread of the team waits until every earlier level is complete
+// (levels_done ≥ the chunk's step), so a level's teams start as soon as the last chunk of the
+// level before ends, with no kernel launch in between and a single address spun on per team.
+// Deadlock-free for the same reason: a team waits only on steps of earlier tickets. The last
+// team to finish a step's chunks advances levels_done.
+template <class Kernel>
+struct StructCounterLaunch {
+  using Member = Kokkos::TeamPolicy<ExecSpace>::member_type;
+  Kernel kernel;
+  Kokkos::View<Ordinal*, DeviceType> chunk_ptr, chunk_step, step_chunks, step_done;
+  Kokkos::View<Ordinal, DeviceType> tickets, levels_done;
+  Ordinal num_chunks = 0, num_steps = 0;
+  bool reverse = false;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
+    Ordinal ticket = 0;
+    Kokkos::single(
+        Kokkos::PerTeam(member),
+        [&](Ordinal& t) { t = Kokkos::atomic_fetch_add(&tickets(), Ordinal(1)); }, ticket);
+    const Ordinal chunk = reverse ? num_chunks - 1 - ticket : ticket;
+    const Ordinal level = chunk_step(chunk);  // the non-empty level's index, ascending
+    const Ordinal step = reverse ? num_steps - 1 - level : level;
+    if (member.team_rank() == 0) {
+      while (atomic_load(&levels_done()) < step) {
+      }
+      Kokkos::memory_fence();
+    }
+    member.team_barrier();
+    Kokkos::parallel_for(
+        Kokkos::TeamThreadRange(member, chunk_ptr(chunk), chunk_ptr(chunk + 1)),
+        [&](const Ordinal k) { kernel.point(kernel.site(Offset(kernel.data.points(k)))); });
+    // Every thread's writes before the barrier, the barrier before the counter.
+    Kokkos::memory_fence();
+    member.team_barrier();
+    if (member.team_rank() == 0) {
+      if (Kokkos::atomic_fetch_add(&step_done(level), Ordinal(1)) + 1 == step_chunks(level)) {
+        Kokkos::memory_fence();
+        atomic_store(&levels_done(), step + 1);
+      }
+    }
+  }
+};
+
+// The persistent-tile schedule: one launch, a team per tile of columns taken by ticket in tu + tv
+// order (reverse for the upper sweep). The team walks the tile's levels in sweep order; thread
+// (column) c does the column's point on the level, if it has one. Before a level, the team waits
+// (a thread per neighbour tile) until every tile the level can read from (below and to the
+// left, tile_mapping.hpp) has done all earlier levels; after it, the tile publishes its progress.
+// Deadlock-free for any number of tiles: a tile waits only on tiles of earlier tickets, held by
+// running teams. Progress is a key that grows in sweep order (the level, or last_key − level in
+// reverse); a finished or empty tile holds the largest key. The teams are persistent (about as many
+// as the device holds at once, each taking tickets until none is left): fewer blocks to launch.
+template <class Kernel>
+struct StructTileLaunch {
+  using Member = Kokkos::TeamPolicy<ExecSpace>::member_type;
+  static constexpr Ordinal done_key = std::numeric_limits<Ordinal>::max();
+  Kernel kernel;
+  StructTileGrid tiles;
+  StructColumnMap map;
+  Kokkos::View<Ordinal*, DeviceType> order, first, last, progress;
+  Kokkos::View<Ordinal, DeviceType> tickets;
+  Ordinal last_key = 0;
+  bool reverse = false;
+
+  // Waits on the neighbour tiles this tile reads from: team rank k spins on neighbours k + 1,
+  // k + 1 + team size, ... of the (du, dv) box, so the waits (and their loads) overlap; ready
+  // caches the smallest progress the thread saw, so that most levels cost it no load.
+  KOKKOS_INLINE_FUNCTION void wait_for(const Member& member, Ordinal tu, Ordinal tv, Ordinal key,
+                                       Ordinal& ready) const {
+    if (ready >= key) return;
+    ready = done_key;
+    const int span_v = tiles.reach_tiles_v + 1, count = (tiles.reach_tiles_u + 1) * span_v;
+    for (int k = member.team_rank() + 1; k < count; k += member.team_size()) {
+      const int du = k / span_v, dv = k % span_v;
+      const Ordinal nu = reverse ? tu + du : tu - du, nv = reverse ? tv + dv : tv - dv;
+      if (nu < 0 || nu >= tiles.tiles_u || nv < 0 || nv >= tiles.tiles_v) continue;
+      Ordinal seen;
+      while ((seen = atomic_load(&progress(nu * tiles.tiles_v + nv))) < key) {
+      }
+      if (seen < ready) ready = seen;
+    }
+    Kokkos::memory_fence();
+  }
+
+  // Persistent teams: each takes tiles by ticket until none is left.
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
+    for (;;) {
+      Ordinal ticket = 0;
+      Kokkos::single(
+          Kokkos::PerTeam(member),
+          [&](Ordinal& t) { t = Kokkos::atomic_fetch_add(&tickets(), Ordinal(1)); }, ticket);
+      if (ticket >= tiles.num_tiles()) return;
+      run_tile(member, order(reverse ? tiles.num_tiles() - 1 - ticket : ticket));
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void run_tile(const Member& member, const Ordinal tile) const {
+    const Ordinal lo = first(tile), hi = last(tile);
+    if (lo > hi) return;
+    const Ordinal tu = tile / tiles.tiles_v, tv = tile % tiles.tiles_v;
+    const int columns = tiles.shape.u * tiles.shape.v;
+    const StructLevelLayout& layout = kernel.data.level;
+    const Offset nx = kernel.data.g.nx, ny = kernel.data.g.ny;
+    Ordinal ready = -1;
+    for (Ordinal step = 0; step <= hi - lo; ++step) {
+      const Ordinal level = reverse ? hi - step : lo + step;
+      const Ordinal key = reverse ? last_key - level : level;
+      const Ordinal level_slot = level % layout.column_length;
+      wait_for(member, tu, tv, key, ready);
+      member.team_barrier();
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, columns), [&](const int c) {
+        const long long u = tiles.u_min + (long long)tu * tiles.shape.u + c % tiles.shape.u;
+        const long long v = tiles.v_min + (long long)tv * tiles.shape.v + c / tiles.shape.u;
+        Ordinal x, y, z;
+        if (!map.point(u, v, level, x, y, z)) return;
+        const Offset p = x + nx * (y + ny * z);
+        if constexpr (Kernel::level_layout)
+          kernel.point(layout.site(p, x, y, z, u, v, level_slot));
+        else
+          kernel.point(kernel.site(p, x, y, z));
+      });
+      // Every thread's writes before the barrier, the barrier before the progress.
+      Kokkos::memory_fence();
+      member.team_barrier();
+      if (member.team_rank() == 0)
+        atomic_store(&progress(tile), step == hi - lo ? done_key : key + 1);
+    }
+    member.team_barrier();  // the whole team leaves the tile before it takes the next ticket
+  }
+};
+
+template <class Kernel>
+void launch_levels(const ExecSpace& space, const char* label, Kernel kernel,
+                   const std::vector<Ordinal>& level_ptr, bool reverse) {
+  const std::size_t levels = level_ptr.size() - 1;
+  for (std::size_t step = 0; step < levels; ++step) {
+    const std::size_t l = reverse ? levels - 1 - step : step;
+    if (level_ptr[l + 1] == level_ptr[l]) continue;
+    kernel.level_begin = level_ptr[l];
+    Kokkos::parallel_for(
+        label, Kokkos::RangePolicy<ExecSpace>(space, 0, level_ptr[l + 1] - level_ptr[l]), kernel);
+  }
+}
+
+template <class Kernel>
+void launch_sync_free(const ExecSpace& space, const char* label, Kernel kernel,
+                      const StructSyncState& state, bool reverse) {
+  const Ordinal num_chunks = Ordinal(state.chunk_ptr.extent(0)) - 1;
+  if (num_chunks <= 0) return;
+  ++state.epoch;
+  if (state.epoch == 0) {  // wrapped around: old flags could match again
+    Kokkos::deep_copy(space, state.done, 0u);
+    state.epoch = 1;
+  }
+  Kokkos::deep_copy(space, state.tickets, Ordinal(0));
+  kernel.done = state.done;
+  kernel.epoch = state.epoch;
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  const StructSyncFreeLaunch<Kernel> launch{kernel, state.chunk_ptr, state.tickets, num_chunks,
+                                            reverse};
+  const int team_size =
+      std::max(1, std::min(Policy(space, 1, 1).team_size_max(launch, Kokkos::ParallelForTag()),
+                           state.chunk_points));
+  Kokkos::parallel_for(label, Policy(space, num_chunks, team_size), launch);
+}
+
+template <class Kernel>
+void launch_counters(const ExecSpace& space, const char* label, const Kernel& kernel,
+                     const StructSyncState& state, bool reverse) {
+  const Ordinal num_chunks = Ordinal(state.chunk_ptr.extent(0)) - 1;
+  if (num_chunks <= 0) return;
+  Kokkos::deep_copy(space, state.tickets, Ordinal(0));
+  Kokkos::deep_copy(space, state.levels_done, Ordinal(0));
+  Kokkos::deep_copy(space, state.step_done, Ordinal(0));
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  StructCounterLaunch<Kernel> launch;
+  launch.kernel = kernel;
+  launch.chunk_ptr = state.chunk_ptr;
+  launch.chunk_step = state.chunk_step;
+  launch.step_chunks = state.step_chunks;
+  launch.step_done = state.step_done;
+  launch.tickets = state.tickets;
+  launch.levels_done = state.levels_done;
+  launch.num_chunks = num_chunks;
+  launch.num_steps = Ordinal(state.step_chunks.extent(0));
+  launch.reverse = reverse;
+  const int team_size =
+      std::max(1, std::min(Policy(space, 1, 1).team_size_max(launch, Kokkos::ParallelForTag()),
+                           state.chunk_points));
+  Kokkos::parallel_for(label, Policy(space, num_chunks, team_size), launch);
+}
+
+template <class Kernel>
+void launch_tiles(const ExecSpace& space, const char* label, const Kernel& kernel,
+                  const StructSyncState& state, Ordinal num_levels, bool reverse) {
+  const Ordinal num_tiles = state.tile_grid.num_tiles();
+  if (num_tiles <= 0) return;
+  Kokkos::deep_copy(space, state.tickets, Ordinal(0));
+  const auto first = state.tile_first, last = state.tile_last, progress = state.tile_progress;
+  const Ordinal last_key = num_levels - 1;
+  Kokkos::parallel_for(
+      "fgdd::struct::tile_progress", Kokkos::RangePolicy<ExecSpace>(space, 0, num_tiles),
+      KOKKOS_LAMBDA(const Ordinal t) {
+        progress(t) = first(t) > last(t) ? StructTileLaunch<Kernel>::done_key
+                      : reverse          ? last_key - last(t)
+                                         : first(t);
+      });
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  StructTileLaunch<Kernel> launch;
+  launch.kernel = kernel;
+  launch.tiles = state.tile_grid;
+  launch.map = state.column_map;
+  launch.order = state.tile_order;
+  launch.first = first;
+  launch.last = last;
+  launch.progress = progress;
+  launch.tickets = state.tickets;
+  launch.last_key = last_key;
+  launch.reverse = reverse;
+  const int columns = state.tile_grid.shape.u * state.tile_grid.shape.v;
+  const int team_size = std::max(
+      1, std::min(Policy(space, 1, 1).team_size_max(launch, Kokkos::ParallelForTag()), columns));
+  // As many persistent teams as the device likely holds at once: its thread slots over a team's
+  // (whole warps on GPUs, where registers typically leave a quarter of the slots usable).
+  const int lanes = Policy::vector_length_max();
+  const int team_slots = (team_size + lanes - 1) / lanes * lanes;
+  const int resident = std::max(1, space.concurrency() / team_slots / (lanes > 1 ? 4 : 1));
+  Kokkos::parallel_for(label, Policy(space, std::min<Ordinal>(num_tiles, resident), team_size),
+                       launch);
+}
+
+// Runs kernel template K<Mode> over all points in the schedule's order (reverse: last level
+// first).
+template <template <SyncMode> class K, class Setup>
+void run_schedule(const ExecSpace& space, const char* label, StructSchedule schedule,
+                  bool level_layout, const StructSyncState& state,
+                  const std::vector<Ordinal>& level_ptr, bool reverse, const Setup& setup) {
+  if (schedule == StructSchedule::Tiles && level_layout) {
+    K<SyncMode::Tiles> kernel;
+    setup(kernel);
+    launch_tiles(space, label, kernel, state, Ordinal(level_ptr.size()) - 1, reverse);
+  } else if (schedule == StructSchedule::Tiles) {
+    K<SyncMode::LevelCounter> kernel;  // the same waits, grid-order values
+    setup(kernel);
+    launch_tiles(space, label, kernel, state, Ordinal(level_ptr.size()) - 1, reverse);
+  } else if (schedule == StructSchedule::SyncFree) {
+    K<SyncMode::PointFlags> kernel;
+    setup(kernel);
+    launch_sync_free(space, label, kernel, state, reverse);
+  } else if (schedule == StructSchedule::LevelCounters) {
+    K<SyncMode::LevelCounter> kernel;
+    setup(kernel);
+    launch_counters(space, label, kernel, state, reverse);
+  } else {
+    K<SyncMode::Levels> kernel;
+    setup(kernel);
+    launch_levels(space, label, kernel, level_ptr, reverse);
+  }
+}
+
+template <int B>
+struct FactorFor {
+  template <SyncMode Mode>
+  using Ilu0 = StructFactorKernel<B, false, Mode>;
+  template <SyncMode Mode>
+  using Ic0 = StructFactorKernel<B, true, Mode>;
+};
+
+template <int B, bool Lower>
+struct SweepFor {
+  template <SyncMode Mode>
+  using Kernel = StructSweepKernel<B, Lower, Mode>;
+};
+
+template <int B>
+void factor_points(const ExecSpace& space, const StructData& data,
+                   const std::vector<Ordinal>& level_ptr, bool ic0, StructSchedule schedule,
+                   const StructSyncState& state) {
+  const auto setup = [&](auto& kernel) { kernel.data = data; };
+  if (ic0) {
+    run_schedule<FactorFor<B>::template Ic0>(space, "fgdd::struct::ic0", schedule,
+                                             data.level_layout, state, level_ptr, false, setup);
+    const auto upper = [&](auto kernel) {
+      kernel.data = data;
+      Kokkos::parallel_for("fgdd::struct::ic0_upper",
+                           Kokkos::RangePolicy<ExecSpace>(space, 0, data.np), kernel);
+    };
+    if (data.level_layout)
+      upper(StructIc0UpperKernel<B, SyncMode::Tiles>{});
+    else
+      upper(StructIc0UpperKernel<B, SyncMode::Levels>{});
+  } else {
+    run_schedule<FactorFor<B>::template Ilu0>(space, "fgdd::struct::ilu0", schedule,
+                                              data.level_layout, state, level_ptr, false, setup);
+  }
+}
+
+template <int B, bool Lower>
+void sweep_points(const ExecSpace& space, const StructData& data,
+                  const std::vector<Ordinal>& level_ptr, const Vector& z, StructSchedule schedule,
+                  const StructSyncState& state) {
+  const auto setup = [&](auto& kernel) {
+    kernel.data = data;
+    kernel.z = z;
+  };
+  run_schedule<SweepFor<B, Lower>::template Kernel>(
+      space, Lower ? "fgdd::struct::lower_sweep" : "fgdd::struct::upper_sweep", schedule,
+      data.level_layout, state, level_ptr, !Lower, setup);
+}
+
+}  // namespace fgdd::detail

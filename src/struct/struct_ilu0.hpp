@@ -48,8 +48,8 @@ enum class StructSchedule {
                   // reads (flags per point instead of per tile)
   Tiles,          // one launch per sweep, a team per tile of columns (tile_mapping.hpp) walking
                   // all its levels; before a level it waits only on the progress counters of
-                  // the neighbouring tiles it reads (structilu-structured-grid.txt §4.1). The
-                  // factors and the sweeps' vector live in the level layout (level_layout.hpp)
+                  // the neighbouring tiles it reads (structilu-structured-grid.txt §4.1); the
+                  // factors and the sweeps' vector where StructLayout says
 };
 
 // Where the tile schedule keeps the factors and the sweeps' vector (the other schedules always
@@ -83,12 +83,12 @@ struct StructSyncState {
 };
 
 // The factor values and D⁻¹ as the kernels hold them: in grid order (stride = the grid points)
-// or, for the tile schedule, in the level layout (stride = its slots).
+// or in the tile schedule's level layout (stride = its slots).
 struct StructIlu0Storage {
   StructuredMatrix::Values values;
   Kokkos::View<Scalar*, DeviceType> inv_diag;
   Offset stride = 0;
-  StructLevelLayout layout;  // Tiles only
+  StructLevelLayout layout;  // the level layout only (else num_slots = 0)
 };
 }  // namespace detail
 
@@ -99,7 +99,7 @@ class StructIlu0 {
   // then U = D Lᵀ is written, so factors() has the Ilu0 layout and the same solves apply; the
   // upper triangle of A is not read). Pivot options as for GlobalIlu0. Throws InvalidInput for
   // Ildu0, level_of_fill > 0, or Ildlt with a non-symmetric stencil; ZeroPivot as numeric().
-  // tile_shape: columns per tile for the Tiles schedules (else unused); InvalidInput for a
+  // tile_shape: columns per tile for StructSchedule::Tiles (else unused); InvalidInput for a
   // side < 1 or a stencil without a tile mapping (find_tile_mapping).
   // layout: for StructSchedule::Tiles; InvalidInput for Level with another schedule.
   StructIlu0(const ExecSpace& space, const StructuredMatrix& A, const FactorOptions& options,
@@ -117,16 +117,16 @@ class StructIlu0 {
   // share their counters and flags, and every schedule may share a work vector).
   void apply(const ExecSpace& space, ConstVector r, Vector z,
              const Kokkos::View<const Ordinal*, DeviceType>& perm = {}) const;
-  // y = L⁻¹ r (L unit lower) and z = U⁻¹ y in grid order; in place when the vectors alias. With
-  // the tile schedule each also moves its vectors into the level layout and back, which apply
-  // does once for both sweeps.
+  // y = L⁻¹ r (L unit lower) and z = U⁻¹ y in grid order; in place when the vectors alias. In
+  // the level layout each also moves its vectors into the layout and back, which apply does
+  // once for both sweeps.
   void solve_lower(const ExecSpace& space, ConstVector r, Vector y) const;
   void solve_upper(const ExecSpace& space, ConstVector y, Vector z) const;
 
   // The factors in A's layout: lower entries L (unit diagonal implicit), the centre U's
-  // diagonal blocks (the pivots D), upper entries U (unscaled). With the tile schedule the
-  // first call after a factorization copies them out of the level layout (memory for a second
-  // copy, kept until the object goes).
+  // diagonal blocks (the pivots D), upper entries U (unscaled). In the level layout the first
+  // call after a factorization copies them out of it (memory for a second copy, kept until the
+  // object goes).
   const StructuredMatrix& factors() const;
   // D⁻¹: element (r, c) of point p at (r·b + c)·num_points + p (copied out as factors()).
   const Kokkos::View<Scalar*, DeviceType>& inv_diag() const;
@@ -156,8 +156,8 @@ class StructIlu0 {
   StructSchedule schedule_ = StructSchedule::Levels;
   bool level_layout_ = false;
   detail::StructSyncState sync_;
-  // Grid order. Levels etc.: the factors themselves (storage_ shares them). Tiles: the shape,
-  // with values and inv_diag_ copied out of storage_ on request.
+  // Grid order. Grid layout: the factors themselves (storage_ shares them). Level layout: the
+  // shape, with values and inv_diag_ copied out of storage_ on request.
   mutable StructuredMatrix factors_;
   mutable Kokkos::View<Scalar*, DeviceType> inv_diag_;
   mutable bool factors_copied_ = false;

@@ -38,7 +38,7 @@ StructLevels build_struct_levels(const ExecSpace& space, const GridInfo& grid,
 // operations on the same values, so all give the same bits. Measured on an H100 (Kokkos 4.6,
 // GMRES with struct-ilu0, solve seconds): 7-point 128³: Levels 1.67, LevelCounters 5.0,
 // SyncFree 19.0; 27-point 96³: 0.99, 2.6, 18.0: chunk teams spin more than the launches they
-// save. Tiles, measured in another build (docs/PERFORMANCE.md, 9feae39): L + U solves 1.5-3.2×
+// save. Tiles, measured in another build (docs/PERFORMANCE.md, 9feae39): L + U solves 1.5-3.3×
 // faster than Levels in the same build, GMRES 7-point 128³ 1.63 s against 4.49 s (fe04e47).
 enum class StructSchedule {
   Levels,         // one launch per level (a global barrier between levels); the default

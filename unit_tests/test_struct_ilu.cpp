@@ -9,6 +9,7 @@
 #include "factor/global_ilu0.hpp"
 #include "reference/dense.hpp"
 #include "reference/factor_bounds.hpp"
+#include "reference/form_options.hpp"
 #include "reference/reference_ilu0.hpp"
 #include "solver/solver.hpp"
 #include "struct/struct_ilu0.hpp"
@@ -67,11 +68,7 @@ std::vector<double> point_major_inv_diag(const StructIlu0& ilu) {
   return out;
 }
 
-FactorOptions ilu0_options(IluForm form = IluForm::Ilu0) {
-  FactorOptions options;
-  options.form = form;
-  return options;
-}
+FactorOptions ilu0_options(IluForm form = IluForm::Ilu0) { return reference::form_options(form); }
 
 }  // namespace
 

@@ -117,6 +117,7 @@ TEST_CASE("struct level layout: vectors and values into the layout and back", "[
     const auto layout = detail::make_level_layout(ExecSpace(), find_tile_mapping(stencil, w, grid),
                                                   grid, stencil, w.num_levels(grid));
     const Ordinal np = Ordinal(grid.num_points());
+    const auto slots = slots_of(layout, grid, stencil).slot;
     for (const int b : {1, 3}) {
       const auto x = reference::random_vector(Offset(np) * b, 11u + b);
       std::vector<Ordinal> perm(np);
@@ -128,7 +129,6 @@ TEST_CASE("struct level layout: vectors and values into the layout and back", "[
         Vector work("work", Offset(b) * layout.num_slots), back("back", x.size());
         detail::gather_to_layout(ExecSpace(), layout, grid, p, b, reference::to_device(x), work);
         // Component r of grid point q sits at r·slots + slot(q).
-        const auto slots = slots_of(layout, grid, stencil).slot;
         const auto host_work = reference::to_host(work);
         for (Ordinal q = 0; q < np; ++q)
           for (int r = 0; r < b; ++r)

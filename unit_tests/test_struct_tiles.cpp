@@ -6,6 +6,7 @@
 #include "catch_compat.hpp"
 #include "core/errors.hpp"
 #include "reference/dense.hpp"
+#include "reference/form_options.hpp"
 #include "struct/struct_ilu0.hpp"
 #include "struct/tile_mapping.hpp"
 
@@ -18,12 +19,6 @@ namespace {
 
 long long dot(const std::array<int, 3>& r, const StencilOffset& o) {
   return (long long)r[0] * o.dx + (long long)r[1] * o.dy + (long long)r[2] * o.dz;
-}
-
-FactorOptions factor_options(IluForm form) {
-  FactorOptions options;
-  options.form = form;
-  return options;
 }
 
 }  // namespace
@@ -83,17 +78,17 @@ TEST_CASE("struct tile mapping: unimodular, lower neighbours below and to the le
   // Auto: grid order for DoF 1, the level layout from DoF 2; the level layout needs tiles.
   for (const int b : {1, 2}) {
     const StructuredMatrix S = structured_problem(ExecSpace(), {5, 4, 3}, Stencil::star7(), b);
-    CHECK(
-        StructIlu0(ExecSpace(), S, factor_options(IluForm::Ilu0), StructSchedule::Tiles).layout() ==
-        (b == 1 ? StructLayout::Grid : StructLayout::Level));
-    CHECK(StructIlu0(ExecSpace(), S, factor_options(IluForm::Ilu0)).layout() == StructLayout::Grid);
-    CHECK_THROWS_AS(StructIlu0(ExecSpace(), S, factor_options(IluForm::Ilu0),
+    CHECK(StructIlu0(ExecSpace(), S, reference::form_options(IluForm::Ilu0), StructSchedule::Tiles)
+              .layout() == (b == 1 ? StructLayout::Grid : StructLayout::Level));
+    CHECK(StructIlu0(ExecSpace(), S, reference::form_options(IluForm::Ilu0)).layout() ==
+          StructLayout::Grid);
+    CHECK_THROWS_AS(StructIlu0(ExecSpace(), S, reference::form_options(IluForm::Ilu0),
                                StructSchedule::LevelCounters, {}, StructLayout::Level),
                     InvalidInput);
   }
   CHECK_THROWS_AS(
       StructIlu0(ExecSpace(), structured_problem(ExecSpace(), {3, 3, 3}, Stencil::star7(), 1),
-                 factor_options(IluForm::Ilu0), StructSchedule::Tiles, {4, 0}),
+                 reference::form_options(IluForm::Ilu0), StructSchedule::Tiles, {4, 0}),
       InvalidInput);
 }
 
@@ -111,8 +106,8 @@ TEST_CASE("struct tiles: the level schedule's bits on every stencil, DoF and til
       structured_problem(ExecSpace(), grid, stencil, b, StructuredValues::Symmetric, 91u + b);
   const Vector r = reference::to_device(reference::random_vector(n, 5u));
   for (const IluForm form : {IluForm::Ilu0, IluForm::Ildlt}) {
-    const StructIlu0 levels(ExecSpace(), A, factor_options(form));
-    const StructIlu0 levels2(ExecSpace(), A2, factor_options(form));
+    const StructIlu0 levels(ExecSpace(), A, reference::form_options(form));
+    const StructIlu0 levels2(ExecSpace(), A2, reference::form_options(form));
     Vector z_levels("z_levels", n), z_tiles("z_tiles", n), y_levels("y_levels", n);
     levels.apply(ExecSpace(), r, z_levels);
     // One column per team, tiles narrower than the reach (star13, diamond25: 2), odd shapes,
@@ -122,8 +117,8 @@ TEST_CASE("struct tiles: the level schedule's bits on every stencil, DoF and til
       for (const StructLayout layout : {StructLayout::Grid, StructLayout::Level}) {
         INFO("tile " << shape.u << "x" << shape.v << (form == IluForm::Ildlt ? " ic0" : " ilu0")
                      << (layout == StructLayout::Level ? " level layout" : " grid order"));
-        StructIlu0 tiles(ExecSpace(), A, factor_options(form), StructSchedule::Tiles, shape,
-                         layout);
+        StructIlu0 tiles(ExecSpace(), A, reference::form_options(form), StructSchedule::Tiles,
+                         shape, layout);
         CHECK(tiles.layout() == layout);
         CHECK(reference::host_vector(tiles.factors().values()) ==
               reference::host_vector(levels.factors().values()));

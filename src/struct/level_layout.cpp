@@ -9,10 +9,6 @@ namespace fgdd::detail {
 
 namespace {
 
-long long dot(const std::array<int, 3>& r, const StencilOffset& o) {
-  return (long long)r[0] * o.dx + (long long)r[1] * o.dy + (long long)r[2] * o.dz;
-}
-
 Kokkos::Array<int, 3> to_array(const std::array<int, 3>& r) { return {r[0], r[1], r[2]}; }
 
 }  // namespace
@@ -71,15 +67,13 @@ StructLevelLayout make_level_layout(const ExecSpace& space, const StructTileMapp
   layout.entry_shift =
       Kokkos::View<int* [3], DeviceType>("fgdd::struct::entry_shift", stencil.size());
   const auto shift = Kokkos::create_mirror_view(layout.entry_shift);
-  const std::array<int, 3> w{mapping.w.x, mapping.w.y, mapping.w.z};
   const auto modulo = [](long long value, long long m) { return ((value % m) + m) % m; };
   for (int e = 0; e < stencil.size(); ++e) {
-    const StencilOffset& o = stencil.offsets()[e];
-    const long long level_step = modulo(dot(w, o), longest),
-                    v_step = modulo(dot(mapping.b, o), widest);
+    const StructColumnStep step = column_step(mapping, stencil.offsets()[e]);
+    const long long level_step = modulo(step.dl, longest), v_step = modulo(step.dv, widest);
     shift(e, 0) = int(level_step);
     shift(e, 1) = int(v_step);
-    shift(e, 2) = int(dot(mapping.a, o) + v_step * u_count + level_step * widest * u_count);
+    shift(e, 2) = int(step.du + v_step * u_count + level_step * widest * u_count);
   }
   Kokkos::deep_copy(space, layout.entry_shift, shift);
   return layout;

@@ -48,8 +48,8 @@ StructData make_data(const StructuredMatrix& shape, const StructIlu0Storage& sto
   data.center = shape.stencil().center();
   data.runtime_b = shape.block_size();
   data.np = shape.num_points();
-  data.stride = storage.stride;
-  data.level_layout = storage.layout.num_slots != 0;
+  data.stride = storage.stride(data.np);
+  data.level_layout = storage.level_layout();
   data.level = storage.layout;
   data.lu = storage.values;
   data.inv_diag = storage.inv_diag;
@@ -179,9 +179,6 @@ StructIlu0::StructIlu0(const ExecSpace& space, const StructuredMatrix& A,
     : options_(options), schedule_(schedule) {
   if (layout == StructLayout::Level && schedule != StructSchedule::Tiles)
     throw InvalidInput("the level layout of the structured ILU needs the tiles schedule");
-  level_layout_ =
-      schedule == StructSchedule::Tiles &&
-      (layout == StructLayout::Level || (layout == StructLayout::Auto && A.block_size() >= 2));
   options_.validate();
   if (options_.form != IluForm::Ilu0 && options_.form != IluForm::Ildlt)
     throw InvalidInput("StructIlu0 computes IluForm::Ilu0 (ILU(0)) or IluForm::Ildlt (IC(0))");
@@ -219,20 +216,20 @@ StructIlu0::StructIlu0(const ExecSpace& space, const StructuredMatrix& A,
     sync_.tile_grid = make_tile_grid(sync_.mapping, A.grid(), tile_shape);
     detail::build_tile_ranges(space, sync_);
   }
-  if (level_layout()) {
+  if (schedule_ == StructSchedule::Tiles &&
+      (layout == StructLayout::Level || (layout == StructLayout::Auto && b >= 2))) {
     storage_.layout =
         detail::make_level_layout(space, sync_.mapping, A.grid(), stencil, levels_.num_levels);
-    storage_.stride = storage_.layout.num_slots;
-    storage_.values = StructuredMatrix::Values("fgdd::struct::level_values",
-                                               Offset(stencil.size()) * b * b * storage_.stride);
+    storage_.values =
+        StructuredMatrix::Values("fgdd::struct::level_values",
+                                 Offset(stencil.size()) * b * b * storage_.stride(A.num_points()));
     factors_ = A.shape();
   } else {
     factors_ = StructuredMatrix(A.grid(), stencil, b);
     storage_.values = factors_.values();
-    storage_.stride = A.num_points();
   }
-  storage_.inv_diag =
-      Kokkos::View<Scalar*, DeviceType>("fgdd::struct::inv_diag", Offset(b) * b * storage_.stride);
+  storage_.inv_diag = Kokkos::View<Scalar*, DeviceType>(
+      "fgdd::struct::inv_diag", Offset(b) * b * storage_.stride(A.num_points()));
   if (!level_layout()) inv_diag_ = storage_.inv_diag;
   if (schedule_ == StructSchedule::LevelCounters || schedule_ == StructSchedule::SyncFree) {
     // Chunks of at most chunk_points points, never across a level (built from the level
@@ -322,57 +319,54 @@ void StructIlu0::sweep(const ExecSpace& space, const Vector& v, bool lower) cons
 const Vector& StructIlu0::work() const {
   if (work_.extent(0) == 0)
     work_ = Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::struct::work"),
-                   Offset(factors_.block_size()) * storage_.stride);
+                   Offset(factors_.block_size()) * storage_.stride(factors_.num_points()));
   return work_;
 }
 
-void StructIlu0::solve(const ExecSpace& space, ConstVector in, Vector out, bool lower) const {
-  detail::check_vector(*this, in.extent(0), lower ? "r" : "y");
-  detail::check_vector(*this, out.extent(0), lower ? "y" : "z");
+void StructIlu0::sweeps(const ExecSpace& space, ConstVector in, Vector out,
+                        const Kokkos::View<const Ordinal*, DeviceType>& perm, bool lower,
+                        bool upper) const {
+  if (perm.extent(0) != 0 && perm.extent(0) != factors_.num_points())
+    throw DimensionMismatch("the permutation has " + std::to_string(perm.extent(0)) +
+                            " entries; the grid has " + std::to_string(factors_.num_points()) +
+                            " points");
+  const int b = factors_.block_size();
+  const bool permuted = perm.extent(0) != 0;
+  Vector v = out;  // the sweeps' vector, in the storage's layout and grid order
   if (level_layout()) {
-    const int b = factors_.block_size();
-    detail::gather_to_layout(space, storage_.layout, factors_.grid(), {}, b, in, work());
-    sweep(space, work(), lower);
-    detail::scatter_from_layout(space, storage_.layout, factors_.grid(), {}, b, work(), out);
-    return;
+    v = work();
+    detail::gather_to_layout(space, storage_.layout, factors_.grid(), perm, b, in, v);
+  } else if (permuted) {
+    v = work();
+    detail::gather_to_grid(space, perm, b, in, v);
+  } else if (in.data() != out.data()) {
+    Kokkos::deep_copy(space, out, in);
   }
-  if (in.data() != out.data()) Kokkos::deep_copy(space, out, in);
-  sweep(space, out, lower);
+  if (lower) sweep(space, v, true);
+  if (upper) sweep(space, v, false);
+  if (level_layout())
+    detail::scatter_from_layout(space, storage_.layout, factors_.grid(), perm, b, v, out);
+  else if (permuted)
+    detail::scatter_from_grid(space, perm, b, v, out);
 }
 
 void StructIlu0::solve_lower(const ExecSpace& space, ConstVector r, Vector y) const {
-  solve(space, r, y, true);
+  detail::check_vector(*this, r.extent(0), "r");
+  detail::check_vector(*this, y.extent(0), "y");
+  sweeps(space, r, y, {}, true, false);
 }
 
 void StructIlu0::solve_upper(const ExecSpace& space, ConstVector y, Vector z) const {
-  solve(space, y, z, false);
+  detail::check_vector(*this, y.extent(0), "y");
+  detail::check_vector(*this, z.extent(0), "z");
+  sweeps(space, y, z, {}, false, true);
 }
 
 void StructIlu0::apply(const ExecSpace& space, ConstVector r, Vector z,
                        const Kokkos::View<const Ordinal*, DeviceType>& perm) const {
   detail::check_vector(*this, r.extent(0), "r");
   detail::check_vector(*this, z.extent(0), "z");
-  if (perm.extent(0) != 0 && perm.extent(0) != factors_.num_points())
-    throw DimensionMismatch("the permutation has " + std::to_string(perm.extent(0)) +
-                            " entries; the grid has " + std::to_string(factors_.num_points()) +
-                            " points");
-  const int b = factors_.block_size();
-  if (level_layout()) {
-    detail::gather_to_layout(space, storage_.layout, factors_.grid(), perm, b, r, work());
-  } else if (perm.extent(0) != 0) {
-    detail::gather_to_grid(space, perm, b, r, work());
-  } else {
-    if (r.data() != z.data()) Kokkos::deep_copy(space, z, r);
-    sweep(space, z, true);
-    sweep(space, z, false);
-    return;
-  }
-  sweep(space, work(), true);
-  sweep(space, work(), false);
-  if (level_layout())
-    detail::scatter_from_layout(space, storage_.layout, factors_.grid(), perm, b, work(), z);
-  else
-    detail::scatter_from_grid(space, perm, b, work(), z);
+  sweeps(space, r, z, perm, true, true);
 }
 
 void StructIlu0::copy_out_factors() const {

@@ -82,13 +82,16 @@ struct StructSyncState {
   mutable unsigned epoch = 0;
 };
 
-// The factor values and D⁻¹ as the kernels hold them: in grid order (stride = the grid points)
-// or in the tile schedule's level layout (stride = its slots).
+// The factor values and D⁻¹ as the kernels hold them: in grid order or in the tile schedule's
+// level layout.
 struct StructIlu0Storage {
   StructuredMatrix::Values values;
   Kokkos::View<Scalar*, DeviceType> inv_diag;
-  Offset stride = 0;
   StructLevelLayout layout;  // the level layout only (else num_slots = 0)
+
+  bool level_layout() const noexcept { return layout.num_slots != 0; }
+  // Values per element array: the grid's points, or the layout's slots.
+  Offset stride(Offset points) const noexcept { return level_layout() ? layout.num_slots : points; }
 };
 }  // namespace detail
 
@@ -136,16 +139,19 @@ class StructIlu0 {
   StructSchedule schedule() const noexcept { return schedule_; }
   // The layout in use: Grid or Level (Auto resolved).
   StructLayout layout() const noexcept {
-    return level_layout_ ? StructLayout::Level : StructLayout::Grid;
+    return level_layout() ? StructLayout::Level : StructLayout::Grid;
   }
   Offset num_rows() const noexcept { return factors_.num_rows(); }
 
  private:
-  bool level_layout() const noexcept { return level_layout_; }
+  bool level_layout() const noexcept { return storage_.level_layout(); }
   // One sweep in place on v, which is in the storage's layout.
   void sweep(const ExecSpace& space, const Vector& v, bool lower) const;
-  // out = (lower ? L : U)⁻¹ in, in grid order; the vectors are checked first.
-  void solve(const ExecSpace& space, ConstVector in, Vector out, bool lower) const;
+  // out = the lower and/or upper sweep of in, both in the ordering perm gives (grid order when
+  // empty), through the work vector when the storage's layout or perm differ from it; perm's
+  // size is checked first.
+  void sweeps(const ExecSpace& space, ConstVector in, Vector out,
+              const Kokkos::View<const Ordinal*, DeviceType>& perm, bool lower, bool upper) const;
   // The work vector for perm's or the level layout's copy of a vector (allocated once).
   const Vector& work() const;
   // Level layout: the grid-order factors_ values and inv_diag_ from storage_, once per
@@ -154,7 +160,6 @@ class StructIlu0 {
 
   FactorOptions options_;
   StructSchedule schedule_ = StructSchedule::Levels;
-  bool level_layout_ = false;
   detail::StructSyncState sync_;
   // Grid order. Grid layout: the factors themselves (storage_ shares them). Level layout: the
   // shape, with values and inv_diag_ copied out of storage_ on request.

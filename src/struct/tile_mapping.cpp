@@ -92,10 +92,15 @@ StructTileMapping find_tile_mapping(const Stencil& stencil, const LevelWeights& 
     best.along[i] = inverse[i][2];
   }
   for (const StencilOffset& o : stencil.offsets()) {
-    best.reach_u = std::max<int>(best.reach_u, int(std::abs(dot(a, o))));
-    best.reach_v = std::max<int>(best.reach_v, int(std::abs(dot(b, o))));
+    const StructColumnStep step = column_step(best, o);
+    best.reach_u = std::max<int>(best.reach_u, int(std::abs(step.du)));
+    best.reach_v = std::max<int>(best.reach_v, int(std::abs(step.dv)));
   }
   return best;
+}
+
+StructColumnStep column_step(const StructTileMapping& mapping, const StencilOffset& o) {
+  return {dot(mapping.a, o), dot(mapping.b, o), dot({mapping.w.x, mapping.w.y, mapping.w.z}, o)};
 }
 
 StructColumnBox column_box(const StructTileMapping& mapping, const GridInfo& grid) {

@@ -35,6 +35,12 @@ struct StructTileMapping {
 StructTileMapping find_tile_mapping(const Stencil& stencil, const LevelWeights& w,
                                     const GridInfo& grid);
 
+// Stencil offset o in column coordinates: its steps in u, v and level (a·o, b·o, w·o).
+struct StructColumnStep {
+  long long du = 0, dv = 0, dl = 0;
+};
+StructColumnStep column_step(const StructTileMapping& mapping, const StencilOffset& o);
+
 // The columns' bounding box: u in [u_min, u_min + u_count), likewise v.
 struct StructColumnBox {
   long long u_min = 0, v_min = 0, u_count = 1, v_count = 1;

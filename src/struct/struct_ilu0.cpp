@@ -210,6 +210,13 @@ StructIlu0::StructIlu0(const ExecSpace& space, const StructuredMatrix& A,
   elim_target_ = detail::to_device(target, "fgdd::struct::elim_target");
   mirror_ = detail::to_device(mirror, "fgdd::struct::mirror");
   const int b = A.block_size();
+  // Factorization lanes per point: a power of two covering the most (u, block column) updates of
+  // one lower entry, at most 32 and what the backend allows (1 on CPUs).
+  int updates = 0;
+  for (std::size_t a = 0; a + 1 < ptr.size(); ++a) updates = std::max(updates, (ptr[a + 1] - ptr[a]) * b);
+  const int lanes_max = std::min(32, Kokkos::TeamPolicy<ExecSpace>::vector_length_max());
+  factor_lanes_ = 1;
+  while (factor_lanes_ < lanes_max && factor_lanes_ < updates) factor_lanes_ *= 2;
   if (schedule_ == StructSchedule::Tiles) {
     sync_.mapping = find_tile_mapping(stencil, levels_.weights, A.grid());
     sync_.column_map = column_map(sync_.mapping, A.grid(), levels_.num_levels);
@@ -292,6 +299,7 @@ const FactorReport& StructIlu0::numeric(const ExecSpace& space, const Structured
   data.pivot_value = pivots_.pivot_value;
   data.shifted = pivots_.shifted;
   data.rule = options_.pivot_rule();
+  data.lanes = factor_lanes_;
   const bool ic0 = options_.form == IluForm::Ildlt;
   const auto& level_ptr = levels_.host_level_ptr;
   detail::dispatch_block_size(b, [&](auto block) {

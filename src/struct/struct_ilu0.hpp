@@ -177,6 +177,7 @@ class StructIlu0 {
   Kokkos::View<int*, DeviceType> elim_ptr_, elim_upper_, elim_target_;
   Kokkos::View<int*, DeviceType> mirror_;  // per entry e: index of −o_e, -1 if absent
   detail::PivotStatus pivots_;             // per grid point
+  int factor_lanes_ = 1;                   // vector lanes per point in the factorization
 };
 
 }  // namespace fgdd

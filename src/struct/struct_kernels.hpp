@@ -31,7 +31,10 @@ struct StructData {
   Kokkos::View<Scalar*, DeviceType> pivot_value;
   Kokkos::View<Offset, DeviceType> shifted;
   PivotRule rule;  // rule.tiny is relative: multiplied by the row's largest |entry|
+  int lanes = 1;   // vector lanes per point: the launches' vector length
 };
+
+using TeamMember = Kokkos::TeamPolicy<ExecSpace>::member_type;
 
 // How a point knows that what it reads is final. Levels: a launch per level. PointFlags
 // (StructSchedule::SyncFree): a point waits on the done flags of the neighbours it reads and
@@ -50,7 +53,6 @@ struct StructKernelBase {
   static constexpr int capacity = block_capacity(B);
   static constexpr bool level_layout = Mode == SyncMode::Tiles;
   StructData data;
-  Ordinal level_begin = 0;
   Kokkos::View<unsigned*, DeviceType> done;
   unsigned epoch = 0;
 
@@ -126,14 +128,17 @@ struct StructKernelBase {
   }
 };
 
-// The in-place ILU(0) of one point (paper Algorithm 1), one thread per point: the points of a
+// The in-place ILU(0) of one point (paper Algorithm 1), a team thread per point: the points of a
 // level are independent and read only rows of earlier levels (their lower neighbours), final
 // once waited on. For each lower entry a in column order: L_pa = A_pa·D⁻¹_q (q = p + o_a), then
 // A_pt −= L_pa·U_qu for every upper entry u of row q whose o_a + o_u is the stencil entry t — the
-// same updates in the same order as the general IKJ ILU0 on the stencil's pattern. Ic0 (L D Lᵀ):
-// only targets up to the centre, with U_qu = D_q·L_{q+o_u, −o_u}ᵀ and L_pa·D_q = A_pa (before its
-// scaling), so the update is A_pa·L_{q+o_u, −o_u}ᵀ (q + o_u = p + o_t is a lower neighbour of p
-// too); U is written afterwards by StructIc0UpperKernel.
+// same updates in the same order as the general IKJ ILU0 on the stencil's pattern. The thread's
+// vector lanes share those updates, one (u, block column) pair each: the targets t of one a are
+// distinct, so no lane writes what another reads until the lanes synchronize at the end of the
+// range, and each scalar gets exactly the serial arithmetic (bitwise the same factors for any
+// lane count). Ic0 (L D Lᵀ): only targets up to the centre, with U_qu = D_q·L_{q+o_u, −o_u}ᵀ and
+// L_pa·D_q = A_pa (before its scaling), so the update is A_pa·L_{q+o_u, −o_u}ᵀ (q + o_u = p + o_t
+// is a lower neighbour of p too); U is written afterwards by StructIc0UpperKernel.
 template <int B, bool Ic0, SyncMode Mode>
 struct StructFactorKernel : StructKernelBase<B, Mode> {
   using Base = StructKernelBase<B, Mode>;
@@ -141,54 +146,79 @@ struct StructFactorKernel : StructKernelBase<B, Mode> {
   using Base::data;
   using Base::inside;
   using Base::load;
-  using Base::load_other;
   using Base::lu;
   using Base::neighbour;
+  using Base::read;
   static constexpr int capacity = Base::capacity;
+  static constexpr int width = B > 0 ? B : max_block_size;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
-    point(this->site(Offset(data.points(this->level_begin + k))));
-  }
-
-  KOKKOS_INLINE_FUNCTION void point(const StructSite& s) const {
+  KOKKOS_INLINE_FUNCTION void point(const TeamMember& member, const StructSite& s) const {
     const Offset p = s.self;
-    const int bb = b() * b();
+    const int bs = b(), bb = bs * bs;
     const int last = Ic0 ? data.center + 1 : data.s;  // Ic0 reads the lower triangle only
     Scalar row_max = 0;
-    for (int e = 0; e < last; ++e)
-      if (inside(e, s))
-        for (int rc = 0; rc < bb; ++rc) {
-          const Scalar v = fabs(lu(e, rc, p));
-          if (v > row_max) row_max = v;
-        }
+    Kokkos::parallel_reduce(
+        Kokkos::ThreadVectorRange(member, last * bb),
+        [&](const int k, Scalar& m) {
+          if (!inside(k / bb, s)) return;
+          const Scalar v = fabs(lu(k / bb, k % bb, p));
+          if (v > m) m = v;
+        },
+        Kokkos::Max<Scalar>(row_max));
     this->wait_neighbours(s, 0, data.num_lower);
     for (int a = 0; a < data.num_lower; ++a) {
       if (!inside(a, s)) continue;
       const Offset q = neighbour(s, a);
-      Scalar original[capacity], l[capacity], inv[capacity], product[capacity];
+      // Every lane computes L_pa in registers; lane 0 stores it after the updates.
+      Scalar original[capacity], l[capacity], inv[capacity];
       load(a, p, original);
       this->load_inv_diag(q, inv);
-      multiply_blocks(original, inv, l, b());
-      for (int m = data.elim_ptr(a); m < data.elim_ptr(a + 1); ++m) {
-        const int t = data.elim_target(m);
-        if (!inside(t, s)) continue;  // p + o_t = q + o_u
-        if (Ic0) {
-          Scalar other[capacity];  // L_{q', −o_u}, q' = p + o_t; for t = centre that is L_pa
-          if (t == data.center)
-            for (int e = 0; e < bb; ++e) other[e] = l[e];
-          else
-            load_other(data.mirror(data.elim_upper(m)), neighbour(s, t), other);
-          multiply_blocks_transposed(original, other, product, b());
-        } else {
-          Scalar u[capacity];
-          load_other(data.elim_upper(m), q, u);
-          multiply_blocks(l, u, product, b());
-        }
-        for (int e = 0; e < bb; ++e) lu(t, e, p) -= product[e];
-      }
-      for (int e = 0; e < bb; ++e) lu(a, e, p) = l[e];
+      multiply_blocks(original, inv, l, bs);
+      const int first = data.elim_ptr(a);
+      Kokkos::parallel_for(
+          Kokkos::ThreadVectorRange(member, (data.elim_ptr(a + 1) - first) * bs),
+          [&](const int item) {
+            const int m = first + item / bs, c = item % bs;
+            const int t = data.elim_target(m);
+            if (!inside(t, s)) return;  // p + o_t = q + o_u
+            // Every load before the first product (in-order issue: one memory latency, not two).
+            Scalar target[width];
+            for (int r = 0; r < bs; ++r) target[r] = lu(t, r * bs + c, p);
+            // Column c of U_qu (Ilu0), or row c of L_{q', −o_u} (Ic0, q' = p + o_t; for t = centre
+            // that is L_pa, recomputed from A_pa, which no lane changes in this range).
+            Scalar other[width];
+            if (!Ic0) {
+              for (int k = 0; k < bs; ++k) other[k] = read(lu(data.elim_upper(m), k * bs + c, q));
+            } else if (t == data.center) {
+              for (int k = 0; k < bs; ++k) {
+                Scalar sum = 0;
+                for (int j = 0; j < bs; ++j) sum += lu(a, c * bs + j, p) * inv[j * bs + k];
+                other[k] = sum;
+              }
+            } else {
+              const int mirror = data.mirror(data.elim_upper(m));
+              const Offset q_t = neighbour(s, t);
+              for (int k = 0; k < bs; ++k) other[k] = read(lu(mirror, c * bs + k, q_t));
+            }
+            // Column c of L_pa·U_qu, or of A_pa·L_{q', −o_u}ᵀ.
+            const Scalar* left = Ic0 ? original : l;
+            for (int r = 0; r < bs; ++r) {
+              Scalar sum = 0;
+              for (int k = 0; k < bs; ++k) sum += left[r * bs + k] * other[k];
+              lu(t, r * bs + c, p) = target[r] - sum;
+            }
+          });
+      Kokkos::single(Kokkos::PerThread(member), [&]() {
+        for (int e = 0; e < bb; ++e) lu(a, e, p) = l[e];
+      });
     }
-    // The pivot, exactly as GlobalIlu0 treats it.
+    Kokkos::single(Kokkos::PerThread(member), [&]() { finish(s, row_max); });
+  }
+
+  // The pivot, exactly as GlobalIlu0 treats it, and the point's publication.
+  KOKKOS_INLINE_FUNCTION void finish(const StructSite& s, Scalar row_max) const {
+    const Offset p = s.self;
+    const int bb = b() * b();
     Scalar pivot[capacity], inv[capacity];
     load(data.center, p, pivot);
     PivotRule row_rule = data.rule;
@@ -233,35 +263,50 @@ struct StructIc0UpperKernel : StructKernelBase<B, Mode> {
 
 // One point of a sweep (Algorithm 2) in place. Lower: z_p −= Σ_a L_pa z_{p+o_a}, the lower
 // neighbours on earlier levels. Upper (levels in reverse): z_p = D⁻¹_p (z_p − Σ_u U_pu z_{p+o_u}),
-// the upper neighbours on later levels. z is in the kernel's layout (component()).
+// the upper neighbours on later levels. z is in the kernel's layout (component()). A GPU thread
+// issues in order, so a load followed by its use per entry would cost a memory latency per entry:
+// the entries go in batches whose loads are all issued before the first product (branch-free,
+// from valid addresses, masked afterwards); the products keep the serial order.
 template <int B, bool Lower, SyncMode Mode>
 struct StructSweepKernel : StructKernelBase<B, Mode> {
   using Base = StructKernelBase<B, Mode>;
+  static constexpr int width = B > 0 ? B : max_block_size;
+  // Entries per batch: about 48 scalars of registers (1 for the runtime block size).
+  static constexpr int batch = B <= 0 ? 1 : 48 / (B * B + B) > 16 ? 16 : 48 / (B * B + B);
   Vector z;
-  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
-    point(this->site(Offset(this->data.points(this->level_begin + k))));
-  }
-  KOKKOS_INLINE_FUNCTION void point(const StructSite& s) const {
+
+  KOKKOS_INLINE_FUNCTION void point(const TeamMember&, const StructSite& s) const {
     const auto& data = this->data;
     const Offset p = s.self;
-    const int bs = this->b();
+    const int bs = this->b(), bb = bs * bs;
     const int first = Lower ? 0 : data.center + 1, last = Lower ? data.num_lower : data.s;
-    Scalar sum[B > 0 ? B : max_block_size];
+    Scalar sum[width], inv[Base::capacity];
     for (int r = 0; r < bs; ++r) sum[r] = z(this->component(p, r));
-    for (int e = first; e < last; ++e) {
-      if (!this->inside(e, s)) continue;
-      const Offset q = this->neighbour(s, e);
-      this->wait(q);
-      for (int r = 0; r < bs; ++r)
-        for (int c = 0; c < bs; ++c)
-          sum[r] -= this->lu(e, r * bs + c, p) * this->read(z(this->component(q, c)));
+    if (!Lower)
+      for (int rc = 0; rc < bb; ++rc) inv[rc] = this->inv_diag(rc, p);
+    for (int e0 = first; e0 < last; e0 += batch) {
+      bool in[batch];
+      Scalar values[batch][Base::capacity], other[batch][width];
+      for (int j = 0; j < batch; ++j) {
+        const int e = e0 + j < last ? e0 + j : first;
+        in[j] = e0 + j < last && this->inside(e, s);
+        const Offset q = in[j] ? this->neighbour(s, e) : p;
+        if (in[j]) this->wait(q);
+        for (int rc = 0; rc < bb; ++rc) values[j][rc] = this->lu(e, rc, p);
+        for (int c = 0; c < bs; ++c) other[j][c] = this->read(z(this->component(q, c)));
+      }
+      for (int j = 0; j < batch; ++j) {
+        if (!in[j]) continue;
+        for (int r = 0; r < bs; ++r)
+          for (int c = 0; c < bs; ++c) sum[r] -= values[j][r * bs + c] * other[j][c];
+      }
     }
     if (Lower) {
       for (int r = 0; r < bs; ++r) z(this->component(p, r)) = sum[r];
     } else {
       for (int r = 0; r < bs; ++r) {
         Scalar v = 0;
-        for (int c = 0; c < bs; ++c) v += this->inv_diag(r * bs + c, p) * sum[c];
+        for (int c = 0; c < bs; ++c) v += inv[r * bs + c] * sum[c];
         z(this->component(p, r)) = v;
       }
     }

@@ -22,14 +22,13 @@ namespace fgdd::detail {
 // tile counters).
 template <class Kernel>
 struct StructSyncFreeLaunch {
-  using Member = Kokkos::TeamPolicy<ExecSpace>::member_type;
   Kernel kernel;
   Kokkos::View<Ordinal*, DeviceType> chunk_ptr;
   Kokkos::View<Ordinal, DeviceType> tickets;
   Ordinal num_chunks = 0;
   bool reverse = false;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const TeamMember& member) const {
     Ordinal ticket = 0;
     Kokkos::single(
         Kokkos::PerTeam(member),
@@ -37,7 +36,7 @@ struct StructSyncFreeLaunch {
     const Ordinal chunk = reverse ? num_chunks - 1 - ticket : ticket;
     Kokkos::parallel_for(
         Kokkos::TeamThreadRange(member, chunk_ptr(chunk), chunk_ptr(chunk + 1)),
-        [&](const Ordinal k) { kernel.point(kernel.site(Offset(kernel.data.points(k)))); });
+        [&](const Ordinal k) { kernel.point(member, kernel.site(Offset(kernel.data.points(k)))); });
   }
 };
 
@@ -49,14 +48,13 @@ struct StructSyncFreeLaunch {
 // team to finish a step's chunks advances levels_done.
 template <class Kernel>
 struct StructCounterLaunch {
-  using Member = Kokkos::TeamPolicy<ExecSpace>::member_type;
   Kernel kernel;
   Kokkos::View<Ordinal*, DeviceType> chunk_ptr, chunk_step, step_chunks, step_done;
   Kokkos::View<Ordinal, DeviceType> tickets, levels_done;
   Ordinal num_chunks = 0, num_steps = 0;
   bool reverse = false;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const TeamMember& member) const {
     Ordinal ticket = 0;
     Kokkos::single(
         Kokkos::PerTeam(member),
@@ -72,7 +70,7 @@ struct StructCounterLaunch {
     member.team_barrier();
     Kokkos::parallel_for(
         Kokkos::TeamThreadRange(member, chunk_ptr(chunk), chunk_ptr(chunk + 1)),
-        [&](const Ordinal k) { kernel.point(kernel.site(Offset(kernel.data.points(k)))); });
+        [&](const Ordinal k) { kernel.point(member, kernel.site(Offset(kernel.data.points(k)))); });
     // Every thread's writes before the barrier, the barrier before the counter.
     Kokkos::memory_fence();
     member.team_barrier();
@@ -96,7 +94,6 @@ struct StructCounterLaunch {
 // as the device holds at once, each taking tickets until none is left): fewer blocks to launch.
 template <class Kernel>
 struct StructTileLaunch {
-  using Member = Kokkos::TeamPolicy<ExecSpace>::member_type;
   static constexpr Ordinal done_key = std::numeric_limits<Ordinal>::max();
   Kernel kernel;
   StructTileGrid tiles;
@@ -109,7 +106,7 @@ struct StructTileLaunch {
   // Waits on the neighbour tiles this tile reads from: team rank k spins on neighbours k + 1,
   // k + 1 + team size, ... of the (du, dv) box, so the waits (and their loads) overlap; ready
   // caches the smallest progress the thread saw, so that most levels cost it no load.
-  KOKKOS_INLINE_FUNCTION void wait_for(const Member& member, Ordinal tu, Ordinal tv, Ordinal key,
+  KOKKOS_INLINE_FUNCTION void wait_for(const TeamMember& member, Ordinal tu, Ordinal tv, Ordinal key,
                                        Ordinal& ready) const {
     if (ready >= key) return;
     ready = done_key;
@@ -127,7 +124,7 @@ struct StructTileLaunch {
   }
 
   // Persistent teams: each takes tiles by ticket until none is left.
-  KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const TeamMember& member) const {
     for (;;) {
       Ordinal ticket = 0;
       Kokkos::single(
@@ -138,7 +135,7 @@ struct StructTileLaunch {
     }
   }
 
-  KOKKOS_INLINE_FUNCTION void run_tile(const Member& member, const Ordinal tile) const {
+  KOKKOS_INLINE_FUNCTION void run_tile(const TeamMember& member, const Ordinal tile) const {
     const Ordinal lo = first(tile), hi = last(tile);
     if (lo > hi) return;
     const Ordinal tu = tile / tiles.tiles_v, tv = tile % tiles.tiles_v;
@@ -159,9 +156,9 @@ struct StructTileLaunch {
         if (!map.point(u, v, level, x, y, z)) return;
         const Offset p = x + nx * (y + ny * z);
         if constexpr (Kernel::level_layout)
-          kernel.point(layout.site(p, x, y, z, u, v, level_slot));
+          kernel.point(member, layout.site(p, x, y, z, u, v, level_slot));
         else
-          kernel.point(kernel.site(p, x, y, z));
+          kernel.point(member, kernel.site(p, x, y, z));
       });
       // Every thread's writes before the barrier, the barrier before the progress.
       Kokkos::memory_fence();
@@ -173,16 +170,45 @@ struct StructTileLaunch {
   }
 };
 
+// The launch-per-level schedule: a team thread per point of levels' [begin, end).
 template <class Kernel>
-void launch_levels(const ExecSpace& space, const char* label, Kernel kernel,
+struct StructLevelLaunch {
+  Kernel kernel;
+  Ordinal begin = 0, end = 0;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const TeamMember& member) const {
+    const Ordinal k = begin + member.league_rank() * member.team_size() + member.team_rank();
+    if (k >= end) return;  // no team barrier in the kernels of this schedule
+    kernel.point(member, kernel.site(Offset(kernel.data.points(k))));
+  }
+};
+
+// Team size for a launch: wanted threads of kernel.data.lanes vector lanes, at most what the
+// backend allows for the launch.
+template <class Launch>
+int team_size_for(const ExecSpace& space, const Launch& launch, int wanted) {
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  const int lanes = launch.kernel.data.lanes;
+  return std::max(
+      1, std::min(Policy(space, 1, 1, lanes).team_size_max(launch, Kokkos::ParallelForTag()),
+                  wanted));
+}
+
+template <class Kernel>
+void launch_levels(const ExecSpace& space, const char* label, const Kernel& kernel,
                    const std::vector<Ordinal>& level_ptr, bool reverse) {
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  StructLevelLaunch<Kernel> launch{kernel};
+  const int lanes = kernel.data.lanes;
+  const int team_size = team_size_for(space, launch, std::max(1, 256 / lanes));
   const std::size_t levels = level_ptr.size() - 1;
   for (std::size_t step = 0; step < levels; ++step) {
     const std::size_t l = reverse ? levels - 1 - step : step;
     if (level_ptr[l + 1] == level_ptr[l]) continue;
-    kernel.level_begin = level_ptr[l];
-    Kokkos::parallel_for(
-        label, Kokkos::RangePolicy<ExecSpace>(space, 0, level_ptr[l + 1] - level_ptr[l]), kernel);
+    launch.begin = level_ptr[l];
+    launch.end = level_ptr[l + 1];
+    const Ordinal league = (launch.end - launch.begin + team_size - 1) / team_size;
+    Kokkos::parallel_for(label, Policy(space, league, team_size, lanes), launch);
   }
 }
 
@@ -202,10 +228,10 @@ void launch_sync_free(const ExecSpace& space, const char* label, Kernel kernel,
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   const StructSyncFreeLaunch<Kernel> launch{kernel, state.chunk_ptr, state.tickets, num_chunks,
                                             reverse};
-  const int team_size =
-      std::max(1, std::min(Policy(space, 1, 1).team_size_max(launch, Kokkos::ParallelForTag()),
-                           state.chunk_points));
-  Kokkos::parallel_for(label, Policy(space, num_chunks, team_size), launch);
+  Kokkos::parallel_for(label,
+                       Policy(space, num_chunks, team_size_for(space, launch, state.chunk_points),
+                              kernel.data.lanes),
+                       launch);
 }
 
 template <class Kernel>
@@ -228,10 +254,10 @@ void launch_counters(const ExecSpace& space, const char* label, const Kernel& ke
   launch.num_chunks = num_chunks;
   launch.num_steps = Ordinal(state.step_chunks.extent(0));
   launch.reverse = reverse;
-  const int team_size =
-      std::max(1, std::min(Policy(space, 1, 1).team_size_max(launch, Kokkos::ParallelForTag()),
-                           state.chunk_points));
-  Kokkos::parallel_for(label, Policy(space, num_chunks, team_size), launch);
+  Kokkos::parallel_for(label,
+                       Policy(space, num_chunks, team_size_for(space, launch, state.chunk_points),
+                              kernel.data.lanes),
+                       launch);
 }
 
 template <class Kernel>
@@ -262,15 +288,15 @@ void launch_tiles(const ExecSpace& space, const char* label, const Kernel& kerne
   launch.last_key = last_key;
   launch.reverse = reverse;
   const int columns = state.tile_grid.shape.u * state.tile_grid.shape.v;
-  const int team_size = std::max(
-      1, std::min(Policy(space, 1, 1).team_size_max(launch, Kokkos::ParallelForTag()), columns));
+  const int lanes = kernel.data.lanes;
+  const int team_size = team_size_for(space, launch, columns);
   // As many persistent teams as the device likely holds at once: its thread slots over a team's
   // (whole warps on GPUs, where registers typically leave a quarter of the slots usable).
-  const int lanes = Policy::vector_length_max();
-  const int team_slots = (team_size + lanes - 1) / lanes * lanes;
-  const int resident = std::max(1, space.concurrency() / team_slots / (lanes > 1 ? 4 : 1));
-  Kokkos::parallel_for(label, Policy(space, std::min<Ordinal>(num_tiles, resident), team_size),
-                       launch);
+  const int warp = Policy::vector_length_max();
+  const int team_slots = (team_size * lanes + warp - 1) / warp * warp;
+  const int resident = std::max(1, space.concurrency() / team_slots / (warp > 1 ? 4 : 1));
+  Kokkos::parallel_for(
+      label, Policy(space, std::min<Ordinal>(num_tiles, resident), team_size, lanes), launch);
 }
 
 // Runs kernel template K<Mode> over all points in the schedule's order (reverse: last level

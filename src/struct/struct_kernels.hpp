@@ -265,8 +265,8 @@ struct StructIc0UpperKernel : StructKernelBase<B, Mode> {
 // neighbours on earlier levels. Upper (levels in reverse): z_p = D⁻¹_p (z_p − Σ_u U_pu z_{p+o_u}),
 // the upper neighbours on later levels. z is in the kernel's layout (component()). A GPU thread
 // issues in order, so a load followed by its use per entry would cost a memory latency per entry:
-// the entries go in batches whose loads are all issued before the first product (branch-free,
-// from valid addresses, masked afterwards); the products keep the serial order.
+// the entries go in batches whose loads are all issued before the first product (a branch on
+// whether an entry is in the grid does not wait for memory); the products keep the serial order.
 template <int B, bool Lower, SyncMode Mode>
 struct StructSweepKernel : StructKernelBase<B, Mode> {
   using Base = StructKernelBase<B, Mode>;
@@ -288,10 +288,11 @@ struct StructSweepKernel : StructKernelBase<B, Mode> {
       bool in[batch];
       Scalar values[batch][Base::capacity], other[batch][width];
       for (int j = 0; j < batch; ++j) {
-        const int e = e0 + j < last ? e0 + j : first;
-        in[j] = e0 + j < last && this->inside(e, s);
-        const Offset q = in[j] ? this->neighbour(s, e) : p;
-        if (in[j]) this->wait(q);
+        const int e = e0 + j;
+        in[j] = e < last && this->inside(e, s);
+        if (!in[j]) continue;
+        const Offset q = this->neighbour(s, e);
+        this->wait(q);
         for (int rc = 0; rc < bb; ++rc) values[j][rc] = this->lu(e, rc, p);
         for (int c = 0; c < bs; ++c) other[j][c] = this->read(z(this->component(q, c)));
       }

@@ -59,7 +59,7 @@ struct Options {
   int repeats = 10;
   int warmup = 2;
   double copy_mb = 1024;
-  std::vector<StructSchedule> schedules = {StructSchedule::Levels};
+  std::vector<StructSchedule> schedules = {resolve_struct_schedule(StructSchedule::Auto)};
   std::vector<StructLayout> layouts = {StructLayout::Auto};  // each, for the tiles schedule
   StructTileShape tile;
 };
@@ -68,7 +68,7 @@ struct Options {
   std::fprintf(stderr,
                "usage: fgdd_struct_bench [--grid NX:NY:NZ|N] [--stencil star7,star13,diamond13,"
                "diamond25,box27] [--dof 1,2,3,4] [--repeats R] [--warmup W] [--copy-mb MB] "
-               "[--schedule levels,level_counters,sync_free,tiles] [--tile UxV] [--layout "
+               "[--schedule auto,levels,level_counters,sync_free,tiles] [--tile UxV] [--layout "
                "auto,grid,level]\n");
   std::exit(2);
 }
@@ -121,12 +121,14 @@ std::vector<Variant> variants(const Options& options) {
   return out;
 }
 
+// auto: the schedule it resolves to on this backend.
 StructSchedule parse_schedule(const std::string& name) {
+  if (name == "auto") return resolve_struct_schedule(StructSchedule::Auto);
   for (const StructSchedule s : {StructSchedule::Levels, StructSchedule::LevelCounters,
                                  StructSchedule::SyncFree, StructSchedule::Tiles})
     if (name == to_string(s)) return s;
-  throw InvalidInput("--schedule takes levels, level_counters, sync_free or tiles, not '" + name +
-                     "'");
+  throw InvalidInput("--schedule takes auto, levels, level_counters, sync_free or tiles, not '" +
+                     name + "'");
 }
 
 int parse_positive(const std::string& text, const char* what) {

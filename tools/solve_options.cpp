@@ -97,15 +97,16 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
   --global-kernel auto|thread|lanes|sync_free
                               how ilu0/ildu0 sweep their triangles: level by level (a row per
                               thread or per vector of lanes) or synchronization-free
-  --struct-schedule levels|level_counters|sync_free|tiles
+  --struct-schedule auto|levels|level_counters|sync_free|tiles
                               how struct-ilu0/struct-ic0 walk their wavefronts: a launch per
-                              level (default), or one launch whose teams wait on a counter of
-                              finished levels, on flags of the points they read, or (tiles)
-                              a team per tile of grid columns waiting on its neighbour tiles
+                              level, or one launch whose teams wait on a counter of finished
+                              levels, on flags of the points they read, or (tiles) a team per
+                              tile of grid columns waiting on its neighbour tiles; default
+                              auto: tiles on GPUs, levels on CPUs
   --struct-layout auto|grid|level
                               where the tiles schedule keeps factors and vectors: level-based
-                              layout (coalesced; faster factorization for DoF >= 2) or grid
-                              order (faster sweeps for DoF 1); auto picks by DoF
+                              layout (coalesced loads; auto, measured faster on the H100) or
+                              grid order
   --trsv exact|jacobi|KERNEL   triangular solves of the ILU preconditioners: exact (default;
                               a kernel name as for --apply), or jacobi: block-asynchronous
                               Jacobi with directed overlap, no level analysis (RCM ordering,

@@ -452,9 +452,11 @@ TEST_CASE("struct preconditioner in the solver's permuted ordering", "[struct]")
   REQUIRE(r2.converged());
   CHECK(std::abs(r1.iterations - r2.iterations) <= 1);
   CHECK(r1.relative_true_residual <= 1e-8);
-  // The one-launch schedules through the solver's option: the same M, the same iterations.
+  // Every schedule through the solver's option (the default is auto): the same M, the same
+  // iterations.
   const std::pair<const char*, const char*> one_launch_options[] = {
-      {"sync_free", "auto"}, {"level_counters", "auto"}, {"tiles", "grid"}, {"tiles", "level"}};
+      {"levels", "auto"}, {"auto", "auto"},   {"sync_free", "auto"},
+      {"level_counters", "auto"}, {"tiles", "grid"}, {"tiles", "level"}};
   for (const auto& [schedule, layout] : one_launch_options) {
     SolverOptions one_launch = struct_options;
     one_launch.set("struct_schedule", schedule);

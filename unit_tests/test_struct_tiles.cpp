@@ -75,13 +75,23 @@ TEST_CASE("struct tile mapping: unimodular, lower neighbours below and to the le
   CHECK(star.a == std::array<int, 3>{1, 0, 0});
   CHECK(star.b == std::array<int, 3>{0, 1, 0});
   CHECK_THROWS_AS(make_tile_grid(star, {9, 9, 9}, {0, 4}), InvalidInput);
-  // Auto: grid order for DoF 1, the level layout from DoF 2; the level layout needs tiles.
+  // Auto layout: the level layout, for the tiles schedule only (which it needs). Auto schedule:
+  // tiles where the memory is the device's, levels where the host can read it.
+  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible;
+  CHECK(resolve_struct_schedule(StructSchedule::Auto) ==
+        (host ? StructSchedule::Levels : StructSchedule::Tiles));
+  for (const StructSchedule s : {StructSchedule::Levels, StructSchedule::LevelCounters,
+                                 StructSchedule::SyncFree, StructSchedule::Tiles})
+    CHECK(resolve_struct_schedule(s) == s);
   for (const int b : {1, 2}) {
     const StructuredMatrix S = structured_problem(ExecSpace(), {5, 4, 3}, Stencil::star7(), b);
     CHECK(StructIlu0(ExecSpace(), S, reference::form_options(IluForm::Ilu0), StructSchedule::Tiles)
-              .layout() == (b == 1 ? StructLayout::Grid : StructLayout::Level));
-    CHECK(StructIlu0(ExecSpace(), S, reference::form_options(IluForm::Ilu0)).layout() ==
-          StructLayout::Grid);
+              .layout() == StructLayout::Level);
+    const StructIlu0 by_default(ExecSpace(), S, reference::form_options(IluForm::Ilu0));
+    CHECK(by_default.schedule() == resolve_struct_schedule(StructSchedule::Auto));
+    CHECK(by_default.layout() == (host ? StructLayout::Grid : StructLayout::Level));
+    CHECK(StructIlu0(ExecSpace(), S, reference::form_options(IluForm::Ilu0), StructSchedule::Levels)
+              .layout() == StructLayout::Grid);
     CHECK_THROWS_AS(StructIlu0(ExecSpace(), S, reference::form_options(IluForm::Ilu0),
                                StructSchedule::LevelCounters, {}, StructLayout::Level),
                     InvalidInput);

@@ -128,7 +128,8 @@ void SolverOptions::set(const std::string& key, const std::string& value) {
                                             {GlobalRowKernel::SyncFree, "sync_free"}},
                                            key, value);
   } else if (key == "struct_schedule") {
-    struct_schedule = named<StructSchedule>({{StructSchedule::Levels, "levels"},
+    struct_schedule = named<StructSchedule>({{StructSchedule::Auto, "auto"},
+                                             {StructSchedule::Levels, "levels"},
                                              {StructSchedule::LevelCounters, "level_counters"},
                                              {StructSchedule::SyncFree, "sync_free"},
                                              {StructSchedule::Tiles, "tiles"}},

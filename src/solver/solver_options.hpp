@@ -44,7 +44,7 @@ struct SolverOptions {
   // How ilu0 / ildu0 (global) sweep their triangles: level by level or synchronization-free.
   GlobalRowKernel global_kernel = GlobalRowKernel::Auto;
   // How struct-ilu0 / struct-ic0 walk their wavefront levels.
-  StructSchedule struct_schedule = StructSchedule::Levels;
+  StructSchedule struct_schedule = StructSchedule::Auto;
   StructLayout struct_layout = StructLayout::Auto;  // for struct_schedule tiles
   // Exact triangular solves, or Jacobi ones with the jacobi options (ILU preconditioners only).
   TrsvMethod trsv = TrsvMethod::Exact;
@@ -54,10 +54,10 @@ struct SolverOptions {
   // Sets one option from text. Keys: method (bicgstab|gmres|cg|bicg), preconditioner
   // (ildu0-dd|ilu0-dd|ic0-dd|ilu0|ildu0|struct-ilu0|struct-ic0|jacobi|none), partitioner,
   // subdomain_rows, apply, fill, shift_pivots (true|false), pivot_threshold, team_size,
-  // global_kernel (auto|thread|lanes|sync_free), struct_schedule (levels|level_counters|
-  // sync_free|tiles), struct_layout (auto|grid|level), trsv (exact|jacobi, or an apply kernel name,
-  // which also means exact), jacobi_sweeps, jacobi_iters, overlap, jacobi_block_rows, tol, abs_tol,
-  // max_iters, restart, ortho (cgs2|mgs), stagnation. Throws InvalidInput naming the key and the
+  // global_kernel (auto|thread|lanes|sync_free), struct_schedule (auto|levels|
+  // level_counters|sync_free|tiles), struct_layout (auto|grid|level), trsv (exact|jacobi, or an
+  // apply kernel name, which also means exact), jacobi_sweeps, jacobi_iters, overlap,
+  // jacobi_block_rows, tol, abs_tol, max_iters, restart, ortho (cgs2|mgs), stagnation. Throws InvalidInput naming the key and the
   // value.
   void set(const std::string& key, const std::string& value);
   // Applies "key=value" items in order.

@@ -173,11 +173,17 @@ StructLevels build_struct_levels(const ExecSpace& space, const GridInfo& grid,
   return levels;
 }
 
+StructSchedule resolve_struct_schedule(StructSchedule schedule) {
+  if (schedule != StructSchedule::Auto) return schedule;
+  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible;
+  return host ? StructSchedule::Levels : StructSchedule::Tiles;
+}
+
 StructIlu0::StructIlu0(const ExecSpace& space, const StructuredMatrix& A,
                        const FactorOptions& options, StructSchedule schedule,
                        StructTileShape tile_shape, StructLayout layout)
-    : options_(options), schedule_(schedule) {
-  if (layout == StructLayout::Level && schedule != StructSchedule::Tiles)
+    : options_(options), schedule_(resolve_struct_schedule(schedule)) {
+  if (layout == StructLayout::Level && schedule_ != StructSchedule::Tiles)
     throw InvalidInput("the level layout of the structured ILU needs the tiles schedule");
   options_.validate();
   if (options_.form != IluForm::Ilu0 && options_.form != IluForm::Ildlt)
@@ -227,8 +233,7 @@ StructIlu0::StructIlu0(const ExecSpace& space, const StructuredMatrix& A,
     sync_.tile_grid = make_tile_grid(sync_.mapping, A.grid(), tile_shape);
     detail::build_tile_ranges(space, sync_);
   }
-  if (schedule_ == StructSchedule::Tiles &&
-      (layout == StructLayout::Level || (layout == StructLayout::Auto && b >= 2))) {
+  if (schedule_ == StructSchedule::Tiles && layout != StructLayout::Grid) {
     storage_.layout =
         detail::make_level_layout(space, sync_.mapping, A.grid(), stencil, levels_.num_levels);
     storage_.values =

@@ -38,10 +38,12 @@ StructLevels build_struct_levels(const ExecSpace& space, const GridInfo& grid,
 // operations on the same values, so all give the same bits. Measured on an H100 (Kokkos 4.6,
 // GMRES with struct-ilu0, solve seconds): 7-point 128³: Levels 1.67, LevelCounters 5.0,
 // SyncFree 19.0; 27-point 96³: 0.99, 2.6, 18.0: chunk teams spin more than the launches they
-// save. Tiles, measured in another build (docs/PERFORMANCE.md, 9feae39): L + U solves 1.5-3.3×
-// faster than Levels in the same build, GMRES 7-point 128³ 1.63 s against 4.49 s (fe04e47).
+// save. Tiles against Levels (docs/PERFORMANCE.md, 704d578): L + U solves 2.6-4.4× faster on the
+// H100; its factorization is faster for star7 DoF 1 and slower for box27 DoF 1 and diamond25
+// DoF 2 (1.3×, 1.7×), which a few solves repay. On CPUs tiles are 2-3× slower than Levels.
 enum class StructSchedule {
-  Levels,         // one launch per level (a global barrier between levels); the default
+  Auto,           // resolve_struct_schedule: Tiles on GPU backends, Levels on CPU ones
+  Levels,         // one launch per level (a global barrier between levels)
   LevelCounters,  // one launch per sweep: teams take chunks of a level from a ticket counter in
                   // level order; one thread per team waits on a counter of completed levels
   SyncFree,       // the same launch, but each point waits on done flags of the neighbours it
@@ -55,11 +57,15 @@ enum class StructSchedule {
 // Where the tile schedule keeps the factors and the sweeps' vector (the other schedules always
 // use Grid). Level: the level-based layout (level_layout.hpp), coalesced loads on one level;
 // Grid: grid order, where a column's successive levels share cache lines instead. Measured on an
-// H100 at 97³-128³ (docs/PERFORMANCE.md, star7/star13/diamond13): for DoF 2-4 Level factors
-// 1.05-2.3× faster and its sweeps run from 10 % slower to 27 % faster; for DoF 1 (all five
-// stencils) Level's sweeps are 6-35 % slower: they are latency-bound, and Grid's reuse of lines
-// along a column wins. Auto: Level for DoF >= 2, Grid for DoF 1.
+// H100 (docs/PERFORMANCE.md): at 9feae39, Level factored DoF 2-4 1.05-2.3× faster, but its
+// sweeps were 6-35 % slower at DoF 1; since the sweeps issue a batch of entries' loads at once
+// (704d578), Level's sweeps are the faster ones at DoF 1 too (star7 3.44 against 4.28 ms, box27
+// 13.13 against 14.51 ms) and at DoF 2 (diamond25 10.79 against 14.00 ms). Auto: Level.
 enum class StructLayout { Auto, Grid, Level };
+
+// Auto as Tiles on GPU backends (memory the host cannot read) and Levels on CPU backends; any
+// other schedule as itself.
+StructSchedule resolve_struct_schedule(StructSchedule schedule);
 
 namespace detail {
 // Chunks, tickets, counters and flags of the one-launch schedules; a SyncFree sweep bumps epoch
@@ -104,9 +110,10 @@ class StructIlu0 {
   // Ildu0, level_of_fill > 0, or Ildlt with a non-symmetric stencil; ZeroPivot as numeric().
   // tile_shape: columns per tile for StructSchedule::Tiles (else unused); InvalidInput for a
   // side < 1 or a stencil without a tile mapping (find_tile_mapping).
-  // layout: for StructSchedule::Tiles; InvalidInput for Level with another schedule.
+  // schedule: Auto is resolved (resolve_struct_schedule). layout: for StructSchedule::Tiles;
+  // InvalidInput for Level with another schedule.
   StructIlu0(const ExecSpace& space, const StructuredMatrix& A, const FactorOptions& options,
-             StructSchedule schedule = StructSchedule::Levels, StructTileShape tile_shape = {},
+             StructSchedule schedule = StructSchedule::Auto, StructTileShape tile_shape = {},
              StructLayout layout = StructLayout::Auto);
 
   // Refactors with new values on the same grid, stencil and block size (else InvalidInput).

@@ -21,7 +21,7 @@ struct StructIluOptions {
   // The stencil; detected from A's pattern (offsets within detect_radius) when not set.
   std::optional<Stencil> stencil;
   int detect_radius = 2;
-  StructSchedule schedule = StructSchedule::Levels;
+  StructSchedule schedule = StructSchedule::Auto;
   StructLayout layout = StructLayout::Auto;  // for the tiles schedule
 };
 

@@ -455,7 +455,7 @@ TEST_CASE("struct preconditioner in the solver's permuted ordering", "[struct]")
   // Every schedule through the solver's option (the default is auto): the same M, the same
   // iterations.
   const std::pair<const char*, const char*> one_launch_options[] = {
-      {"levels", "auto"}, {"auto", "auto"},   {"sync_free", "auto"},
+      {"levels", "auto"},         {"auto", "auto"},  {"sync_free", "auto"},
       {"level_counters", "auto"}, {"tiles", "grid"}, {"tiles", "level"}};
   for (const auto& [schedule, layout] : one_launch_options) {
     SolverOptions one_launch = struct_options;

@@ -57,8 +57,8 @@ struct SolverOptions {
   // global_kernel (auto|thread|lanes|sync_free), struct_schedule (auto|levels|
   // level_counters|sync_free|tiles), struct_layout (auto|grid|level), trsv (exact|jacobi, or an
   // apply kernel name, which also means exact), jacobi_sweeps, jacobi_iters, overlap,
-  // jacobi_block_rows, tol, abs_tol, max_iters, restart, ortho (cgs2|mgs), stagnation. Throws InvalidInput naming the key and the
-  // value.
+  // jacobi_block_rows, tol, abs_tol, max_iters, restart, ortho (cgs2|mgs), stagnation. Throws
+  // InvalidInput naming the key and the value.
   void set(const std::string& key, const std::string& value);
   // Applies "key=value" items in order.
   void set_all(const std::vector<std::string>& key_values);

@@ -113,10 +113,6 @@ struct StructKernelBase {
   KOKKOS_INLINE_FUNCTION void load(int e, Offset i, Scalar* block) const {
     for (int rc = 0; rc < b() * b(); ++rc) block[rc] = lu(e, rc, i);
   }
-  // Block e of another point (values at i, waited on before).
-  KOKKOS_INLINE_FUNCTION void load_other(int e, Offset i, Scalar* block) const {
-    for (int rc = 0; rc < b() * b(); ++rc) block[rc] = read(lu(e, rc, i));
-  }
   KOKKOS_INLINE_FUNCTION void load_inv_diag(Offset i, Scalar* block) const {
     for (int rc = 0; rc < b() * b(); ++rc) block[rc] = read(inv_diag(rc, i));
   }
@@ -175,39 +171,40 @@ struct StructFactorKernel : StructKernelBase<B, Mode> {
       this->load_inv_diag(q, inv);
       multiply_blocks(original, inv, l, bs);
       const int first = data.elim_ptr(a);
-      Kokkos::parallel_for(
-          Kokkos::ThreadVectorRange(member, (data.elim_ptr(a + 1) - first) * bs),
-          [&](const int item) {
-            const int m = first + item / bs, c = item % bs;
-            const int t = data.elim_target(m);
-            if (!inside(t, s)) return;  // p + o_t = q + o_u
-            // Every load before the first product (in-order issue: one memory latency, not two).
-            Scalar target[width];
-            for (int r = 0; r < bs; ++r) target[r] = lu(t, r * bs + c, p);
-            // Column c of U_qu (Ilu0), or row c of L_{q', −o_u} (Ic0, q' = p + o_t; for t = centre
-            // that is L_pa, recomputed from A_pa, which no lane changes in this range).
-            Scalar other[width];
-            if (!Ic0) {
-              for (int k = 0; k < bs; ++k) other[k] = read(lu(data.elim_upper(m), k * bs + c, q));
-            } else if (t == data.center) {
-              for (int k = 0; k < bs; ++k) {
-                Scalar sum = 0;
-                for (int j = 0; j < bs; ++j) sum += lu(a, c * bs + j, p) * inv[j * bs + k];
-                other[k] = sum;
-              }
-            } else {
-              const int mirror = data.mirror(data.elim_upper(m));
-              const Offset q_t = neighbour(s, t);
-              for (int k = 0; k < bs; ++k) other[k] = read(lu(mirror, c * bs + k, q_t));
-            }
-            // Column c of L_pa·U_qu, or of A_pa·L_{q', −o_u}ᵀ.
-            const Scalar* left = Ic0 ? original : l;
-            for (int r = 0; r < bs; ++r) {
-              Scalar sum = 0;
-              for (int k = 0; k < bs; ++k) sum += left[r * bs + k] * other[k];
-              lu(t, r * bs + c, p) = target[r] - sum;
-            }
-          });
+      // One (u, block column) update of row p per lane.
+      const auto update = [&](const int item) {
+        const int m = first + item / bs, c = item % bs;
+        const int t = data.elim_target(m);
+        if (!inside(t, s)) return;  // p + o_t = q + o_u
+        // Every load before the first product (in-order issue: one memory latency, not two).
+        Scalar target[width];
+        for (int r = 0; r < bs; ++r) target[r] = lu(t, r * bs + c, p);
+        // Column c of U_qu (Ilu0), or row c of L_{q', −o_u} (Ic0, q' = p + o_t; for t = centre
+        // that is L_pa, recomputed from A_pa, which no lane changes in this range).
+        Scalar other[width];
+        if (!Ic0) {
+          for (int k = 0; k < bs; ++k) other[k] = read(lu(data.elim_upper(m), k * bs + c, q));
+        } else if (t == data.center) {
+          for (int k = 0; k < bs; ++k) {
+            Scalar sum = 0;
+            for (int j = 0; j < bs; ++j) sum += lu(a, c * bs + j, p) * inv[j * bs + k];
+            other[k] = sum;
+          }
+        } else {
+          const int mirror = data.mirror(data.elim_upper(m));
+          const Offset q_t = neighbour(s, t);
+          for (int k = 0; k < bs; ++k) other[k] = read(lu(mirror, c * bs + k, q_t));
+        }
+        // Column c of L_pa·U_qu, or of A_pa·L_{q', −o_u}ᵀ.
+        const Scalar* left = Ic0 ? original : l;
+        for (int r = 0; r < bs; ++r) {
+          Scalar sum = 0;
+          for (int k = 0; k < bs; ++k) sum += left[r * bs + k] * other[k];
+          lu(t, r * bs + c, p) = target[r] - sum;
+        }
+      };
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(member, (data.elim_ptr(a + 1) - first) * bs),
+                           update);
       Kokkos::single(Kokkos::PerThread(member), [&]() {
         for (int e = 0; e < bb; ++e) lu(a, e, p) = l[e];
       });

@@ -106,8 +106,8 @@ struct StructTileLaunch {
   // Waits on the neighbour tiles this tile reads from: team rank k spins on neighbours k + 1,
   // k + 1 + team size, ... of the (du, dv) box, so the waits (and their loads) overlap; ready
   // caches the smallest progress the thread saw, so that most levels cost it no load.
-  KOKKOS_INLINE_FUNCTION void wait_for(const TeamMember& member, Ordinal tu, Ordinal tv, Ordinal key,
-                                       Ordinal& ready) const {
+  KOKKOS_INLINE_FUNCTION void wait_for(const TeamMember& member, Ordinal tu, Ordinal tv,
+                                       Ordinal key, Ordinal& ready) const {
     if (ready >= key) return;
     ready = done_key;
     const int span_v = tiles.reach_tiles_v + 1, count = (tiles.reach_tiles_u + 1) * span_v;
@@ -190,8 +190,8 @@ int team_size_for(const ExecSpace& space, const Launch& launch, int wanted) {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   const int lanes = launch.kernel.data.lanes;
   return std::max(
-      1, std::min(Policy(space, 1, 1, lanes).team_size_max(launch, Kokkos::ParallelForTag()),
-                  wanted));
+      1,
+      std::min(Policy(space, 1, 1, lanes).team_size_max(launch, Kokkos::ParallelForTag()), wanted));
 }
 
 template <class Kernel>

@@ -2,6 +2,7 @@
 
 #include "core/dense_block.hpp"
 #include "core/errors.hpp"
+#include "core/team_size.hpp"
 
 #include <algorithm>
 #include <string>
@@ -139,10 +140,7 @@ void launch_global_ilu0(const ExecSpace& space, const GlobalIlu0Data& data,
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   GlobalIlu0LevelKernel<B> kernel{data, 0, 0};
   // A few rows per team, one per thread; their lanes share a row's work.
-  const int team_size = std::max(
-      1,
-      std::min(Policy(space, 1, 1, vector_length).team_size_max(kernel, Kokkos::ParallelForTag()),
-               128 / vector_length));
+  const int team_size = independent_team_size(space, kernel, vector_length, 128 / vector_length);
   for (std::size_t l = 0; l + 1 < level_ptr.size(); ++l) {
     kernel.level_begin = level_ptr[l];
     kernel.level_end = level_ptr[l + 1];

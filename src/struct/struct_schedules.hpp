@@ -4,6 +4,7 @@
 // schedule and layout.
 #pragma once
 
+#include "core/team_size.hpp"
 #include "struct/struct_ilu0.hpp"
 #include "struct/struct_kernels.hpp"
 
@@ -183,8 +184,8 @@ struct StructLevelLaunch {
   }
 };
 
-// Team size for a launch: wanted threads of kernel.data.lanes vector lanes, at most what the
-// backend allows for the launch.
+// Team size for a launch whose team works together (barriers, shared waits): wanted threads of
+// kernel.data.lanes vector lanes, at most what the backend allows for the launch.
 template <class Launch>
 int team_size_for(const ExecSpace& space, const Launch& launch, int wanted) {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
@@ -200,7 +201,7 @@ void launch_levels(const ExecSpace& space, const char* label, const Kernel& kern
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   StructLevelLaunch<Kernel> launch{kernel};
   const int lanes = kernel.data.lanes;
-  const int team_size = team_size_for(space, launch, std::max(1, 256 / lanes));
+  const int team_size = independent_team_size(space, launch, lanes, std::max(1, 256 / lanes));
   const std::size_t levels = level_ptr.size() - 1;
   for (std::size_t step = 0; step < levels; ++step) {
     const std::size_t l = reverse ? levels - 1 - step : step;

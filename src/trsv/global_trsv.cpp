@@ -3,6 +3,7 @@
 #include "core/dense_block.hpp"
 #include "core/errors.hpp"
 #include "core/kokkos_compat.hpp"
+#include "core/team_size.hpp"
 
 #include <algorithm>
 #include <string>
@@ -206,9 +207,7 @@ void launch_global_sweep(const ExecSpace& space, const GlobalSolveData& data,
   if (kernel_kind == GlobalRowKernel::LanesPerRow) {
     GlobalSolveLanesKernel<B> kernel{GlobalSolveRow<B>{data}, 0, 0};
     using Policy = Kokkos::TeamPolicy<ExecSpace>;
-    const int team_size = std::max(
-        1, std::min(Policy(space, 1, 1, lanes).team_size_max(kernel, Kokkos::ParallelForTag()),
-                    128 / lanes));
+    const int team_size = independent_team_size(space, kernel, lanes, 128 / lanes);
     for (Ordinal l = 0; l < levels.num_levels; ++l) {
       kernel.level_begin = level_ptr[l];
       kernel.level_end = level_ptr[l + 1];

@@ -102,7 +102,8 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
                               level, or one launch whose teams wait on a counter of finished
                               levels, on flags of the points they read, or (tiles) a team per
                               tile of grid columns waiting on its neighbour tiles; default
-                              auto: tiles on GPUs, levels on CPUs
+                              auto: tiles on GPUs, levels on CPUs (and for stencils that
+                              have no tile mapping)
   --struct-layout auto|grid|level
                               where the tiles schedule keeps factors and vectors: level-based
                               layout (coalesced loads; auto, measured faster on the H100) or

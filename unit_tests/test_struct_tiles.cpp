@@ -100,6 +100,30 @@ TEST_CASE("struct tile mapping: unimodular, lower neighbours below and to the le
       StructIlu0(ExecSpace(), structured_problem(ExecSpace(), {3, 3, 3}, Stencil::star7(), 1),
                  reference::form_options(IluForm::Ilu0), StructSchedule::Tiles, {4, 0}),
       InvalidInput);
+  // Stencils without a tile mapping (the centre alone, and a 9-point one found by search): auto
+  // takes the levels schedule on every backend, asking for tiles is an InvalidInput.
+  const GridInfo grid{6, 5, 4};
+  for (const Stencil& unmapped : {Stencil(), Stencil::from_offsets({{0, 0, 0},
+                                                                    {2, -1, 0},
+                                                                    {-2, 1, 0},
+                                                                    {-1, 2, -1},
+                                                                    {1, -2, 1},
+                                                                    {-1, -2, 1},
+                                                                    {1, 2, -1},
+                                                                    {2, 1, 0},
+                                                                    {-2, -1, 0}})}) {
+    CAPTURE(unmapped.size());
+    CHECK_FALSE(search_tile_mapping(unmapped, unmapped.level_weights(grid), grid).has_value());
+    CHECK(resolve_struct_schedule(StructSchedule::Auto, unmapped, grid) == StructSchedule::Levels);
+    const StructuredMatrix S = structured_problem(ExecSpace(), grid, unmapped, 2);
+    CHECK(StructIlu0(ExecSpace(), S, reference::form_options(IluForm::Ilu0)).schedule() ==
+          StructSchedule::Levels);
+    CHECK_THROWS_AS(
+        StructIlu0(ExecSpace(), S, reference::form_options(IluForm::Ilu0), StructSchedule::Tiles),
+        InvalidInput);
+  }
+  CHECK(resolve_struct_schedule(StructSchedule::Auto, Stencil::box27(), grid) ==
+        resolve_struct_schedule(StructSchedule::Auto));
 }
 
 TEST_CASE("struct tiles: the level schedule's bits on every stencil, DoF and tile shape",

@@ -179,10 +179,18 @@ StructSchedule resolve_struct_schedule(StructSchedule schedule) {
   return host ? StructSchedule::Levels : StructSchedule::Tiles;
 }
 
+StructSchedule resolve_struct_schedule(StructSchedule schedule, const Stencil& stencil,
+                                       const GridInfo& grid) {
+  const StructSchedule resolved = resolve_struct_schedule(schedule);
+  if (schedule != StructSchedule::Auto || resolved != StructSchedule::Tiles) return resolved;
+  const bool mapped = search_tile_mapping(stencil, stencil.level_weights(grid), grid).has_value();
+  return mapped ? resolved : StructSchedule::Levels;
+}
+
 StructIlu0::StructIlu0(const ExecSpace& space, const StructuredMatrix& A,
                        const FactorOptions& options, StructSchedule schedule,
                        StructTileShape tile_shape, StructLayout layout)
-    : options_(options), schedule_(resolve_struct_schedule(schedule)) {
+    : options_(options), schedule_(resolve_struct_schedule(schedule, A.stencil(), A.grid())) {
   if (layout == StructLayout::Level && schedule_ != StructSchedule::Tiles)
     throw InvalidInput("the level layout of the structured ILU needs the tiles schedule");
   options_.validate();

@@ -42,7 +42,8 @@ StructLevels build_struct_levels(const ExecSpace& space, const GridInfo& grid,
 // H100; its factorization is faster for star7 DoF 1 and slower for box27 DoF 1 and diamond25
 // DoF 2 (1.3×, 1.7×), which a few solves repay. On CPUs tiles are 2-3× slower than Levels.
 enum class StructSchedule {
-  Auto,           // resolve_struct_schedule: Tiles on GPU backends, Levels on CPU ones
+  Auto,           // resolve_struct_schedule: Tiles on GPU backends (for a stencil with a tile
+                  // mapping), Levels on CPU ones
   Levels,         // one launch per level (a global barrier between levels)
   LevelCounters,  // one launch per sweep: teams take chunks of a level from a ticket counter in
                   // level order; one thread per team waits on a counter of completed levels
@@ -66,6 +67,11 @@ enum class StructLayout { Auto, Grid, Level };
 // Auto as Tiles on GPU backends (memory the host cannot read) and Levels on CPU backends; any
 // other schedule as itself.
 StructSchedule resolve_struct_schedule(StructSchedule schedule);
+// The same for a stencil on a grid: Auto is Levels where the stencil has no tile mapping
+// (search_tile_mapping; every built-in stencil has one), so auto takes every stencil that Levels
+// takes.
+StructSchedule resolve_struct_schedule(StructSchedule schedule, const Stencil& stencil,
+                                       const GridInfo& grid);
 
 namespace detail {
 // Chunks, tickets, counters and flags of the one-launch schedules; a SyncFree sweep bumps epoch
@@ -110,8 +116,8 @@ class StructIlu0 {
   // Ildu0, level_of_fill > 0, or Ildlt with a non-symmetric stencil; ZeroPivot as numeric().
   // tile_shape: columns per tile for StructSchedule::Tiles (else unused); InvalidInput for a
   // side < 1 or a stencil without a tile mapping (find_tile_mapping).
-  // schedule: Auto is resolved (resolve_struct_schedule). layout: for StructSchedule::Tiles;
-  // InvalidInput for Level with another schedule.
+  // schedule: Auto is resolved (resolve_struct_schedule for A's stencil and grid). layout: for
+  // StructSchedule::Tiles; InvalidInput for Level with another schedule.
   StructIlu0(const ExecSpace& space, const StructuredMatrix& A, const FactorOptions& options,
              StructSchedule schedule = StructSchedule::Auto, StructTileShape tile_shape = {},
              StructLayout layout = StructLayout::Auto);

@@ -55,8 +55,9 @@ std::vector<Row> candidate_rows(const Stencil& stencil) {
 
 }  // namespace
 
-StructTileMapping find_tile_mapping(const Stencil& stencil, const LevelWeights& weights,
-                                    const GridInfo& grid) {
+std::optional<StructTileMapping> search_tile_mapping(const Stencil& stencil,
+                                                     const LevelWeights& weights,
+                                                     const GridInfo& grid) {
   const Row w{weights.x, weights.y, weights.z};
   const std::vector<Row> rows = candidate_rows(stencil);
   long long best_columns = -1;
@@ -72,10 +73,7 @@ StructTileMapping find_tile_mapping(const Stencil& stencil, const LevelWeights& 
       best.a = a;
       best.b = b;
     }
-  if (best_columns < 0)
-    throw InvalidInput("stencil " + stencil.name() +
-                       " has no acyclic tile mapping with coefficients in [-4, 4]; use the "
-                       "levels schedule");
+  if (best_columns < 0) return std::nullopt;
   // The inverse of the unimodular [a; b; w] is its adjugate times the determinant (±1).
   const Row& a = best.a;
   const Row& b = best.b;
@@ -97,6 +95,16 @@ StructTileMapping find_tile_mapping(const Stencil& stencil, const LevelWeights& 
     best.reach_v = std::max<int>(best.reach_v, int(std::abs(step.dv)));
   }
   return best;
+}
+
+StructTileMapping find_tile_mapping(const Stencil& stencil, const LevelWeights& weights,
+                                    const GridInfo& grid) {
+  const std::optional<StructTileMapping> mapping = search_tile_mapping(stencil, weights, grid);
+  if (!mapping)
+    throw InvalidInput("stencil " + stencil.name() +
+                       " has no acyclic tile mapping with coefficients in [-4, 4]; use the "
+                       "levels schedule");
+  return *mapping;
 }
 
 StructColumnStep column_step(const StructTileMapping& mapping, const StencilOffset& o) {

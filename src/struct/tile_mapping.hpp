@@ -10,6 +10,7 @@
 #include "struct/stencil.hpp"
 
 #include <array>
+#include <optional>
 
 namespace fgdd {
 
@@ -34,6 +35,10 @@ struct StructTileMapping {
 // components in [-4, 4]. Throws InvalidInput naming the stencil when none exists there.
 StructTileMapping find_tile_mapping(const Stencil& stencil, const LevelWeights& w,
                                     const GridInfo& grid);
+// The same search, with nothing where find_tile_mapping throws (the centre alone, whose points
+// all share one level, and some user stencils).
+std::optional<StructTileMapping> search_tile_mapping(const Stencil& stencil, const LevelWeights& w,
+                                                     const GridInfo& grid);
 
 // Stencil offset o in column coordinates: its steps in u, v and level (a·o, b·o, w·o).
 struct StructColumnStep {

@@ -1,5 +1,5 @@
 // Team sizes for launches whose team threads work independently: a row or a point each, with no
-// team barrier between them.
+// team barrier between them (a team may still share a ticket).
 #pragma once
 
 #include "core/types.hpp"

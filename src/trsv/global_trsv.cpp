@@ -192,8 +192,7 @@ void launch_sync_free_sweep(const ExecSpace& space, const GlobalSolveData& data,
   Kokkos::deep_copy(space, state.tickets, Ordinal(0));
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   GlobalSyncFreeKernel<B> kernel{GlobalSolveRow<B>{data}, state.done, state.tickets, state.epoch, n};
-  const int team_size =
-      std::max(1, std::min(Policy(space, 1, 1).team_size_max(kernel, Kokkos::ParallelForTag()), 128));
+  const int team_size = independent_team_size(space, kernel, 1, 128);
   Kokkos::parallel_for("fgdd::trsv::global_sync_free",
                        Policy(space, (n + team_size - 1) / team_size, team_size), kernel);
 }

@@ -121,6 +121,10 @@ TEST_CASE("struct tile mapping: unimodular, lower neighbours below and to the le
     CHECK_THROWS_AS(
         StructIlu0(ExecSpace(), S, reference::form_options(IluForm::Ilu0), StructSchedule::Tiles),
         InvalidInput);
+    // The level layout with auto: the error says why auto did not take tiles.
+    CHECK_THROWS_WITH(StructIlu0(ExecSpace(), S, reference::form_options(IluForm::Ilu0),
+                                 StructSchedule::Auto, {}, StructLayout::Level),
+                      FGDD_CONTAINS("auto chose levels"));
   }
   CHECK(resolve_struct_schedule(StructSchedule::Auto, Stencil::box27(), grid) ==
         resolve_struct_schedule(StructSchedule::Auto));

@@ -192,7 +192,12 @@ StructIlu0::StructIlu0(const ExecSpace& space, const StructuredMatrix& A,
                        StructTileShape tile_shape, StructLayout layout)
     : options_(options), schedule_(resolve_struct_schedule(schedule, A.stencil(), A.grid())) {
   if (layout == StructLayout::Level && schedule_ != StructSchedule::Tiles)
-    throw InvalidInput("the level layout of the structured ILU needs the tiles schedule");
+    throw InvalidInput(std::string("the level layout of the structured ILU needs the tiles "
+                                   "schedule") +
+                       (schedule == StructSchedule::Auto
+                            ? " (auto chose levels: a CPU backend, or a stencil without a tile "
+                              "mapping)"
+                            : ""));
   options_.validate();
   if (options_.form != IluForm::Ilu0 && options_.form != IluForm::Ildlt)
     throw InvalidInput("StructIlu0 computes IluForm::Ilu0 (ILU(0)) or IluForm::Ildlt (IC(0))");

@@ -1,5 +1,5 @@
-// Team sizes for launches whose team threads work independently: a row or a point each, with no
-// team barrier between them (a team may still share a ticket).
+// Team sizes for team launches: the backend's limit for a functor, and the CPU rule for teams
+// whose threads work independently.
 #pragma once
 
 #include "core/types.hpp"
@@ -8,17 +8,24 @@
 
 namespace fgdd::detail {
 
-// Threads per team for such a launch. GPUs get `wanted` threads of `lanes` vector lanes each, at
-// most what the backend allows for the functor. CPU backends get one thread per team. Kokkos'
-// OpenMP teams meet at a rendezvous between league ranks, and that costs more than a row's work:
-// with two-thread teams, the OpenMP level-by-level structured sweeps ran 25× slower than Serial.
+// `wanted` threads of `lanes` vector lanes each, at most what the backend allows for the functor
+// (and at least one).
 template <class Functor>
-int independent_team_size(const ExecSpace& space, const Functor& functor, int lanes, int wanted) {
-  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible;
-  if (host) return 1;
+int team_size_within(const ExecSpace& space, const Functor& functor, int lanes, int wanted) {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   const int allowed = Policy(space, 1, 1, lanes).team_size_max(functor, Kokkos::ParallelForTag());
   return std::max(1, std::min(allowed, wanted));
+}
+
+// Threads per team for a launch whose team threads work independently (a row or a point each,
+// no team barrier between them; a team may still share a ticket): team_size_within on GPUs, one
+// thread per team on CPU backends. Kokkos' OpenMP teams meet at a rendezvous between league
+// ranks, and that costs more than a row's work: with two-thread teams, the OpenMP level-by-level
+// structured sweeps ran 25× slower than Serial.
+template <class Functor>
+int independent_team_size(const ExecSpace& space, const Functor& functor, int lanes, int wanted) {
+  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible;
+  return host ? 1 : team_size_within(space, functor, lanes, wanted);
 }
 
 }  // namespace fgdd::detail

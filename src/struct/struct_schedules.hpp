@@ -4,6 +4,7 @@
 // schedule and layout.
 #pragma once
 
+#include "core/sync_free_epoch.hpp"
 #include "core/team_size.hpp"
 #include "struct/struct_ilu0.hpp"
 #include "struct/struct_kernels.hpp"
@@ -185,14 +186,10 @@ struct StructLevelLaunch {
 };
 
 // Team size for a launch whose team works together (barriers, shared waits): wanted threads of
-// kernel.data.lanes vector lanes, at most what the backend allows for the launch.
+// the kernel's vector lanes.
 template <class Launch>
 int team_size_for(const ExecSpace& space, const Launch& launch, int wanted) {
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  const int lanes = launch.kernel.data.lanes;
-  return std::max(
-      1,
-      std::min(Policy(space, 1, 1, lanes).team_size_max(launch, Kokkos::ParallelForTag()), wanted));
+  return team_size_within(space, launch, launch.kernel.data.lanes, wanted);
 }
 
 template <class Kernel>
@@ -218,14 +215,8 @@ void launch_sync_free(const ExecSpace& space, const char* label, Kernel kernel,
                       const StructSyncState& state, bool reverse) {
   const Ordinal num_chunks = Ordinal(state.chunk_ptr.extent(0)) - 1;
   if (num_chunks <= 0) return;
-  ++state.epoch;
-  if (state.epoch == 0) {  // wrapped around: old flags could match again
-    Kokkos::deep_copy(space, state.done, 0u);
-    state.epoch = 1;
-  }
-  Kokkos::deep_copy(space, state.tickets, Ordinal(0));
   kernel.done = state.done;
-  kernel.epoch = state.epoch;
+  kernel.epoch = start_sync_free_sweep(space, state.epoch, state.done, state.tickets);
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   const StructSyncFreeLaunch<Kernel> launch{kernel, state.chunk_ptr, state.tickets, num_chunks,
                                             reverse};

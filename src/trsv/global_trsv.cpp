@@ -3,6 +3,7 @@
 #include "core/dense_block.hpp"
 #include "core/errors.hpp"
 #include "core/kokkos_compat.hpp"
+#include "core/sync_free_epoch.hpp"
 #include "core/team_size.hpp"
 
 #include <algorithm>
@@ -184,14 +185,9 @@ void launch_sync_free_sweep(const ExecSpace& space, const GlobalSolveData& data,
                             const SyncFreeState& state) {
   const Ordinal n = Ordinal(data.row_map.extent(0)) - 1;
   if (n <= 0) return;
-  ++state.epoch;
-  if (state.epoch == 0) {  // wrapped around: old flags could match again
-    Kokkos::deep_copy(space, state.done, 0u);
-    state.epoch = 1;
-  }
-  Kokkos::deep_copy(space, state.tickets, Ordinal(0));
+  const unsigned epoch = start_sync_free_sweep(space, state.epoch, state.done, state.tickets);
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  GlobalSyncFreeKernel<B> kernel{GlobalSolveRow<B>{data}, state.done, state.tickets, state.epoch, n};
+  GlobalSyncFreeKernel<B> kernel{GlobalSolveRow<B>{data}, state.done, state.tickets, epoch, n};
   const int team_size = independent_team_size(space, kernel, 1, 128);
   Kokkos::parallel_for("fgdd::trsv::global_sync_free",
                        Policy(space, (n + team_size - 1) / team_size, team_size), kernel);

@@ -330,13 +330,14 @@ std::vector<std::string> run_case(const ExecSpace& space, const Options& options
 
   char head[768];
   std::string baselines;
-  std::vector<std::string> phases, layouts;
+  std::vector<std::string> phases, layouts, factor_schedules;
   std::vector<Vector> z_schedules;
   Ordinal levels = 0, nonempty_levels = 0;
   const std::vector<Variant> runs = variants(options);
   for (const Variant& run : runs) {
     StructIlu0 ilu(space, S, ilu0_options(), run.schedule, options.tile, run.layout);
     layouts.push_back(to_string(ilu.layout()));
+    factor_schedules.push_back(to_string(ilu.factor_schedule()));
     std::fprintf(stderr, "  schedule %s, layout %s\n", to_string(run.schedule),
                  layouts.back().c_str());
     levels = ilu.levels().num_levels;
@@ -451,9 +452,10 @@ std::vector<std::string> run_case(const ExecSpace& space, const Options& options
                    to_string(runs[k].schedule), difference, tolerance);
     char tail[320];
     std::snprintf(tail, sizeof tail,
-                  ",\"schedule\":\"%s\",\"tile\":\"%dx%d\",\"layout\":\"%s\","
-                  "\"difference\":%.3e,\"tolerance\":%.3e,\"verified\":%s",
-                  to_string(runs[k].schedule), options.tile.u, options.tile.v, layouts[k].c_str(),
+                  ",\"schedule\":\"%s\",\"factor_schedule\":\"%s\",\"tile\":\"%dx%d\","
+                  "\"layout\":\"%s\",\"difference\":%.3e,\"tolerance\":%.3e,\"verified\":%s",
+                  to_string(runs[k].schedule), factor_schedules[k].c_str(), options.tile.u,
+                  options.tile.v, layouts[k].c_str(),
                   difference, tolerance, verified ? "true" : "false");
     lines.push_back(std::string(head) + ",\"phases\":{" + phases[k] + "},\"baselines\":{" +
                     baselines + "}" + tail);

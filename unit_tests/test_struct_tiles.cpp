@@ -128,6 +128,19 @@ TEST_CASE("struct tile mapping: unimodular, lower neighbours below and to the le
   }
   CHECK(resolve_struct_schedule(StructSchedule::Auto, Stencil::box27(), grid) ==
         resolve_struct_schedule(StructSchedule::Auto));
+  // The tiles schedule factors per level where a point wants more than 8 lanes (and the backend
+  // has them; CPU backends claim 1024): box27 DoF 3 (up to 13 upper entries times 3 block columns
+  // per lower entry), diamond25 DoF 2 (10 times 2); star7 DoF 1 (1 update) keeps its tiles.
+  const auto factor_schedule = [&](const Stencil& stencil, int b) {
+    return StructIlu0(ExecSpace(), structured_problem(ExecSpace(), grid, stencil, b),
+                      reference::form_options(IluForm::Ilu0), StructSchedule::Tiles)
+        .factor_schedule();
+  };
+  CHECK(factor_schedule(Stencil::star7(), 1) == StructSchedule::Tiles);
+  CHECK(factor_schedule(Stencil::box27(), 3) ==
+        (Kokkos::TeamPolicy<ExecSpace>::vector_length_max() > 8 ? StructSchedule::Levels
+                                                                 : StructSchedule::Tiles));
+  CHECK(factor_schedule(Stencil::box27(), 3) == factor_schedule(Stencil::diamond25(), 2));
 }
 
 TEST_CASE("struct tiles: the level schedule's bits on every stencil, DoF and tile shape",

@@ -230,16 +230,21 @@ StructIlu0::StructIlu0(const ExecSpace& space, const StructuredMatrix& A,
   mirror_ = detail::to_device(mirror, "fgdd::struct::mirror");
   const int b = A.block_size();
   // Factorization lanes per point: a power of two covering the most (u, block column) updates of
-  // one lower entry, at most what the backend allows (1 on CPUs) and 32, or 8 for tiles, whose
-  // teams (a thread per column) would otherwise fit fewer columns and fewer tiles at once (H100,
-  // diamond25 DoF 2: 75 ms with 8 lanes, 112 ms with 32).
+  // one lower entry, at most 32 (and what the backend allows; CPU backends run lanes as a loop).
+  // A tiles team (a thread per column) with more than 8 lanes fits fewer columns and fewer tiles
+  // at once, so a point that wants more is factored with a launch per level instead (H100, 32
+  // lanes per level against 8 in tiles: diamond25 DoF 2 47.6 ms against 75.4, box27 DoF 3 98.8
+  // against 167.0, box27 DoF 1 38.6 against 40.0; star7 DoF 1 wants 1 lane, and its tiles
+  // factor takes 5.2 ms against 8.7 with the levels schedule).
   int updates = 0;
   for (std::size_t a = 0; a + 1 < ptr.size(); ++a)
     updates = std::max(updates, (ptr[a + 1] - ptr[a]) * b);
-  const int lanes_max = std::min(schedule_ == StructSchedule::Tiles ? 8 : 32,
-                                 Kokkos::TeamPolicy<ExecSpace>::vector_length_max());
+  const int lanes_max = std::min(32, Kokkos::TeamPolicy<ExecSpace>::vector_length_max());
   factor_lanes_ = 1;
   while (factor_lanes_ < lanes_max && factor_lanes_ < updates) factor_lanes_ *= 2;
+  factor_schedule_ = schedule_ == StructSchedule::Tiles && factor_lanes_ > 8
+                         ? StructSchedule::Levels
+                         : schedule_;
   if (schedule_ == StructSchedule::Tiles) {
     sync_.mapping = find_tile_mapping(stencil, levels_.weights, A.grid());
     sync_.column_map = column_map(sync_.mapping, A.grid(), levels_.num_levels);
@@ -325,7 +330,8 @@ const FactorReport& StructIlu0::numeric(const ExecSpace& space, const Structured
   const bool ic0 = options_.form == IluForm::Ildlt;
   const auto& level_ptr = levels_.host_level_ptr;
   detail::dispatch_block_size(b, [&](auto block) {
-    detail::factor_points<decltype(block)::value>(space, data, level_ptr, ic0, schedule_, sync_);
+    detail::factor_points<decltype(block)::value>(space, data, level_ptr, ic0, factor_schedule_,
+                                                  sync_);
   });
   const detail::PivotReadback pivots = pivots_.read(space);
   if (pivots.failed_row < np) throw ZeroPivot(std::int64_t(pivots.failed_row) * b, pivots.pivot);

@@ -150,6 +150,10 @@ class StructIlu0 {
   const FactorReport& report() const noexcept { return report_; }
   IluForm form() const noexcept { return options_.form; }
   StructSchedule schedule() const noexcept { return schedule_; }
+  // How the factorization runs: schedule(), or Levels (a launch per level) for the tiles
+  // schedule where a point wants more than 8 vector lanes, one per update of a lower entry (more
+  // than a tiles team should hold: box27, diamond25 at any DoF). The sweeps take schedule().
+  StructSchedule factor_schedule() const noexcept { return factor_schedule_; }
   // The layout in use: Grid or Level (Auto resolved).
   StructLayout layout() const noexcept {
     return level_layout() ? StructLayout::Level : StructLayout::Grid;
@@ -191,6 +195,7 @@ class StructIlu0 {
   Kokkos::View<int*, DeviceType> mirror_;  // per entry e: index of −o_e, -1 if absent
   detail::PivotStatus pivots_;             // per grid point
   int factor_lanes_ = 1;                   // vector lanes per point in the factorization
+  StructSchedule factor_schedule_ = StructSchedule::Levels;  // see factor_schedule()
 };
 
 }  // namespace fgdd

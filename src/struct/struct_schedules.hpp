@@ -292,15 +292,19 @@ void launch_tiles(const ExecSpace& space, const char* label, const Kernel& kerne
 }
 
 // Runs kernel template K<Mode> over all points in the schedule's order (reverse: last level
-// first).
+// first). Values in the level layout (which only the tiles schedule stores) take the Tiles mode
+// under either launch: a tiles factorization may run a launch per level (StructIlu0).
 template <template <SyncMode> class K, class Setup>
 void run_schedule(const ExecSpace& space, const char* label, StructSchedule schedule,
                   bool level_layout, const StructSyncState& state,
                   const std::vector<Ordinal>& level_ptr, bool reverse, const Setup& setup) {
-  if (schedule == StructSchedule::Tiles && level_layout) {
+  if (level_layout) {
     K<SyncMode::Tiles> kernel;
     setup(kernel);
-    launch_tiles(space, label, kernel, state, Ordinal(level_ptr.size()) - 1, reverse);
+    if (schedule == StructSchedule::Tiles)
+      launch_tiles(space, label, kernel, state, Ordinal(level_ptr.size()) - 1, reverse);
+    else
+      launch_levels(space, label, kernel, level_ptr, reverse);
   } else if (schedule == StructSchedule::Tiles) {
     K<SyncMode::LevelCounter> kernel;  // the same waits, grid-order values
     setup(kernel);

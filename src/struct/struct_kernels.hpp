@@ -264,8 +264,6 @@ struct StructIc0UpperKernel : StructKernelBase<B, Mode> {
 // issues in order, so a load followed by its use per entry would cost a memory latency per entry:
 // the entries go in batches whose loads are all issued before the first product (a branch on
 // whether an entry is in the grid does not wait for memory); the products keep the serial order.
-// What no other point writes (the point's z, D⁻¹, the first batch's entries: Own) can be loaded
-// before the point's waits, which the tiles launch does (the loads then overlap the wait).
 template <int B, bool Lower, SyncMode Mode>
 struct StructSweepKernel : StructKernelBase<B, Mode> {
   using Base = StructKernelBase<B, Mode>;
@@ -274,77 +272,39 @@ struct StructSweepKernel : StructKernelBase<B, Mode> {
   static constexpr int batch = B <= 0 ? 1 : 48 / (B * B + B) > 16 ? 16 : 48 / (B * B + B);
   Vector z;
 
-  struct Own {
-    Scalar sum[width];            // z_p, then z_p minus the products so far
-    Scalar inv[Base::capacity];   // D⁻¹_p (upper)
-    bool in[batch];               // the first batch's entries in the grid
-    Scalar values[batch][Base::capacity];
-  };
-
-  KOKKOS_INLINE_FUNCTION int first() const { return Lower ? 0 : this->data.center + 1; }
-  KOKKOS_INLINE_FUNCTION int last() const { return Lower ? this->data.num_lower : this->data.s; }
-
-  // The batch's entries from e0 at the point (in: whether each is in the grid).
-  KOKKOS_INLINE_FUNCTION void load_batch(const StructSite& s, int e0, bool* in,
-                                         Scalar (*values)[Base::capacity]) const {
-    const int bb = this->b() * this->b();
-    for (int j = 0; j < batch; ++j) {
-      const int e = e0 + j;
-      in[j] = e < last() && this->inside(e, s);
-      if (in[j])
-        for (int rc = 0; rc < bb; ++rc) values[j][rc] = this->lu(e, rc, s.self);
-    }
-  }
-
-  KOKKOS_INLINE_FUNCTION void load_own(const StructSite& s, Own& own) const {
-    const int bs = this->b();
-    for (int r = 0; r < bs; ++r) own.sum[r] = z(this->component(s.self, r));
-    if (!Lower)
-      for (int rc = 0; rc < bs * bs; ++rc) own.inv[rc] = this->inv_diag(rc, s.self);
-    load_batch(s, first(), own.in, own.values);
-  }
-
-  // sum −= the batch's products, after waiting on (PointFlags) and loading its neighbours' z.
-  KOKKOS_INLINE_FUNCTION void subtract_batch(const StructSite& s, int e0, const bool* in,
-                                             const Scalar (*values)[Base::capacity],
-                                             Scalar* sum) const {
-    const int bs = this->b();
-    Scalar other[batch][width];
-    for (int j = 0; j < batch; ++j) {
-      if (!in[j]) continue;
-      const Offset q = this->neighbour(s, e0 + j);
-      this->wait(q);
-      for (int c = 0; c < bs; ++c) other[j][c] = this->read(z(this->component(q, c)));
-    }
-    for (int j = 0; j < batch; ++j) {
-      if (!in[j]) continue;
-      for (int r = 0; r < bs; ++r)
-        for (int c = 0; c < bs; ++c) sum[r] -= values[j][r * bs + c] * other[j][c];
-    }
-  }
-
-  KOKKOS_INLINE_FUNCTION void point(const TeamMember& member, const StructSite& s) const {
-    Own own;
-    load_own(s, own);
-    point(member, s, own);
-  }
-
-  KOKKOS_INLINE_FUNCTION void point(const TeamMember&, const StructSite& s, Own& own) const {
+  KOKKOS_INLINE_FUNCTION void point(const TeamMember&, const StructSite& s) const {
+    const auto& data = this->data;
     const Offset p = s.self;
-    const int bs = this->b();
-    subtract_batch(s, first(), own.in, own.values, own.sum);
-    for (int e0 = first() + batch; e0 < last(); e0 += batch) {
+    const int bs = this->b(), bb = bs * bs;
+    const int first = Lower ? 0 : data.center + 1, last = Lower ? data.num_lower : data.s;
+    Scalar sum[width], inv[Base::capacity];
+    for (int r = 0; r < bs; ++r) sum[r] = z(this->component(p, r));
+    if (!Lower)
+      for (int rc = 0; rc < bb; ++rc) inv[rc] = this->inv_diag(rc, p);
+    for (int e0 = first; e0 < last; e0 += batch) {
       bool in[batch];
-      Scalar values[batch][Base::capacity];
-      load_batch(s, e0, in, values);
-      subtract_batch(s, e0, in, values, own.sum);
+      Scalar values[batch][Base::capacity], other[batch][width];
+      for (int j = 0; j < batch; ++j) {
+        const int e = e0 + j;
+        in[j] = e < last && this->inside(e, s);
+        if (!in[j]) continue;
+        const Offset q = this->neighbour(s, e);
+        this->wait(q);
+        for (int rc = 0; rc < bb; ++rc) values[j][rc] = this->lu(e, rc, p);
+        for (int c = 0; c < bs; ++c) other[j][c] = this->read(z(this->component(q, c)));
+      }
+      for (int j = 0; j < batch; ++j) {
+        if (!in[j]) continue;
+        for (int r = 0; r < bs; ++r)
+          for (int c = 0; c < bs; ++c) sum[r] -= values[j][r * bs + c] * other[j][c];
+      }
     }
     if (Lower) {
-      for (int r = 0; r < bs; ++r) z(this->component(p, r)) = own.sum[r];
+      for (int r = 0; r < bs; ++r) z(this->component(p, r)) = sum[r];
     } else {
       for (int r = 0; r < bs; ++r) {
         Scalar v = 0;
-        for (int c = 0; c < bs; ++c) v += own.inv[r * bs + c] * own.sum[c];
+        for (int c = 0; c < bs; ++c) v += inv[r * bs + c] * sum[c];
         z(this->component(p, r)) = v;
       }
     }

@@ -455,8 +455,8 @@ std::vector<std::string> run_case(const ExecSpace& space, const Options& options
                   ",\"schedule\":\"%s\",\"factor_schedule\":\"%s\",\"tile\":\"%dx%d\","
                   "\"layout\":\"%s\",\"difference\":%.3e,\"tolerance\":%.3e,\"verified\":%s",
                   to_string(runs[k].schedule), factor_schedules[k].c_str(), options.tile.u,
-                  options.tile.v, layouts[k].c_str(),
-                  difference, tolerance, verified ? "true" : "false");
+                  options.tile.v, layouts[k].c_str(), difference, tolerance,
+                  verified ? "true" : "false");
     lines.push_back(std::string(head) + ",\"phases\":{" + phases[k] + "},\"baselines\":{" +
                     baselines + "}" + tail);
   }

@@ -50,6 +50,7 @@
 #include "dist/distributed_matrix.hpp"
 #include "dist/distributed_operator.hpp"
 #include "dist/distributed_solver.hpp"
+#include "dist/local_rows.hpp"
 #endif
 
 #define FGDD_VERSION "0.1.0"

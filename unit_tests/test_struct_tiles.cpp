@@ -139,7 +139,7 @@ TEST_CASE("struct tile mapping: unimodular, lower neighbours below and to the le
   CHECK(factor_schedule(Stencil::star7(), 1) == StructSchedule::Tiles);
   CHECK(factor_schedule(Stencil::box27(), 3) ==
         (Kokkos::TeamPolicy<ExecSpace>::vector_length_max() > 8 ? StructSchedule::Levels
-                                                                 : StructSchedule::Tiles));
+                                                                : StructSchedule::Tiles));
   CHECK(factor_schedule(Stencil::box27(), 3) == factor_schedule(Stencil::diamond25(), 2));
 }
 

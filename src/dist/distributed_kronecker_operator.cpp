@@ -5,6 +5,7 @@
 #include "dist/distributed_kronecker_operator.hpp"
 
 #include "core/errors.hpp"
+#include "dist/matrix_slice.hpp"
 #include "dist/mpi_transfer.hpp"
 #include "kron/kronecker_kernel.hpp"
 #include "kron/merged_layout.hpp"
@@ -21,16 +22,6 @@ namespace fgdd {
 
 namespace {
 
-template <class T>
-Kokkos::View<T*, DeviceType> to_device(const std::vector<T>& host, const std::string& label) {
-  Kokkos::View<T*, DeviceType> view(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
-                                    host.size());
-  Kokkos::deep_copy(
-      view, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-                host.data(), host.size()));
-  return view;
-}
-
 // block's ghost columns renumbered from its own ghost list into ghosts (a sorted superset);
 // row map and values are shared.
 OffRankBlock renumber_ghosts(const OffRankBlock& block, const std::vector<Ordinal>& ghosts) {
@@ -44,7 +35,7 @@ OffRankBlock renumber_ghosts(const OffRankBlock& block, const std::vector<Ordina
   OffRankBlock renumbered;
   renumbered.row_map = block.row_map;
   renumbered.values = block.values;
-  renumbered.ghost_col = to_device(cols, "fgdd::dist::kron_ghost_cols");
+  renumbered.ghost_col = detail::to_device(cols, "fgdd::dist::kron_ghost_cols");
   renumbered.ghost_rows = ghosts;
   return renumbered;
 }

@@ -5,6 +5,7 @@
 
 #include "core/errors.hpp"
 #include "core/matrix_build.hpp"
+#include "dist/matrix_slice.hpp"
 #include "dist/mpi_transfer.hpp"
 
 #include <algorithm>
@@ -43,6 +44,8 @@ RowDistribution distribute_subdomains(const std::vector<Ordinal>& subdomain_offs
 
 namespace {
 
+using detail::Slice;
+
 // The root's arrays of the whole partitioned matrix, on the host.
 struct WholeOnHost {
   int block_size = 1;
@@ -65,13 +68,6 @@ WholeOnHost copy_to_host(const PartitionedMatrix& dd) {
           host_copy(A.values()),
           host_copy(D.values())};
 }
-
-// One rank's rows of a CSR/BSR array triple, columns still in A_p's numbering.
-struct Slice {
-  std::vector<Offset> row_map;  // starts at 0
-  std::vector<Ordinal> cols;
-  std::vector<Scalar> values;
-};
 
 // Scatters rows [offsets[r], offsets[r+1]) of a matrix from the root.
 Slice scatter_rows(const Communicator& comm, const std::vector<Ordinal>& offsets, int block_size,
@@ -104,94 +100,6 @@ Slice scatter_rows(const Communicator& comm, const std::vector<Ordinal>& offsets
   slice.values = scatter_ranges<Scalar>(comm, values ? values->data() : nullptr, value_starts,
                                         value_ends, my_entries * b2);
   return slice;
-}
-
-SparseMatrix to_matrix(Ordinal block_rows, int block_size, Slice&& slice) {
-  HostMatrixArrays arrays;
-  arrays.num_block_rows = arrays.num_block_cols = block_rows;
-  arrays.block_size = block_size;
-  arrays.row_map = std::move(slice.row_map);
-  arrays.col_ind = std::move(slice.cols);
-  arrays.values = std::move(slice.values);
-  return make_matrix(arrays);
-}
-
-template <class T>
-Kokkos::View<T*, DeviceType> to_device(const std::vector<T>& host, const std::string& label) {
-  Kokkos::View<T*, DeviceType> view(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
-                                    host.size());
-  Kokkos::deep_copy(
-      view, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-                host.data(), host.size()));
-  return view;
-}
-
-// Splits this rank's rows of A_p into the diagonal block (columns [first, last)) and the
-// off-rank block (ghost columns, numbered in sorted order).
-void split_columns(const Slice& rows, Ordinal first, Ordinal last, int block_size,
-                   SparseMatrix& diagonal, OffRankBlock& off_rank,
-                   std::vector<Offset>& diagonal_source, std::vector<Offset>& off_rank_source) {
-  const Offset b2 = Offset(block_size) * Offset(block_size);
-  const Ordinal n = Ordinal(rows.row_map.size() - 1);
-  const auto owned = [&](Ordinal c) { return c >= first && c < last; };
-  for (const Ordinal c : rows.cols)
-    if (!owned(c)) off_rank.ghost_rows.push_back(c);
-  std::sort(off_rank.ghost_rows.begin(), off_rank.ghost_rows.end());
-  off_rank.ghost_rows.erase(std::unique(off_rank.ghost_rows.begin(), off_rank.ghost_rows.end()),
-                            off_rank.ghost_rows.end());
-  Slice local, ghost;
-  local.row_map.assign(1, 0);
-  ghost.row_map.assign(1, 0);
-  for (Ordinal i = 0; i < n; ++i) {
-    for (Offset k = rows.row_map[i]; k < rows.row_map[i + 1]; ++k) {
-      const Ordinal c = rows.cols[k];
-      Slice& target = owned(c) ? local : ghost;
-      (owned(c) ? diagonal_source : off_rank_source).push_back(k);
-      target.cols.push_back(owned(c) ? c - first
-                                     : Ordinal(std::lower_bound(off_rank.ghost_rows.begin(),
-                                                                off_rank.ghost_rows.end(), c) -
-                                               off_rank.ghost_rows.begin()));
-      target.values.insert(target.values.end(), rows.values.begin() + k * b2,
-                           rows.values.begin() + (k + 1) * b2);
-    }
-    local.row_map.push_back(local.cols.size());
-    ghost.row_map.push_back(ghost.cols.size());
-  }
-  off_rank.row_map = to_device(ghost.row_map, "fgdd::dist::off_rank_row_map");
-  off_rank.ghost_col = to_device(ghost.cols, "fgdd::dist::off_rank_cols");
-  off_rank.values = to_device(ghost.values, "fgdd::dist::off_rank_values");
-  diagonal = to_matrix(n, block_size, std::move(local));
-}
-
-// This rank's subdomains in local numbering; iperm keeps the caller's rows for messages.
-Partition local_partition(const std::vector<Ordinal>& whole_offsets, Ordinal first_subdomain,
-                          Ordinal last_subdomain, std::vector<Ordinal>&& original_rows) {
-  Partition p;
-  p.num_subdomains = last_subdomain - first_subdomain;
-  const Ordinal first_row = whole_offsets[first_subdomain];
-  for (Ordinal s = first_subdomain; s <= last_subdomain; ++s)
-    p.host_subdomain_offsets.push_back(whole_offsets[s] - first_row);
-  const Ordinal n = p.host_subdomain_offsets.back();
-  std::vector<Ordinal> identity(n), part_of_row(n);
-  std::iota(identity.begin(), identity.end(), 0);
-  for (Ordinal s = 0; s < p.num_subdomains; ++s)
-    std::fill(part_of_row.begin() + p.host_subdomain_offsets[s],
-              part_of_row.begin() + p.host_subdomain_offsets[s + 1], s);
-  p.subdomain_offsets = to_device(p.host_subdomain_offsets, "fgdd::dist::subdomain_offsets");
-  p.perm = to_device(identity, "fgdd::dist::perm");
-  p.iperm = to_device(original_rows, "fgdd::dist::iperm");
-  p.part_of_row = to_device(part_of_row, "fgdd::dist::part_of_row");
-  return p;
-}
-
-// target block e = values block sources(e), on the device.
-void gather_blocks(const ExecSpace& space, Kokkos::View<const Scalar*, DeviceType> values,
-                   Kokkos::View<const Offset*, DeviceType> sources, int block_size,
-                   Kokkos::View<Scalar*, DeviceType> target) {
-  const Offset b2 = Offset(block_size) * Offset(block_size);
-  Kokkos::parallel_for(
-      "fgdd::dist::gather_values", Kokkos::RangePolicy<ExecSpace>(space, 0, target.extent(0)),
-      KOKKOS_LAMBDA(const Offset k) { target(k) = values(sources(k / b2) * b2 + k % b2); });
 }
 
 // Each rank's start in a value array, from the root's row map (block rows at offsets).
@@ -229,7 +137,7 @@ HaloPlan plan_halo(const Communicator& comm, const RowDistribution& distribution
     plan.send_offsets.push_back(send_rows.size());
     plan.recv_offsets.push_back(plan.recv_offsets.back() + receive_counts[r]);
   }
-  plan.send_rows = to_device(send_rows, "fgdd::dist::send_rows");
+  plan.send_rows = detail::to_device(send_rows, "fgdd::dist::send_rows");
   return plan;
 }
 
@@ -277,14 +185,15 @@ DistributedMatrix::DistributedMatrix(const ExecSpace& space, const Communicator&
 
   comm_.run_collectively([&] {
     std::vector<Offset> diagonal_source, off_rank_source;
-    split_columns(permuted, first, last, block_size, diagonal_, off_rank_, diagonal_source,
-                  off_rank_source);
-    diagonal_source_ = to_device(diagonal_source, "fgdd::dist::diagonal_source");
-    off_rank_source_ = to_device(off_rank_source, "fgdd::dist::off_rank_source");
+    detail::split_columns(permuted, first, last, block_size, diagonal_, off_rank_, diagonal_source,
+                          off_rank_source);
+    diagonal_source_ = detail::to_device(diagonal_source, "fgdd::dist::diagonal_source");
+    off_rank_source_ = detail::to_device(off_rank_source, "fgdd::dist::off_rank_source");
     for (auto& c : dropped.cols) c -= first;  // subdomains never leave the rank
-    dropped_ = to_matrix(last - first, block_size, std::move(dropped));
-    partition_ = local_partition(subdomain_offsets, distribution_.subdomain_offsets[me],
-                                 distribution_.subdomain_offsets[me + 1], std::move(original_rows));
+    dropped_ = detail::to_matrix(last - first, block_size, std::move(dropped));
+    partition_ =
+        detail::local_partition(subdomain_offsets, distribution_.subdomain_offsets[me],
+                                distribution_.subdomain_offsets[me + 1], std::move(original_rows));
   });
   halo_ = plan_halo(comm_, distribution_, off_rank_.ghost_rows);
 }
@@ -294,6 +203,10 @@ void DistributedMatrix::update_values(const ExecSpace& space,
   // Only the values travel: the root's arrays in A_p's order, sliced as at construction.
   HostCopy<Scalar> permuted, dropped;
   comm_.run_collectively([&] {
+    if (from_local_rows_)
+      throw InvalidInput(
+          "update_values: this matrix was built from each rank's LocalRows; pass "
+          "new LocalRows");
     if (!comm_.is_root()) return;
     if (!whole_on_root) throw InvalidInput("the root rank passed no matrix to update from");
     const SparseMatrix& A = whole_on_root->system.permuted;
@@ -317,10 +230,11 @@ void DistributedMatrix::update_values(const ExecSpace& space,
   const std::vector<Scalar> dropped_slice =
       scatter_ranges<Scalar>(comm_, root ? dropped.data() : nullptr, dropped_value_starts_,
                              ends(dropped_value_starts_), dropped_.values().extent(0));
-  const auto slice = to_device(permuted_slice, "fgdd::dist::new_values");
-  gather_blocks(space, slice, diagonal_source_, b, diagonal_.values());
-  gather_blocks(space, slice, off_rank_source_, b, off_rank_.values);
-  Kokkos::deep_copy(space, dropped_.values(), to_device(dropped_slice, "fgdd::dist::new_dropped"));
+  const auto slice = detail::to_device(permuted_slice, "fgdd::dist::new_values");
+  detail::gather_blocks(space, slice, diagonal_source_, b, diagonal_.values());
+  detail::gather_blocks(space, slice, off_rank_source_, b, off_rank_.values);
+  Kokkos::deep_copy(space, dropped_.values(),
+                    detail::to_device(dropped_slice, "fgdd::dist::new_dropped"));
 }
 
 }  // namespace fgdd

@@ -6,6 +6,7 @@
 
 #include "core/sparse_matrix.hpp"
 #include "dist/communicator.hpp"
+#include "dist/local_rows.hpp"
 #include "partition/partition_matrix.hpp"
 
 #include <vector>
@@ -59,6 +60,16 @@ class DistributedMatrix {
   DistributedMatrix(const ExecSpace& space, const Communicator& comm,
                     const PartitionedMatrix* whole_on_root);
 
+  // Collective. Each rank passes its own rows (local_rows.hpp), so that no rank ever holds the
+  // whole matrix. Each rank splits its diagonal block into subdomains (options; local_grid: its
+  // rows as a grid, or empty) and renumbers its rows by them; A_p is the ranks' renumbered rows
+  // in rank order, and a rank's block rows keep their global range. Throws on every rank alike:
+  // InvalidInput when the ranks' rows do not follow each other from row 0, InvalidMatrix
+  // naming the global block row and column for bad arrays (check_local_rows), the errors of
+  // partition_matrix.
+  DistributedMatrix(const ExecSpace& space, const Communicator& comm, const LocalRows& mine,
+                    const GridInfo& local_grid, const PartitionOptions& options);
+
   const Communicator& comm() const noexcept { return comm_; }
   const RowDistribution& distribution() const noexcept { return distribution_; }
   int block_size() const noexcept { return diagonal_.block_size(); }
@@ -78,11 +89,30 @@ class DistributedMatrix {
   // Collective. New values of the same pattern: the root passes the partitioned whole matrix
   // after fgdd::update_values, each rank refreshes its blocks in place (plan and arrays kept).
   void update_values(const ExecSpace& space, const PartitionedMatrix* whole_on_root);
+  // Collective. New values for the LocalRows constructor: the same row map and columns as then
+  // (else InvalidInput naming the first differing block row); nothing travels between ranks.
+  void update_values(const ExecSpace& space, const LocalRows& mine);
+
+  // The LocalRows constructor's renumbering of this rank's rows: perm(the caller's local row) =
+  // its local row of A_p (InvalidInput for the other constructor), and the partition report of
+  // this rank's diagonal block.
+  const Partition& local_order() const;
+  const PartitionReport& local_report() const noexcept { return local_report_; }
+  bool from_local_rows() const noexcept { return from_local_rows_; }
 
  private:
   // For each block of diagonal() and of off_rank(), the block of this rank's slice of A_p it
   // holds: the split of columns done once, replayed on the device for new values.
   Kokkos::View<Offset*, DeviceType> diagonal_source_, off_rank_source_;
+  // LocalRows constructor: for each block of dropped(), the caller's block it holds (like
+  // diagonal_source_ and off_rank_source_, which then index the caller's blocks too), and the
+  // caller's pattern, which update_values checks.
+  bool from_local_rows_ = false;
+  Kokkos::View<Offset*, DeviceType> dropped_source_;
+  std::vector<Offset> local_row_map_;
+  std::vector<Ordinal> local_cols_;
+  Partition local_order_;
+  PartitionReport local_report_;
   // The root only: where each rank's values start in A_p's and the dropped matrix's arrays.
   std::vector<Offset> permuted_value_starts_, dropped_value_starts_;
   Communicator comm_;

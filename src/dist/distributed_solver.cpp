@@ -47,6 +47,23 @@ void DistributedSolver::setup(const ExecSpace& space, const SparseMatrix* A_on_r
     report_ = whole_->report;
   });
   matrix_ = std::make_unique<DistributedMatrix>(space, comm_, whole_.get());
+  finish_setup(space, timer);
+}
+
+void DistributedSolver::setup(const ExecSpace& space, const LocalRows& mine,
+                              const GridInfo& local_grid) {
+  Kokkos::Timer timer;
+  preconditioner_.reset();
+  operator_.reset();
+  matrix_.reset();
+  whole_.reset();
+  report_ = PartitionReport{};
+  matrix_ = std::make_unique<DistributedMatrix>(space, comm_, mine, local_grid, options_.partition);
+  report_ = matrix_->local_report();
+  finish_setup(space, timer);
+}
+
+void DistributedSolver::finish_setup(const ExecSpace& space, const Kokkos::Timer& timer) {
   comm_.run_collectively([&] {
     preconditioner_ = detail::make_preconditioner(space, options_, matrix_->diagonal(),
                                                   matrix_->dropped(), matrix_->partition());
@@ -60,16 +77,58 @@ void DistributedSolver::update_values(const ExecSpace& space, const SparseMatrix
   Kokkos::Timer timer;
   comm_.run_collectively([&] {
     if (!preconditioner_) throw InvalidInput("update_values before setup completed");
+    if (!whole_on_root_setup())
+      throw InvalidInput(
+          "update_values: the solver was set up from each rank's LocalRows; "
+          "pass new LocalRows");
     if (!comm_.is_root()) return;
     if (!A_on_root) throw InvalidInput("the root rank passed no matrix to update_values");
     fgdd::update_values(space, *A_on_root, whole_->system);
   });
   matrix_->update_values(space, whole_.get());
+  finish_update(space, timer);
+}
+
+void DistributedSolver::update_values(const ExecSpace& space, const LocalRows& mine) {
+  Kokkos::Timer timer;
+  comm_.run_collectively([&] {
+    if (!preconditioner_) throw InvalidInput("update_values before setup completed");
+  });
+  matrix_->update_values(space, mine);
+  finish_update(space, timer);
+}
+
+void DistributedSolver::finish_update(const ExecSpace& space, const Kokkos::Timer& timer) {
   comm_.run_collectively([&] {
     detail::update_preconditioner(space, preconditioner_, matrix_->diagonal(), matrix_->dropped());
   });
   space.fence();
   update_seconds_ = comm_.max(timer.seconds());
+}
+
+bool DistributedSolver::whole_on_root_setup() const {
+  return !matrix_ || !matrix_->from_local_rows();
+}
+
+SolveResult DistributedSolver::solve_rows(const ExecSpace& space, ConstVector b_mine,
+                                          Vector x_mine) {
+  const int block_size = matrix().block_size();
+  const Offset n = matrix().num_rows();
+  comm_.run_collectively([&] {
+    if (whole_on_root_setup())
+      throw InvalidInput("solve_rows needs the LocalRows setup; after the root's, use solve");
+    if (b_mine.extent(0) != n || x_mine.extent(0) != n)
+      throw DimensionMismatch("b and x have " + std::to_string(b_mine.extent(0)) + " and " +
+                              std::to_string(x_mine.extent(0)) + " entries, this rank's rows " +
+                              std::to_string(n));
+  });
+  const Partition& order = matrix_->local_order();
+  Vector b_local("fgdd::dist::b", n), x_local("fgdd::dist::x", n);
+  permute_vector(space, order, block_size, b_mine, b_local);
+  permute_vector(space, order, block_size, x_mine, x_local);
+  const SolveResult result = solve_local(space, b_local, x_local);
+  unpermute_vector(space, order, block_size, x_local, x_mine);
+  return result;
 }
 
 SolveResult DistributedSolver::solve_local(const ExecSpace& space, ConstVector b_local,
@@ -88,6 +147,10 @@ SolveResult DistributedSolver::solve(const ExecSpace& space, ConstVector b, Vect
   const Offset global_rows = Offset(matrix().global_num_block_rows()) * block_size;
   std::vector<Scalar> b_p, x_p;  // the root's whole vectors in A_p's ordering
   comm_.run_collectively([&] {
+    if (!whole_on_root_setup())
+      throw InvalidInput(
+          "solve takes the root's whole vectors after the root's setup; after "
+          "the LocalRows setup, use solve_rows");
     if (!comm_.is_root()) return;
     if (b.extent(0) != global_rows || x.extent(0) != global_rows)
       throw DimensionMismatch("b and x have " + std::to_string(b.extent(0)) + " and " +

@@ -6,6 +6,10 @@
 //   fgdd::DistributedSolver solver(comm, options);
 //   solver.setup(space, comm.is_root() ? &A : nullptr);
 //   solver.solve(space, b, x);                      // b, x on the root, caller's ordering
+//
+// Or, where no rank should hold the whole matrix, each rank passes its own rows:
+//   solver.setup(space, my_rows);                   // fgdd::LocalRows
+//   solver.solve_rows(space, b_mine, x_mine);       // this rank's rows, its ordering
 #pragma once
 
 #include "dist/distributed_matrix.hpp"
@@ -28,10 +32,23 @@ class DistributedSolver {
   // ilu0 / ildu0 are the exact ILU of each rank's diagonal block (no communication).
   void setup(const ExecSpace& space, const SparseMatrix* A_on_root, const GridInfo& grid = {});
 
+  // Collective. Each rank passes its own rows (local_rows.hpp; DistributedMatrix's LocalRows
+  // constructor), so that no rank holds the whole matrix; local_grid: the rank's rows as a grid
+  // (geometric subdomains), or empty. partition_report() is then this rank's. Errors as above.
+  void setup(const ExecSpace& space, const LocalRows& mine, const GridInfo& local_grid = {});
+
   // Collective. New values of the pattern given to setup (the root passes A, the others
   // nullptr): the root gathers them into its partitioned matrix, each rank refreshes its slice
   // and refactors; partition, levels, halo plan and work vectors are reused. Errors as setup.
   void update_values(const ExecSpace& space, const SparseMatrix* A_on_root);
+
+  // Collective, after the LocalRows setup: new values of the same pattern on every rank (else
+  // InvalidInput naming the block row); nothing travels between ranks. Errors as setup.
+  void update_values(const ExecSpace& space, const LocalRows& mine);
+
+  // Collective, after the LocalRows setup: b and x (initial guess in, solution out) are this
+  // rank's rows in the order it passed them. Every rank returns the same result.
+  SolveResult solve_rows(const ExecSpace& space, ConstVector b_mine, Vector x_mine);
 
   // Collective. b and x (initial guess in, solution out) are the whole vectors in the caller's
   // ordering on the root; other ranks pass empty views. Every rank returns the same result.
@@ -42,12 +59,20 @@ class DistributedSolver {
 
   const DistributedMatrix& matrix() const;
   const Preconditioner& preconditioner() const;
-  // The root's partition report (other ranks: an empty report).
+  // The root's partition report (other ranks: an empty report); after the LocalRows setup,
+  // this rank's.
   const PartitionReport& partition_report() const noexcept { return report_; }
   double setup_seconds() const noexcept { return setup_seconds_; }
   double update_seconds() const noexcept { return update_seconds_; }
 
  private:
+  // The rest of either setup once matrix_ is built: preconditioner and operator.
+  void finish_setup(const ExecSpace& space, const Kokkos::Timer& timer);
+  // The rest of either update_values once matrix_ has the values: the refactorization.
+  void finish_update(const ExecSpace& space, const Kokkos::Timer& timer);
+  // Whether setup took the root's whole matrix (or none yet), not each rank's LocalRows.
+  bool whole_on_root_setup() const;
+
   Communicator comm_;
   SolverOptions options_;
   PartitionReport report_;

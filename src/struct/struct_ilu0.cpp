@@ -242,9 +242,8 @@ StructIlu0::StructIlu0(const ExecSpace& space, const StructuredMatrix& A,
   const int lanes_max = std::min(32, Kokkos::TeamPolicy<ExecSpace>::vector_length_max());
   factor_lanes_ = 1;
   while (factor_lanes_ < lanes_max && factor_lanes_ < updates) factor_lanes_ *= 2;
-  factor_schedule_ = schedule_ == StructSchedule::Tiles && factor_lanes_ > 8
-                         ? StructSchedule::Levels
-                         : schedule_;
+  factor_schedule_ =
+      schedule_ == StructSchedule::Tiles && factor_lanes_ > 8 ? StructSchedule::Levels : schedule_;
   if (schedule_ == StructSchedule::Tiles) {
     sync_.mapping = find_tile_mapping(stencil, levels_.weights, A.grid());
     sync_.column_map = column_map(sync_.mapping, A.grid(), levels_.num_levels);

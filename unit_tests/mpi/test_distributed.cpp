@@ -3,6 +3,7 @@
 // failure on one rank reaches every rank as the same error.
 #include "catch_compat.hpp"
 #include "fgdd.hpp"
+#include "mpi/rounding_bounds.hpp"
 #include "reference/dense.hpp"
 #include "reference/random_matrix.hpp"
 
@@ -14,6 +15,7 @@
 #include <vector>
 
 using namespace fgdd;
+using namespace fgdd::test;
 
 namespace {
 
@@ -90,44 +92,6 @@ void check_product(const SparseMatrix& A, bool transpose, const std::vector<doub
     const double k_u = 2.0 * terms * eps / 2;
     CHECK(std::abs(computed[i] - serial[i]) <= k_u / (1 - k_u) * magnitude + 1e-300);
   }
-}
-
-// |A| |v| (entrywise absolute values), A CSR or BSR, on the host: what rounding errors of a
-// product with A are proportional to.
-std::vector<double> absolute_product(const SparseMatrix& A, const std::vector<double>& v) {
-  const auto row_map = reference::host_vector(A.row_map());
-  const auto cols = reference::host_vector(A.col_ind());
-  const auto values = reference::host_vector(A.values());
-  const Offset b = Offset(A.block_size());
-  std::vector<double> result(A.num_rows(), 0.0);
-  for (Ordinal block_row = 0; block_row < A.num_block_rows(); ++block_row)
-    for (Offset k = row_map[block_row]; k < row_map[block_row + 1]; ++k)
-      for (Offset i = 0; i < b; ++i)
-        for (Offset j = 0; j < b; ++j)
-          result[block_row * b + i] +=
-              std::abs(values[k * b * b + i * b + j] * v[Offset(cols[k]) * b + j]);
-  return result;
-}
-
-// The most stored scalar entries in one row of A.
-int max_row_entries(const SparseMatrix& A) {
-  const auto row_map = reference::host_vector(A.row_map());
-  Offset most = 0;
-  for (Ordinal r = 0; r < A.num_block_rows(); ++r)
-    most = std::max(most, row_map[r + 1] - row_map[r]);
-  return int(most) * A.block_size();
-}
-
-double norm2(const std::vector<double>& v) {
-  double sum = 0;
-  for (const double e : v) sum += e * e;
-  return std::sqrt(sum);
-}
-
-// γ_k = k u / (1 − k u), u = eps / 2: the relative error bound of a k-term sum.
-double sum_error_bound(int k) {
-  const double k_u = k * eps / 2;
-  return k_u / (1 - k_u);
 }
 
 }  // namespace

@@ -1,0 +1,112 @@
+#include "dist/local_rows.hpp"
+
+#include "core/errors.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <string>
+
+namespace fgdd::detail {
+
+std::vector<Ordinal> gather_row_offsets(const Communicator& comm, const LocalRows& mine) {
+  const int ranks = comm.size();
+  const long long local[3] = {mine.first_block_row, mine.num_block_rows(), mine.block_size};
+  std::vector<long long> all(3 * std::size_t(ranks));
+  MPI_Allgather(local, 3, MPI_LONG_LONG, all.data(), 3, MPI_LONG_LONG, comm.get());
+  std::vector<Ordinal> offsets(1, 0);
+  long long next = 0;
+  for (int r = 0; r < ranks; ++r) {
+    const long long first = all[3 * r], count = all[3 * r + 1], block_size = all[3 * r + 2];
+    // Every rank sees the same numbers, so every rank throws the same error.
+    if (first != next)
+      throw InvalidInput("rank " + std::to_string(r) + "'s rows start at block row " +
+                         std::to_string(first) + ", expected " + std::to_string(next) +
+                         ": ranks hold consecutive block rows from 0 in rank order");
+    if (block_size != all[2])
+      throw InvalidInput("rank " + std::to_string(r) + " has block size " +
+                         std::to_string(block_size) + ", rank 0 " + std::to_string(all[2]));
+    next += count;
+    if (next > std::numeric_limits<Ordinal>::max())
+      throw InvalidInput("the ranks hold " + std::to_string(next) +
+                         " block rows, more than a 32-bit index counts");
+    offsets.push_back(Ordinal(next));
+  }
+  return offsets;
+}
+
+void check_local_rows(const LocalRows& mine, Ordinal global_rows) {
+  const Ordinal n = mine.num_block_rows(), first = mine.first_block_row;
+  if (mine.block_size < 1)
+    throw InvalidMatrix("block size " + std::to_string(mine.block_size) + " is not positive");
+  if (mine.row_map.empty() || mine.row_map.front() != 0)
+    throw InvalidMatrix(
+        "the row map must hold the rank's block rows + 1 offsets from 0 (one 0 "
+        "for no rows)",
+        first);
+  const Offset b2 = Offset(mine.block_size) * mine.block_size;
+  for (Ordinal i = 0; i < n; ++i)
+    if (mine.row_map[i + 1] < mine.row_map[i])
+      throw InvalidMatrix("the row map decreases at block row " + std::to_string(first + i),
+                          first + i);
+  if (mine.row_map.back() != Offset(mine.col_ind.size()))
+    throw InvalidMatrix("the row map ends at " + std::to_string(mine.row_map.back()) + " but " +
+                        std::to_string(mine.col_ind.size()) + " block columns are given");
+  if (Offset(mine.values.size()) != Offset(mine.col_ind.size()) * b2)
+    throw InvalidMatrix(std::to_string(mine.values.size()) + " values for " +
+                        std::to_string(mine.col_ind.size()) + " blocks of " + std::to_string(b2));
+  std::vector<Ordinal> cols;
+  for (Ordinal i = 0; i < n; ++i) {
+    const Ordinal row = first + i;
+    cols.assign(mine.col_ind.begin() + mine.row_map[i], mine.col_ind.begin() + mine.row_map[i + 1]);
+    for (const Ordinal c : cols)
+      if (c < 0 || c >= global_rows)
+        throw InvalidMatrix("block row " + std::to_string(row) + " has column " +
+                                std::to_string(c) + " outside 0.." +
+                                std::to_string(global_rows - 1),
+                            row, c);
+    std::sort(cols.begin(), cols.end());
+    const auto twice = std::adjacent_find(cols.begin(), cols.end());
+    if (twice != cols.end())
+      throw InvalidMatrix(
+          "block row " + std::to_string(row) + " has column " + std::to_string(*twice) + " twice",
+          row, *twice);
+    if (!std::binary_search(cols.begin(), cols.end(), row))
+      throw InvalidMatrix("block row " + std::to_string(row) + " has no diagonal block", row, row);
+    for (Offset k = mine.row_map[i]; k < mine.row_map[i + 1]; ++k)
+      for (Offset e = 0; e < b2; ++e)
+        if (!std::isfinite(mine.values[k * b2 + e]))
+          throw InvalidMatrix("block (" + std::to_string(row) + ", " +
+                                  std::to_string(mine.col_ind[k]) + ") holds NaN or Inf",
+                              row, mine.col_ind[k]);
+  }
+}
+
+std::vector<Ordinal> renumber_remote_rows(const Communicator& comm,
+                                          const std::vector<Ordinal>& offsets,
+                                          const std::vector<Ordinal>& rows,
+                                          const std::vector<Ordinal>& my_perm) {
+  const int ranks = comm.size();
+  std::vector<int> asked(ranks, 0), asking(ranks, 0);
+  for (const Ordinal row : rows) {
+    const int owner =
+        int(std::upper_bound(offsets.begin(), offsets.end(), row) - offsets.begin()) - 1;
+    ++asked[owner];
+  }
+  MPI_Alltoall(asked.data(), 1, MPI_INT, asking.data(), 1, MPI_INT, comm.get());
+  std::vector<int> asked_displs(ranks + 1, 0), asking_displs(ranks + 1, 0);
+  std::partial_sum(asked.begin(), asked.end(), asked_displs.begin() + 1);
+  std::partial_sum(asking.begin(), asking.end(), asking_displs.begin() + 1);
+  std::vector<Ordinal> requests(asking_displs.back());
+  MPI_Alltoallv(rows.data(), asked.data(), asked_displs.data(), MPI_INT, requests.data(),
+                asking.data(), asking_displs.data(), MPI_INT, comm.get());
+  const Ordinal first = offsets[comm.rank()];
+  for (Ordinal& row : requests) row = first + my_perm[row - first];
+  std::vector<Ordinal> answers(rows.size());
+  MPI_Alltoallv(requests.data(), asking.data(), asking_displs.data(), MPI_INT, answers.data(),
+                asked.data(), asked_displs.data(), MPI_INT, comm.get());
+  return answers;
+}
+
+}  // namespace fgdd::detail

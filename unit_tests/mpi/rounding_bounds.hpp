@@ -1,0 +1,52 @@
+// Rounding bounds the MPI tests compare distributed and serial results with.
+#pragma once
+
+#include "fgdd.hpp"
+#include "reference/dense.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace fgdd::test {
+
+// |A| |v| (entrywise absolute values), A CSR or BSR, on the host: what rounding errors of a
+// product with A are proportional to.
+inline std::vector<double> absolute_product(const SparseMatrix& A, const std::vector<double>& v) {
+  const auto row_map = reference::host_vector(A.row_map());
+  const auto cols = reference::host_vector(A.col_ind());
+  const auto values = reference::host_vector(A.values());
+  const Offset b = Offset(A.block_size());
+  std::vector<double> result(A.num_rows(), 0.0);
+  for (Ordinal block_row = 0; block_row < A.num_block_rows(); ++block_row)
+    for (Offset k = row_map[block_row]; k < row_map[block_row + 1]; ++k)
+      for (Offset i = 0; i < b; ++i)
+        for (Offset j = 0; j < b; ++j)
+          result[block_row * b + i] +=
+              std::abs(values[k * b * b + i * b + j] * v[Offset(cols[k]) * b + j]);
+  return result;
+}
+
+// The most stored scalar entries in one row of A.
+inline int max_row_entries(const SparseMatrix& A) {
+  const auto row_map = reference::host_vector(A.row_map());
+  Offset most = 0;
+  for (Ordinal r = 0; r < A.num_block_rows(); ++r)
+    most = std::max(most, row_map[r + 1] - row_map[r]);
+  return int(most) * A.block_size();
+}
+
+inline double norm2(const std::vector<double>& v) {
+  double sum = 0;
+  for (const double e : v) sum += e * e;
+  return std::sqrt(sum);
+}
+
+// γ_k = k u / (1 − k u), u = eps / 2: the relative error bound of a k-term sum.
+inline double sum_error_bound(int k) {
+  const double k_u = k * std::numeric_limits<double>::epsilon() / 2;
+  return k_u / (1 - k_u);
+}
+
+}  // namespace fgdd::test

@@ -1,0 +1,303 @@
+// DistributedMatrix and DistributedSolver from each rank's own rows (LocalRows): the SpMV equals
+// the serial product in the callers' ordering, solves meet the tolerance on the whole matrix
+// (and on one rank take Solver's iterations), new values equal a fresh setup, and bad input is
+// the same typed error on every rank.
+#include "catch_compat.hpp"
+#include "fgdd.hpp"
+#include "mpi/rounding_bounds.hpp"
+#include "reference/dense.hpp"
+#include "reference/random_matrix.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+using namespace fgdd;
+using namespace fgdd::test;
+
+namespace {
+
+// Block rows [first, first + count) of A with global columns; reversed: each row's columns in
+// reverse order (callers need not sort).
+LocalRows rows_of(const SparseMatrix& A, Ordinal first, Ordinal count, bool reversed) {
+  const auto row_map = reference::host_vector(A.row_map());
+  const auto cols = reference::host_vector(A.col_ind());
+  const auto values = reference::host_vector(A.values());
+  const Offset b2 = Offset(A.block_size()) * A.block_size();
+  LocalRows mine;
+  mine.first_block_row = first;
+  mine.block_size = A.block_size();
+  mine.row_map.assign(1, 0);
+  for (Ordinal r = first; r < first + count; ++r) {
+    std::vector<Offset> entries;
+    for (Offset k = row_map[r]; k < row_map[r + 1]; ++k) entries.push_back(k);
+    if (reversed) std::reverse(entries.begin(), entries.end());
+    for (const Offset k : entries) {
+      mine.col_ind.push_back(cols[k]);
+      mine.values.insert(mine.values.end(), values.begin() + k * b2, values.begin() + (k + 1) * b2);
+    }
+    mine.row_map.push_back(Offset(mine.col_ind.size()));
+  }
+  return mine;
+}
+
+// Uneven consecutive ranges: rank r gets a share growing with r (r + 1 parts of 1 + … + P),
+// cut at multiples of unit (a grid plane, so each rank's rows are a grid of whole planes).
+std::vector<Ordinal> uneven_offsets(Ordinal rows, int ranks, Ordinal unit) {
+  const Ordinal units = rows / unit, parts = ranks * (ranks + 1) / 2;
+  std::vector<Ordinal> offsets(1, 0);
+  Ordinal done = 0;
+  for (int r = 0; r < ranks; ++r) {
+    done += r + 1;
+    offsets.push_back(r + 1 == ranks ? rows : units * done / parts * unit);
+  }
+  return offsets;
+}
+
+struct Case {
+  std::string name;
+  GeneratedProblem problem;
+  Offset subdomain_rows;
+  bool grid;  // pass each rank's planes as its local grid
+};
+
+std::vector<Case> cases() {
+  return {{"lap7 9x9x11, local grids", generate_problem("gen:lap7:9:9:11"), 40, true},
+          {"bsr3 6³, local grids", generate_problem("gen:bsr3:6"), 30, true},
+          {"convdiff 9³, no grid", generate_problem("gen:convdiff:9"), 50, false},
+          {"random CSR 301",
+           {make_matrix(reference::random_matrix(301, 1, 5, 7, true)), {}, ""},
+           24,
+           false},
+          {"random BSR b=2",
+           {make_matrix(reference::random_matrix(97, 2, 4, 11, true)), {}, ""},
+           16,
+           false}};
+}
+
+struct Split {
+  LocalRows mine;
+  GridInfo local_grid;
+  std::vector<Ordinal> offsets;
+};
+
+Split split(const Communicator& comm, const Case& c) {
+  const GridInfo& g = c.problem.grid;
+  const Ordinal plane = c.grid ? g.nx * g.ny : 1;
+  Split s;
+  s.offsets = uneven_offsets(c.problem.matrix.num_block_rows(), comm.size(), plane);
+  const Ordinal first = s.offsets[comm.rank()], count = s.offsets[comm.rank() + 1] - first;
+  s.mine = rows_of(c.problem.matrix, first, count, comm.rank() % 2 == 1);
+  if (c.grid && count > 0) s.local_grid = GridInfo{g.nx, g.ny, count / plane};
+  return s;
+}
+
+PartitionOptions small_subdomains(Offset rows) {
+  PartitionOptions options;
+  options.subdomain_rows = rows;
+  return options;
+}
+
+// This rank's scalar rows [first, first + n) of a vector, gathered whole on every rank.
+std::vector<double> gather_whole(const Communicator& comm, const std::vector<Ordinal>& offsets,
+                                 int b, const std::vector<double>& mine) {
+  std::vector<int> counts, displs;
+  for (int r = 0; r < comm.size(); ++r) {
+    counts.push_back(int((offsets[r + 1] - offsets[r]) * b));
+    displs.push_back(int(offsets[r] * b));
+  }
+  std::vector<double> whole(std::size_t(offsets.back()) * b);
+  MPI_Allgatherv(mine.data(), int(mine.size()), MPI_DOUBLE, whole.data(), counts.data(),
+                 displs.data(), MPI_DOUBLE, comm.get());
+  return whole;
+}
+
+}  // namespace
+
+TEST_CASE("LocalRows: the distributed SpMV equals the serial one in the callers' ordering",
+          "[mpi][dist]") {
+  const Communicator comm;
+  const ExecSpace space;
+  for (const Case& c : cases()) {
+    CAPTURE(c.name, comm.size());
+    const Split s = split(comm, c);
+    const DistributedMatrix A(space, comm, s.mine, s.local_grid,
+                              small_subdomains(c.subdomain_rows));
+    CHECK(A.first_block_row() == s.mine.first_block_row);
+    CHECK(A.global_num_block_rows() == c.problem.matrix.num_block_rows());
+    CHECK(A.local_report().num_subdomains == A.partition().num_subdomains);
+    const int b = A.block_size();
+    const Offset n = A.num_rows(), first = Offset(s.mine.first_block_row) * b;
+    std::vector<double> x_mine(n);
+    for (Offset i = 0; i < n; ++i) x_mine[i] = std::sin(0.3 * double(first + i) + 1);
+    Vector x_local("x_local", n), y_local("y_local", n), y_mine("y_mine", n);
+    permute_vector(space, A.local_order(), b, reference::to_device(x_mine), x_local);
+    DistributedOperator(A).apply(space, x_local, y_local);
+    unpermute_vector(space, A.local_order(), b, y_local, y_mine);
+    // The callers' rows follow each other, so the gathered result is in A's own ordering.
+    const std::vector<double> y = gather_whole(comm, s.offsets, b, reference::to_host(y_mine));
+    const std::vector<double> x = gather_whole(comm, s.offsets, b, x_mine);
+    Vector Y("Y", c.problem.matrix.num_rows());
+    spmv(space, c.problem.matrix, reference::to_device(x), Y);
+    const std::vector<double> serial = reference::to_host(Y);
+    const std::vector<double> magnitude = absolute_product(c.problem.matrix, x);
+    // Two summation orders of at most k terms each.
+    const double bound = 2 * sum_error_bound(max_row_entries(c.problem.matrix));
+    for (std::size_t i = 0; i < y.size(); ++i)
+      CHECK(std::abs(y[i] - serial[i]) <= bound * magnitude[i] + 1e-300);
+    if (comm.size() > 1) {
+      double sent = double(A.halo().num_send_rows()), received = double(A.halo().num_ghosts());
+      comm.sum(&sent, 1);
+      comm.sum(&received, 1);
+      CHECK(sent == received);
+      CHECK(received > 0);
+    }
+  }
+}
+
+TEST_CASE("LocalRows: DistributedSolver meets the tolerance on the whole matrix", "[mpi][dist]") {
+  const Communicator comm;
+  const ExecSpace space;
+  struct SolveCase {
+    std::size_t problem;
+    std::vector<std::string> options;
+  };
+  const std::vector<Case> problems = cases();
+  const std::vector<SolveCase> solves = {{0, {"method=bicgstab", "preconditioner=ildu0-dd"}},
+                                         {1, {"method=bicgstab", "preconditioner=ildu0-dd"}},
+                                         {2, {"method=gmres"}},
+                                         {0, {"method=cg", "preconditioner=ic0-dd"}}};
+  for (const SolveCase& sc : solves) {
+    const Case& c = problems[sc.problem];
+    CAPTURE(c.name, sc.options.front(), comm.size());
+    SolverOptions options;
+    options.set_all({"subdomain_rows=" + std::to_string(c.subdomain_rows)});
+    options.set_all(sc.options);
+    const Split s = split(comm, c);
+    DistributedSolver solver(comm, options);
+    solver.setup(space, s.mine, s.local_grid);
+    const Offset n = solver.matrix().num_rows();
+    Vector b("b", n), x("x", n);
+    Kokkos::deep_copy(b, 1.0);
+    const SolveResult result = solver.solve_rows(space, b, x);
+    CHECK(result.converged());
+    // ‖1 − A x‖ on the whole matrix, x gathered in A's ordering; the recurrence may drift from
+    // the true residual by a little, not by the distribution.
+    const int bs = solver.matrix().block_size();
+    const std::vector<double> x_whole = gather_whole(comm, s.offsets, bs, reference::to_host(x));
+    const Offset N = c.problem.matrix.num_rows();
+    Vector Ax("Ax", N);
+    spmv(space, c.problem.matrix, reference::to_device(x_whole), Ax);
+    std::vector<double> residual = reference::to_host(Ax);
+    for (double& r : residual) r = 1.0 - r;
+    const double tol = options.krylov.relative_tolerance;
+    CHECK(norm2(residual) <= 1.01 * tol * std::sqrt(double(N)));
+    if (comm.size() == 1) {  // the rank's diagonal block is A: Solver's partition and steps
+      Solver serial(options);
+      serial.setup(space, c.problem.matrix, c.grid ? c.problem.grid : GridInfo{});
+      Vector b1("b1", N), x1("x1", N);
+      Kokkos::deep_copy(b1, 1.0);
+      CHECK(serial.solve(space, b1, x1).iterations == result.iterations);
+    }
+  }
+}
+
+TEST_CASE("LocalRows: update_values then solve equals a fresh setup", "[mpi][dist]") {
+  const Communicator comm;
+  const ExecSpace space;
+  const Case c = cases()[2];
+  const Split s = split(comm, c);
+  LocalRows changed = s.mine;
+  for (std::size_t k = 0; k < changed.values.size(); ++k)
+    changed.values[k] *= 1 + 0.2 * std::sin(double(k + s.mine.first_block_row));
+  SolverOptions options;
+  options.set_all({"subdomain_rows=50"});
+  const auto solve = [&](DistributedSolver& solver) {
+    const Offset n = solver.matrix().num_rows();
+    Vector b("b", n), x("x", n);
+    Kokkos::deep_copy(b, 1.0);
+    const SolveResult result = solver.solve_rows(space, b, x);
+    return std::make_pair(result, reference::to_host(x));
+  };
+  DistributedSolver updated(comm, options), fresh(comm, options);
+  updated.setup(space, s.mine, s.local_grid);
+  updated.update_values(space, changed);
+  fresh.setup(space, changed, s.local_grid);
+  const auto [result, x] = solve(updated);
+  const auto [expected, x_fresh] = solve(fresh);
+  CHECK(result.converged());
+  CHECK(result.iterations == expected.iterations);
+  // The same factors and operator, so the same arithmetic.
+  for (std::size_t i = 0; i < x.size(); ++i) CHECK(x[i] == x_fresh[i]);
+}
+
+TEST_CASE("LocalRows: bad input is the same typed error on every rank", "[mpi][dist]") {
+  const Communicator comm;
+  const ExecSpace space;
+  const Case c = cases()[0];
+  const Split s = split(comm, c);
+  const bool last = comm.rank() + 1 == comm.size();
+  const Ordinal last_row = c.problem.matrix.num_block_rows() - 1;
+  SolverOptions options;
+  options.set_all({"subdomain_rows=40"});
+  DistributedSolver solver(comm, options);
+
+  // The last rank's rows start one row late: a gap.
+  LocalRows gap = s.mine;
+  if (last) ++gap.first_block_row;
+  CHECK_THROWS_WITH(solver.setup(space, gap, {}), FGDD_CONTAINS("expected"));
+
+  // The last rank's last row: a column past the end, a column twice, no diagonal, a NaN. The
+  // error names the global row and column on every rank.
+  const auto last_row_edit = [&](auto edit) {
+    LocalRows bad = s.mine;
+    if (last) edit(bad, bad.row_map[bad.num_block_rows() - 1], bad.row_map.back());
+    return bad;
+  };
+  const auto check_matrix_error = [&](const LocalRows& bad, Ordinal column, const char* text) {
+    bool thrown = false;
+    try {
+      solver.setup(space, bad, {});
+    } catch (const InvalidMatrix& error) {
+      thrown = true;
+      CHECK(error.row() == last_row);
+      CHECK(error.column() == column);
+      CHECK_THAT(error.what(), FGDD_CONTAINS(text));
+    }
+    CHECK(thrown);
+  };
+  const Ordinal N = c.problem.matrix.num_block_rows();
+  // The first column of the last row as the last rank passes it (odd ranks reverse their rows).
+  const Ordinal first_column =
+      rows_of(c.problem.matrix, last_row, 1, (comm.size() - 1) % 2 == 1).col_ind.front();
+  check_matrix_error(
+      last_row_edit([&](LocalRows& m, Offset begin, Offset) { m.col_ind[begin] = N; }), N,
+      "outside");
+  check_matrix_error(last_row_edit([&](LocalRows& m, Offset begin, Offset end) {
+                       m.col_ind[end - 1] = m.col_ind[begin];
+                     }),
+                     first_column, "twice");
+  check_matrix_error(last_row_edit([&](LocalRows& m, Offset begin, Offset end) {
+                       for (Offset k = begin; k < end; ++k)
+                         if (m.col_ind[k] == last_row) m.col_ind[k] = last_row - 2;
+                     }),
+                     last_row, "no diagonal");
+  check_matrix_error(last_row_edit([&](LocalRows& m, Offset begin, Offset) {
+                       m.values[begin * m.block_size * m.block_size] = std::nan("");
+                     }),
+                     first_column, "NaN");
+
+  // After a good setup: another pattern in update_values, the root's vectors in solve, and
+  // vectors of the wrong length in solve_rows.
+  solver.setup(space, s.mine, s.local_grid);
+  LocalRows other = s.mine;
+  if (last) other.col_ind[other.row_map[other.num_block_rows() - 1]] = last_row - 2;
+  CHECK_THROWS_WITH(
+      solver.update_values(space, other),
+      FGDD_CONTAINS("block row " + std::to_string(last_row) + " has another pattern"));
+  Vector wrong("wrong", 1), empty("empty", 0);
+  CHECK_THROWS_AS(solver.solve(space, empty, empty), InvalidInput);
+  CHECK_THROWS_AS(solver.solve_rows(space, wrong, wrong), DimensionMismatch);
+  CHECK_THROWS_AS(solver.update_values(space, nullptr), InvalidInput);
+}

@@ -1,5 +1,6 @@
 // Multi-rank scaling (paper Fig. 5.8 analog, and the full solver it left out): for each problem
-// the root generates A, DistributedSolver spreads whole subdomains over the ranks, and each
+// the root generates A, DistributedSolver spreads whole subdomains over the ranks (or, with
+// --input local_rows, each rank passes its own planes), and each
 // rank's DD preconditioner apply, the distributed SpMV (halo exchange included) and a full
 // BiCGSTAB solve are timed. A time is the slowest rank's, best of the repeats. Run it with
 // mpirun -np 1, 2, ... (one rank per GPU); the root prints one JSON line per problem.
@@ -8,6 +9,7 @@
 #include "core/errors.hpp"
 #include "core/generators.hpp"
 #include "dist/distributed_solver.hpp"
+#include "dist/local_rows.hpp"
 
 #include <mpi.h>
 #include <Kokkos_Core.hpp>
@@ -28,6 +30,9 @@ struct Options {
   std::string subdomain_rows = "0";
   std::string apply = "auto";
   int repeats = 10;
+  // root: the root generates A and DistributedSolver spreads it; local_rows: every rank
+  // generates A (not timed) and passes its z planes (LocalRows with its local grid).
+  std::string input = "root";
 };
 
 Options parse_options(int argc, char* argv[], const Communicator& comm) {
@@ -43,13 +48,17 @@ Options parse_options(int argc, char* argv[], const Communicator& comm) {
       options.subdomain_rows = argv[++i];
     } else if (arg == "--apply" && has_value) {
       options.apply = argv[++i];
+    } else if (arg == "--input" && has_value &&
+               (std::string(argv[i + 1]) == "root" || std::string(argv[i + 1]) == "local_rows")) {
+      options.input = argv[++i];
     } else if (arg == "--repeats" && has_value) {
       options.repeats = std::max(1, std::atoi(argv[++i]));
     } else {
       if (comm.is_root())
-        std::fprintf(stderr,
-                     "usage: mpirun -np P fgdd_dist_bench [--matrix gen:SPEC]... "
-                     "[--subdomain-rows N] [--apply KERNEL] [--repeats R]\n");
+        std::fprintf(
+            stderr,
+            "usage: mpirun -np P fgdd_dist_bench [--matrix gen:SPEC]... "
+            "[--subdomain-rows N] [--apply KERNEL] [--input root|local_rows] [--repeats R]\n");
       MPI_Abort(comm.get(), 2);
     }
   }
@@ -72,10 +81,22 @@ int main(int argc, char* argv[]) {
           {"subdomain_rows=" + options.subdomain_rows, "apply=" + options.apply});
       DistributedSolver solver(comm, solver_options);
       try {  // every rank throws the same error, so all skip the problem together
+        const bool local = options.input == "local_rows";
         comm.run_collectively([&] {
-          if (comm.is_root()) problem = generate_problem(spec);
+          if (comm.is_root() || local) problem = generate_problem(spec);
         });
-        solver.setup(space, comm.is_root() ? &problem.matrix : nullptr, problem.grid);
+        if (local) {
+          // Rank r's planes: [nz r / P, nz (r + 1) / P).
+          const GridInfo g = problem.grid;  // a copy: problem is released below
+          const Ordinal first = Ordinal(Offset(g.nz) * comm.rank() / comm.size());
+          const Ordinal last = Ordinal(Offset(g.nz) * (comm.rank() + 1) / comm.size());
+          const LocalRows mine =
+              rows_of(problem.matrix, first * g.nx * g.ny, (last - first) * g.nx * g.ny);
+          problem = GeneratedProblem{};
+          solver.setup(space, mine, GridInfo{g.nx, g.ny, last - first});
+        } else {
+          solver.setup(space, comm.is_root() ? &problem.matrix : nullptr, problem.grid);
+        }
       } catch (const Error& error) {
         if (comm.is_root())
           std::printf(
@@ -110,16 +131,17 @@ int main(int argc, char* argv[]) {
       if (comm.is_root())
         std::printf(
             "{\"benchmark\":\"dist_scaling\",\"commit\":\"%s\",\"backend\":\"%s\",\"ranks\":%d,"
-            "\"gpu_aware_mpi\":%s,\"matrix\":\"%s\",\"rows\":%.0f,\"block_size\":%d,"
+            "\"gpu_aware_mpi\":%s,\"input\":\"%s\",\"matrix\":\"%s\",\"rows\":%.0f,\"block_size\":%"
+            "d,"
             "\"subdomains\":%.0f,\"largest_rank_rows\":%.0f,\"ghost_block_rows\":%.0f,"
             "\"setup_s\":%.6f,\"apply_s\":%.6e,\"spmv_s\":%.6e,\"solve_s\":%.6f,"
             "\"iterations\":%d,\"status\":\"%s\",\"relative_true_residual\":%.3e,"
             "\"repeats\":%d}\n",
             FGDD_GIT_COMMIT, ExecSpace::name(), comm.size(),
-            comm.device_pointers_ok() ? "true" : "false", spec.c_str(), sizes[2], A.block_size(),
-            sizes[1], largest, sizes[0], solver.setup_seconds(), apply_s, spmv_s, solve_s,
-            result.iterations, to_string(result.status), result.relative_true_residual,
-            options.repeats);
+            comm.device_pointers_ok() ? "true" : "false", options.input.c_str(), spec.c_str(),
+            sizes[2], A.block_size(), sizes[1], largest, sizes[0], solver.setup_seconds(), apply_s,
+            spmv_s, solve_s, result.iterations, to_string(result.status),
+            result.relative_true_residual, options.repeats);
       std::fflush(stdout);
     }
   }

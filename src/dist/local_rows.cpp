@@ -1,12 +1,37 @@
 #include "dist/local_rows.hpp"
 
 #include "core/errors.hpp"
+#include "dist/mpi_transfer.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
 #include <string>
+
+namespace fgdd {
+
+LocalRows rows_of(const SparseMatrix& A, Ordinal first_block_row, Ordinal count) {
+  if (first_block_row < 0 || count < 0 || first_block_row > A.num_block_rows() - count)
+    throw InvalidInput("rows_of: block rows [" + std::to_string(first_block_row) + ", " +
+                       std::to_string(Offset(first_block_row) + count) + ") are not rows of a " +
+                       std::to_string(A.num_block_rows()) + "-row matrix");
+  const HostCopy<Offset> rows = host_copy(A.row_map());
+  const HostCopy<Ordinal> cols = host_copy(A.col_ind());
+  const HostCopy<Scalar> values = host_copy(A.values());
+  const Offset b2 = Offset(A.block_size()) * A.block_size();
+  const Offset begin = rows(first_block_row), end = rows(first_block_row + count);
+  LocalRows mine;
+  mine.first_block_row = first_block_row;
+  mine.block_size = A.block_size();
+  for (Ordinal r = first_block_row; r <= first_block_row + count; ++r)
+    mine.row_map.push_back(rows(r) - begin);
+  mine.col_ind.assign(cols.data() + begin, cols.data() + end);
+  mine.values.assign(values.data() + begin * b2, values.data() + end * b2);
+  return mine;
+}
+
+}  // namespace fgdd
 
 namespace fgdd::detail {
 

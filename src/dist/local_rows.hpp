@@ -4,6 +4,7 @@
 // matrix.
 #pragma once
 
+#include "core/sparse_matrix.hpp"
 #include "core/types.hpp"
 #include "dist/communicator.hpp"
 
@@ -22,6 +23,11 @@ struct LocalRows {
     return row_map.empty() ? 0 : Ordinal(row_map.size() - 1);
   }
 };
+
+// Block rows [first_block_row, first_block_row + count) of a matrix every rank holds, with
+// their global columns (for checks and benchmarks of the LocalRows path; an application passes
+// the rows it assembled). Throws InvalidInput for a range outside the matrix.
+LocalRows rows_of(const SparseMatrix& A, Ordinal first_block_row, Ordinal count);
 
 namespace detail {
 

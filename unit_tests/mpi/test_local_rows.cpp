@@ -18,28 +18,20 @@ using namespace fgdd::test;
 
 namespace {
 
-// Block rows [first, first + count) of A with global columns; reversed: each row's columns in
-// reverse order (callers need not sort).
+// rows_of, with each row's columns reversed when asked (callers need not sort).
 LocalRows rows_of(const SparseMatrix& A, Ordinal first, Ordinal count, bool reversed) {
-  const auto row_map = reference::host_vector(A.row_map());
-  const auto cols = reference::host_vector(A.col_ind());
-  const auto values = reference::host_vector(A.values());
-  const Offset b2 = Offset(A.block_size()) * A.block_size();
-  LocalRows mine;
-  mine.first_block_row = first;
-  mine.block_size = A.block_size();
-  mine.row_map.assign(1, 0);
-  for (Ordinal r = first; r < first + count; ++r) {
-    std::vector<Offset> entries;
-    for (Offset k = row_map[r]; k < row_map[r + 1]; ++k) entries.push_back(k);
-    if (reversed) std::reverse(entries.begin(), entries.end());
-    for (const Offset k : entries) {
-      mine.col_ind.push_back(cols[k]);
-      mine.values.insert(mine.values.end(), values.begin() + k * b2, values.begin() + (k + 1) * b2);
+  LocalRows mine = fgdd::rows_of(A, first, count);
+  if (!reversed) return mine;
+  const Offset b2 = Offset(mine.block_size) * mine.block_size;
+  LocalRows out = mine;
+  for (Ordinal i = 0; i < mine.num_block_rows(); ++i)
+    for (Offset k = mine.row_map[i], j = mine.row_map[i + 1] - 1; k < mine.row_map[i + 1];
+         ++k, --j) {
+      out.col_ind[k] = mine.col_ind[j];
+      std::copy(mine.values.begin() + j * b2, mine.values.begin() + (j + 1) * b2,
+                out.values.begin() + k * b2);
     }
-    mine.row_map.push_back(Offset(mine.col_ind.size()));
-  }
-  return mine;
+  return out;
 }
 
 // Uneven consecutive ranges: rank r gets a share growing with r (r + 1 parts of 1 + … + P),
@@ -242,6 +234,9 @@ TEST_CASE("LocalRows: bad input is the same typed error on every rank", "[mpi][d
   SolverOptions options;
   options.set_all({"subdomain_rows=40"});
   DistributedSolver solver(comm, options);
+
+  CHECK_THROWS_AS(fgdd::rows_of(c.problem.matrix, last_row, 2), InvalidInput);
+  CHECK(fgdd::rows_of(c.problem.matrix, last_row + 1, 0).row_map == std::vector<Offset>{0});
 
   // The last rank's rows start one row late: a gap.
   LocalRows gap = s.mine;

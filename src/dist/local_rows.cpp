@@ -49,6 +49,9 @@ std::vector<Ordinal> gather_row_offsets(const Communicator& comm, const LocalRow
       throw InvalidInput("rank " + std::to_string(r) + "'s rows start at block row " +
                          std::to_string(first) + ", expected " + std::to_string(next) +
                          ": ranks hold consecutive block rows from 0 in rank order");
+    if (count == 0)
+      throw InvalidInput("rank " + std::to_string(r) +
+                         " holds no block rows; every rank needs at least one (run fewer ranks)");
     if (block_size != all[2])
       throw InvalidInput("rank " + std::to_string(r) + " has block size " +
                          std::to_string(block_size) + ", rank 0 " + std::to_string(all[2]));

@@ -33,7 +33,8 @@ namespace detail {
 
 // Collective. Every rank's first block row and the global count: offsets[r] is rank r's first
 // row, offsets.back() the number of block rows. Throws InvalidInput on every rank alike when
-// the ranks' rows do not follow each other from row 0 in rank order or the block sizes differ.
+// the ranks' rows do not follow each other from row 0 in rank order, a rank has none, or the
+// block sizes differ.
 std::vector<Ordinal> gather_row_offsets(const Communicator& comm, const LocalRows& mine);
 
 // Throws InvalidMatrix naming the global block row (and column) for: arrays of the wrong

@@ -230,7 +230,7 @@ TEST_CASE("LocalRows: bad input is the same typed error on every rank", "[mpi][d
   const Case c = cases()[0];
   const Split s = split(comm, c);
   const bool last = comm.rank() + 1 == comm.size();
-  const Ordinal last_row = c.problem.matrix.num_block_rows() - 1;
+  const Ordinal N = c.problem.matrix.num_block_rows(), last_row = N - 1;
   SolverOptions options;
   options.set_all({"subdomain_rows=40"});
   DistributedSolver solver(comm, options);
@@ -242,6 +242,16 @@ TEST_CASE("LocalRows: bad input is the same typed error on every rank", "[mpi][d
   LocalRows gap = s.mine;
   if (last) ++gap.first_block_row;
   CHECK_THROWS_WITH(solver.setup(space, gap, {}), FGDD_CONTAINS("expected"));
+  // The last rank hands its rows to the one before (one rank: has none).
+  const int before = comm.size() - 2;
+  const LocalRows none =
+      last ? fgdd::rows_of(c.problem.matrix, comm.size() > 1 ? N : 0, 0)
+      : comm.rank() == before
+          ? fgdd::rows_of(c.problem.matrix, s.offsets[before], N - s.offsets[before])
+          : s.mine;
+  CHECK_THROWS_WITH(
+      solver.setup(space, none, {}),
+      FGDD_CONTAINS("rank " + std::to_string(comm.size() - 1) + " holds no block rows"));
 
   // The last rank's last row: a column past the end, a column twice, no diagonal, a NaN. The
   // error names the global row and column on every rank.
@@ -262,7 +272,6 @@ TEST_CASE("LocalRows: bad input is the same typed error on every rank", "[mpi][d
     }
     CHECK(thrown);
   };
-  const Ordinal N = c.problem.matrix.num_block_rows();
   // The first column of the last row as the last rank passes it (odd ranks reverse their rows).
   const Ordinal first_column =
       rows_of(c.problem.matrix, last_row, 1, (comm.size() - 1) % 2 == 1).col_ind.front();

@@ -1,6 +1,8 @@
-// Rounding bounds the MPI tests compare distributed and serial results with.
+// What the MPI tests share: rounding bounds for comparing distributed and serial results, and
+// the halo plan's consistency across ranks.
 #pragma once
 
+#include "catch_compat.hpp"
 #include "fgdd.hpp"
 #include "reference/dense.hpp"
 
@@ -47,6 +49,16 @@ inline double norm2(const std::vector<double>& v) {
 inline double sum_error_bound(int k) {
   const double k_u = k * std::numeric_limits<double>::epsilon() / 2;
   return k_u / (1 - k_u);
+}
+
+// With several ranks the plan has messages, and the counts agree on both sides.
+inline void check_halo_counts(const Communicator& comm, const DistributedMatrix& A) {
+  if (comm.size() == 1) return;
+  double sent = double(A.halo().num_send_rows()), received = double(A.halo().num_ghosts());
+  comm.sum(&sent, 1);
+  comm.sum(&received, 1);
+  CHECK(sent == received);
+  CHECK(received > 0);
 }
 
 }  // namespace fgdd::test

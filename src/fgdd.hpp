@@ -51,6 +51,7 @@
 #include "dist/distributed_operator.hpp"
 #include "dist/distributed_solver.hpp"
 #include "dist/local_rows.hpp"
+#include "dist/read_matrix_market_rows.hpp"
 #endif
 
 #define FGDD_VERSION "0.1.0"

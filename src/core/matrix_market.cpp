@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <system_error>
 #include <utility>
@@ -94,6 +95,9 @@ class Parser {
  public:
   Parser(const std::string& path, const FileBuffer& buffer)
       : path_(path), begin_(buffer.data.get()), end_(buffer.data.get() + buffer.size), p_(begin_) {}
+  // Text [text, text + size) with a NUL at text[size], whose first line is line first_line.
+  Parser(const std::string& path, const char* text, std::size_t size, std::int64_t first_line)
+      : path_(path), begin_(text), end_(text + size), p_(text), line_(first_line) {}
 
   [[noreturn]] void fail(std::int64_t line, const std::string& what) const {
     throw FileError(path_, line, what);
@@ -340,6 +344,8 @@ class Parser {
   }
 
   std::size_t bytes_left() const { return static_cast<std::size_t>(end_ - p_); }
+  std::size_t offset() const { return static_cast<std::size_t>(p_ - begin_); }
+  std::int64_t line() const { return line_; }
 
  private:
   // The line the cursor is on, or at the end of the file the last line that exists.
@@ -487,6 +493,70 @@ SparseMatrix read_matrix_market(const std::string& path) {
                         " (rows/columns in the message are 0-based; add 1 for the file)");
   }
 }
+
+namespace detail {
+
+std::optional<MatrixMarketLayout> parse_matrix_market_layout(const std::string& path,
+                                                             const char* prefix, std::size_t size,
+                                                             bool whole) {
+  if (!whole) {
+    // The prefix must hold the banner, any comment or blank lines, and the size line, whole.
+    const char* end = prefix + size;
+    const char* line = static_cast<const char*>(std::memchr(prefix, '\n', size));
+    for (bool size_line_read = false; !size_line_read;) {
+      if (line == nullptr) return std::nullopt;
+      const char* start = line + 1;
+      const char* q = start;
+      while (q < end && is_blank(*q)) ++q;
+      size_line_read = q < end && *q != '\n' && *q != '%';
+      line = static_cast<const char*>(std::memchr(start, '\n', end - start));
+    }
+    if (line == nullptr) return std::nullopt;
+  }
+  Parser parser(path, prefix, size, 1);
+  const Header header = parser.parse_banner(Target::SparseMatrix);
+  const Sizes sizes = parser.parse_size_line(header, Target::SparseMatrix);
+  MatrixMarketLayout layout;
+  layout.rows = sizes.rows;
+  layout.entries = sizes.entries;
+  layout.mirror = header.symmetry != Symmetry::General;
+  layout.skew = header.symmetry == Symmetry::SkewSymmetric;
+  layout.pattern = header.field == Field::Pattern;
+  layout.integer = header.field == Field::Integer;
+  layout.data_offset = parser.offset();
+  layout.data_line = parser.line();
+  return layout;
+}
+
+MatrixMarketEntries parse_matrix_market_entries(const std::string& path,
+                                                const MatrixMarketLayout& layout, const char* text,
+                                                std::size_t size, std::int64_t first_line,
+                                                std::int64_t at_most) {
+  Parser parser(path, text, size, first_line);
+  const Field field = layout.pattern   ? Field::Pattern
+                      : layout.integer ? Field::Integer
+                                       : Field::Real;
+  MatrixMarketEntries entries;
+  std::int64_t k = 0;
+  for (; k < at_most; ++k) {
+    if (!parser.skip_to_data()) break;
+    const Ordinal i = parser.parse_index("row", layout.rows);
+    const Ordinal j = parser.parse_index("column", layout.rows);
+    const Scalar v = parser.parse_value(field);
+    if (i == j && layout.skew) {
+      parser.fail("diagonal entry (" + std::to_string(i + 1) + ", " + std::to_string(j + 1) +
+                  ") in a skew-symmetric file (its diagonal must be zero and is not stored)");
+    }
+    parser.finish_line();
+    entries.rows.push_back(i);
+    entries.columns.push_back(j);
+    entries.values.push_back(v);
+  }
+  if (k == at_most) parser.expect_no_more_data(layout.entries, "entries");
+  return entries;
+}
+
+}  // namespace detail
 
 std::vector<Scalar> read_matrix_market_vector(const std::string& path) {
   const FileBuffer buffer = read_whole_file(path);

@@ -6,6 +6,8 @@
 #include "core/sparse_matrix.hpp"
 #include "core/types.hpp"
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,4 +47,37 @@ void write_matrix_market_vector(const std::string& path, const std::vector<Scala
 // The same for a device vector (copied to the host first).
 void write_matrix_market_vector(const std::string& path, const ConstVector& x);
 
+namespace detail {
+
+// What a reader of part of a coordinate matrix file needs from its banner and size line.
+struct MatrixMarketLayout {
+  std::int64_t rows = 0, entries = 0;
+  bool mirror = false, skew = false;  // symmetric or skew-symmetric: (i, j) stands for (j, i) too
+  bool pattern = false, integer = false;
+  std::size_t data_offset = 0;  // the byte after the size line
+  std::int64_t data_line = 0;   // the line there
+};
+
+// The layout of the file at path from its first size bytes (prefix[size] == '\0'); whole: the
+// prefix is the whole file. nullopt when the prefix ends before the size line does. Throws
+// FileError as read_matrix_market_arrays, for square coordinate matrices only.
+std::optional<MatrixMarketLayout> parse_matrix_market_layout(const std::string& path,
+                                                             const char* prefix, std::size_t size,
+                                                             bool whole);
+
+// A coordinate file's entries in file order, 0-based.
+struct MatrixMarketEntries {
+  std::vector<Ordinal> rows, columns;
+  std::vector<Scalar> values;
+};
+
+// The entries of whole data lines [text, text + size) (text[size] == '\0'), the first of
+// which is line first_line of the file: at most at_most of them, and then any further entry is
+// a FileError ("extra data"). Throws FileError naming the line for a bad entry.
+MatrixMarketEntries parse_matrix_market_entries(const std::string& path,
+                                                const MatrixMarketLayout& layout, const char* text,
+                                                std::size_t size, std::int64_t first_line,
+                                                std::int64_t at_most);
+
+}  // namespace detail
 }  // namespace fgdd

@@ -1,27 +1,69 @@
 #include "solve_distributed.hpp"
 
+#include "dist/mpi_transfer.hpp"
 #include "solve_input.hpp"
 #include "solve_report.hpp"
 
 #include <cstdio>
+#include <functional>
 #include <iostream>
 
 namespace fgdd::cli {
 namespace {
 
-int solve(const Communicator& comm, const SolveCommand& command) {
+std::vector<Scalar> to_host(ConstVector v) {
+  std::vector<Scalar> host(v.extent(0));
+  Kokkos::deep_copy(Kokkos::View<Scalar*, Kokkos::HostSpace>(host.data(), host.size()), v);
+  return host;
+}
+
+Vector to_device(const std::vector<Scalar>& host, const std::string& label) {
+  Vector v(label, host.size());
+  Kokkos::deep_copy(v, Kokkos::View<const Scalar*, Kokkos::HostSpace>(host.data(), host.size()));
+  return v;
+}
+
+// The ranks' partitions of their own rows as one report (the partitioner is the same on all).
+PartitionReport all_ranks_partition(const Communicator& comm, PartitionReport mine) {
+  double sums[3] = {double(mine.num_subdomains), double(mine.entries),
+                    double(mine.entries_after_drop)};
+  comm.sum(sums, 3);
+  PartitionReport all = mine;
+  all.num_subdomains = Ordinal(sums[0]);
+  all.entries = Offset(sums[1]);
+  all.entries_after_drop = Offset(sums[2]);
+  all.dropped_fraction = all.entries > 0 ? 1 - sums[2] / sums[1] : 0;
+  all.min_rows = Offset(-comm.max(-double(mine.min_rows)));
+  all.max_rows = Offset(comm.max(double(mine.max_rows)));
+  double rows = mine.average_rows * mine.num_subdomains;
+  comm.sum(&rows, 1);
+  all.average_rows = all.num_subdomains > 0 ? rows / all.num_subdomains : 0;
+  all.partition_seconds = comm.max(mine.partition_seconds);
+  all.reorder_seconds = comm.max(mine.reorder_seconds);
+  return all;
+}
+
+// Each rank's scalar rows [starts[r], ends[r]) of the matrix as read_matrix_market_rows cut it.
+void row_ranges(const Communicator& comm, const DistributedSolver& solver,
+                std::vector<Offset>& starts, std::vector<Offset>& ends) {
+  const auto& offsets = solver.matrix().distribution().block_row_offsets;
+  for (int r = 0; r < comm.size(); ++r) {
+    starts.push_back(Offset(offsets[r]));
+    ends.push_back(Offset(offsets[r + 1]));
+  }
+}
+
+// Sets the solver up and returns the solve (which also writes x when asked).
+using SolveStep = std::function<SolveResult()>;
+
+// The problem on the root, b on the root, the solve from the root's whole vectors.
+SolveStep setup_from_root(const Communicator& comm, const SolveCommand& command,
+                          DistributedSolver& solver, SolveReport& report) {
   const ExecSpace space;
   const bool root = comm.is_root();
-  SolveReport report;
-  report.backend = ExecSpace::name();
-  report.ranks = comm.size();
-  report.solver = to_string(command.options.method);
-  report.precond = to_string(command.options.preconditioner);
-
-  Kokkos::Timer timer;
-  if (root) std::cout << "setup: loading " << command.matrix << " ..." << std::flush;
   GeneratedProblem problem;
   Vector b;
+  Kokkos::Timer timer;
   comm.run_collectively([&] {
     if (!root) return;
     problem = load_matrix(command.matrix);
@@ -29,12 +71,77 @@ int solve(const Communicator& comm, const SolveCommand& command) {
   });
   report.load_seconds = timer.seconds();
   if (root) {
-    std::cout << " done in " << report.load_seconds << " s\n";
     report.matrix = problem.description;
     report.rows = problem.matrix.num_rows();
     report.entries = problem.matrix.num_entries();
     report.block_size = problem.matrix.block_size();
   }
+  solver.setup(space, root ? &problem.matrix : nullptr, problem.grid);
+  report.partition = solver.partition_report();
+  return [&comm, &command, &solver, b, x = Vector("fgdd::solve::x", root ? report.rows : 0)] {
+    const SolveResult result = solver.solve(ExecSpace(), b, x);
+    comm.run_collectively([&] {
+      if (comm.is_root() && !command.write_solution.empty())
+        write_matrix_market_vector(command.write_solution, x);
+    });
+    return result;
+  };
+}
+
+// --read-per-rank: every rank reads its rows of the file; the root reads b and scatters it.
+SolveStep setup_from_rows(const Communicator& comm, const SolveCommand& command,
+                          DistributedSolver& solver, SolveReport& report) {
+  const ExecSpace space;
+  const bool root = comm.is_root();
+  Kokkos::Timer timer;
+  const LocalRows mine = read_matrix_market_rows(comm, command.matrix);
+  report.load_seconds = comm.max(timer.seconds());
+  double sizes[2] = {double(mine.num_block_rows()), double(mine.col_ind.size())};
+  comm.sum(sizes, 2);
+  report.matrix = command.matrix + " (read by " + std::to_string(comm.size()) + " ranks)";
+  report.rows = std::size_t(sizes[0]);
+  report.entries = std::size_t(sizes[1]);
+  report.block_size = 1;
+  solver.setup(space, mine);
+  report.partition = all_ranks_partition(comm, solver.partition_report());
+  std::vector<Offset> starts, ends;
+  row_ranges(comm, solver, starts, ends);
+  const Offset n = solver.matrix().num_rows();
+  std::vector<Scalar> whole_b;
+  comm.run_collectively([&] {
+    if (!root || command.rhs.empty()) return;
+    whole_b = read_matrix_market_vector(command.rhs);
+    if (whole_b.size() != report.rows)
+      throw DimensionMismatch("--rhs " + command.rhs + " has " + std::to_string(whole_b.size()) +
+                              " entries, the matrix " + std::to_string(report.rows) + " rows");
+  });
+  Vector b("fgdd::solve::b", n), x("fgdd::solve::x", n);
+  if (command.rhs.empty())
+    Kokkos::deep_copy(b, 1.0);
+  else
+    b = to_device(scatter_ranges<Scalar>(comm, root ? whole_b.data() : nullptr, starts, ends, n),
+                  "fgdd::solve::b");
+  return [&comm, &command, &solver, b, x, starts, ends, rows = report.rows] {
+    const SolveResult result = solver.solve_rows(ExecSpace(), b, x);
+    if (!command.write_solution.empty()) {
+      const bool root = comm.is_root();
+      std::vector<Scalar> whole_x(root ? rows : 0);
+      gather_ranges<Scalar>(comm, to_host(x), root ? whole_x.data() : nullptr, starts, ends);
+      comm.run_collectively([&] {
+        if (root) write_matrix_market_vector(command.write_solution, whole_x);
+      });
+    }
+    return result;
+  };
+}
+
+int solve(const Communicator& comm, const SolveCommand& command) {
+  const bool root = comm.is_root();
+  SolveReport report;
+  report.backend = ExecSpace::name();
+  report.ranks = comm.size();
+  report.solver = to_string(command.options.method);
+  report.precond = to_string(command.options.preconditioner);
 
   SolverOptions options = command.options;
   if (command.monitor && root) {
@@ -43,9 +150,14 @@ int solve(const Communicator& comm, const SolveCommand& command) {
     };
   }
   DistributedSolver solver(comm, options);
-  if (root) std::cout << "setup: partitioning, distributing and factoring ..." << std::flush;
+  if (root)
+    std::cout << "setup: "
+              << (command.read_per_rank ? "every rank reading its rows of " : "loading ")
+              << command.matrix << ", partitioning, distributing and factoring ..." << std::flush;
+  SolveStep solve_step;
   try {
-    solver.setup(space, root ? &problem.matrix : nullptr, problem.grid);
+    solve_step = command.read_per_rank ? setup_from_rows(comm, command, solver, report)
+                                       : setup_from_root(comm, command, solver, report);
   } catch (const ZeroPivot& pivot) {  // every rank has it; the root reports
     if (!root) return 1;
     std::cout << "\n";
@@ -56,16 +168,12 @@ int solve(const Communicator& comm, const SolveCommand& command) {
     if (!command.json.empty()) write_json(command.json, report);
     return 1;
   }
-  if (root) std::cout << " done\n";
-  report.partition = solver.partition_report();
+  if (root) std::cout << " done (reading " << report.load_seconds << " s)\n";
   report.setup_seconds = solver.setup_seconds();
   report.precond = solver.preconditioner().name();
-
-  Vector x("fgdd::solve::x", root ? report.rows : 0);
-  report.result = solver.solve(space, b, x);
+  report.result = solve_step();
   comm.run_collectively([&] {
     if (!root) return;
-    if (!command.write_solution.empty()) write_matrix_market_vector(command.write_solution, x);
     print_summary(std::cout, report);
     if (!command.json.empty()) write_json(command.json, report);
   });

@@ -1,6 +1,7 @@
 #include "solve_options.hpp"
 
 #include "core/errors.hpp"
+#include "core/generators.hpp"
 
 #include <algorithm>
 
@@ -10,16 +11,25 @@ namespace {
 
 // Command-line options that are solver options, and the SolverOptions key each one sets.
 const std::vector<std::pair<std::string, std::string>> solver_flags = {
-    {"--solver", "method"},          {"--precond", "preconditioner"},
-    {"--partitioner", "partitioner"}, {"--subdomain-rows", "subdomain_rows"},
-    {"--apply", "apply"},            {"--fill", "fill"},
-    {"--team-size", "team_size"},    {"--tol", "tol"},
-    {"--abs-tol", "abs_tol"},        {"--max-iters", "max_iters"},
-    {"--restart", "restart"},        {"--ortho", "ortho"},
-    {"--global-kernel", "global_kernel"}, {"--struct-schedule", "struct_schedule"},
+    {"--solver", "method"},
+    {"--precond", "preconditioner"},
+    {"--partitioner", "partitioner"},
+    {"--subdomain-rows", "subdomain_rows"},
+    {"--apply", "apply"},
+    {"--fill", "fill"},
+    {"--team-size", "team_size"},
+    {"--tol", "tol"},
+    {"--abs-tol", "abs_tol"},
+    {"--max-iters", "max_iters"},
+    {"--restart", "restart"},
+    {"--ortho", "ortho"},
+    {"--global-kernel", "global_kernel"},
+    {"--struct-schedule", "struct_schedule"},
     {"--struct-layout", "struct_layout"},
-    {"--trsv", "trsv"},              {"--jacobi-sweeps", "jacobi_sweeps"},
-    {"--jacobi-iters", "jacobi_iters"}, {"--overlap", "overlap"},
+    {"--trsv", "trsv"},
+    {"--jacobi-sweeps", "jacobi_sweeps"},
+    {"--jacobi-iters", "jacobi_iters"},
+    {"--overlap", "overlap"},
     {"--jacobi-block-rows", "jacobi_block_rows"}};
 
 }  // namespace
@@ -42,19 +52,32 @@ SolveCommand parse_solve_command(const std::vector<std::string>& args) {
       }
       if (option == "--subdomain-rows" && command.options.partition.subdomain_rows == 0)
         throw UsageError("--subdomain-rows must be at least 1 (omit it for the default)");
-    }
-    else if (option == "--help" || option == "-h") command.help = true;
-    else if (option == "--version") command.version = true;
-    else if (option == "--monitor") command.monitor = true;
-    else if (option == "--shift-pivots") command.options.dd.factor.shift_tiny_pivots = true;
-    else if (option == "--matrix") command.matrix = value();
-    else if (option == "--rhs") command.rhs = value();
-    else if (option == "--write-solution") command.write_solution = value();
-    else if (option == "--json") command.json = value();
-    else throw UsageError("unknown argument '" + option + "' (see --help)");
+    } else if (option == "--help" || option == "-h")
+      command.help = true;
+    else if (option == "--version")
+      command.version = true;
+    else if (option == "--monitor")
+      command.monitor = true;
+    else if (option == "--read-per-rank")
+      command.read_per_rank = true;
+    else if (option == "--shift-pivots")
+      command.options.dd.factor.shift_tiny_pivots = true;
+    else if (option == "--matrix")
+      command.matrix = value();
+    else if (option == "--rhs")
+      command.rhs = value();
+    else if (option == "--write-solution")
+      command.write_solution = value();
+    else if (option == "--json")
+      command.json = value();
+    else
+      throw UsageError("unknown argument '" + option + "' (see --help)");
   }
   if (command.help || command.version) return command;
   if (command.matrix.empty()) throw UsageError("--matrix FILE.mtx|gen:SPEC is required");
+  if (command.read_per_rank && is_generator_spec(command.matrix))
+    throw UsageError("--read-per-rank reads a Matrix Market file; " + command.matrix +
+                     " is generated (on the root)");
   try {
     command.options.validate();
   } catch (const std::exception& error) {
@@ -125,6 +148,9 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
   --tol T                     relative tolerance on ||b - A x|| / ||b||; default 1e-8
   --abs-tol T                 absolute tolerance; default 0
   --max-iters N               iteration limit; default 1000
+  --read-per-rank             under mpirun, every rank reads its share of the rows of the
+                              Matrix Market file and partitions them itself (no rank holds
+                              the whole matrix); default: the root reads and partitions it
   --write-solution FILE.mtx   write x as a Matrix Market array
   --json FILE                 write the summary as JSON
   --monitor                   print the residual of every iteration

@@ -11,12 +11,13 @@
 namespace fgdd::cli {
 
 struct SolveCommand {
-  std::string matrix;           // a Matrix Market path or gen:SPEC
-  std::string rhs;              // empty: all ones
-  SolverOptions options;         // every solver option, filled through SolverOptions::set
-  std::string write_solution;   // empty: do not write
-  std::string json;             // empty: no JSON report
+  std::string matrix;          // a Matrix Market path or gen:SPEC
+  std::string rhs;             // empty: all ones
+  SolverOptions options;       // every solver option, filled through SolverOptions::set
+  std::string write_solution;  // empty: do not write
+  std::string json;            // empty: no JSON report
   bool monitor = false;
+  bool read_per_rank = false;  // under mpirun: every rank reads its rows of the file
   bool help = false;
   bool version = false;
 };

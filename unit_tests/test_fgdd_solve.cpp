@@ -3,12 +3,12 @@
 #include "core/matrix_market.hpp"
 #include "solve_options.hpp"
 
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
-#include <sys/wait.h>
-#include <unistd.h>
 
 using namespace fgdd;
 
@@ -64,10 +64,29 @@ TEST_CASE("parse_solve_command fills the options", "[tools][cli]") {
   const auto defaults = cli::parse_solve_command({"--matrix", "a.mtx"});
   CHECK(defaults.options.preconditioner == PreconditionerKind::Ildu0Dd);
   CHECK(defaults.options.dd.apply == ApplyKernel::Auto);
-  const auto dd = cli::parse_solve_command(
-      {"--matrix", "a.mtx", "--precond", "ilu0-dd", "--apply", "dag_vc_ILDU0_fused", "--shift-pivots",
-       "--fill", "2", "--solver", "gmres", "--restart", "7", "--ortho", "mgs", "--team-size", "96",
-       "--partitioner", "natural", "--subdomain-rows", "300"});
+  CHECK_FALSE(defaults.read_per_rank);
+  CHECK(cli::parse_solve_command({"--matrix", "a.mtx", "--read-per-rank"}).read_per_rank);
+  const auto dd = cli::parse_solve_command({"--matrix",
+                                            "a.mtx",
+                                            "--precond",
+                                            "ilu0-dd",
+                                            "--apply",
+                                            "dag_vc_ILDU0_fused",
+                                            "--shift-pivots",
+                                            "--fill",
+                                            "2",
+                                            "--solver",
+                                            "gmres",
+                                            "--restart",
+                                            "7",
+                                            "--ortho",
+                                            "mgs",
+                                            "--team-size",
+                                            "96",
+                                            "--partitioner",
+                                            "natural",
+                                            "--subdomain-rows",
+                                            "300"});
   CHECK(dd.options.preconditioner == PreconditionerKind::Ilu0Dd);
   CHECK(dd.options.dd.factor.level_of_fill == 2);
   CHECK(dd.options.dd.apply == ApplyKernel::DagVcIlduFused);
@@ -99,6 +118,8 @@ TEST_CASE("parse_solve_command names the bad argument", "[tools][cli]") {
   fails_with({"--matrix", "a.mtx", "--frobnicate"}, "'--frobnicate'");
   fails_with({"--matrix", "a.mtx", "--apply", "fastest"}, "dag_ec_ILDU0_fused");
   fails_with({"--matrix", "a.mtx", "--fill", "12"}, "level_of_fill");
+  fails_with({"--matrix", "gen:lap7:8", "--read-per-rank"},
+             "--read-per-rank reads a Matrix Market");
   CHECK(cli::parse_solve_command({"--help"}).help);
 }
 

@@ -158,61 +158,74 @@ LocalRows read_matrix_market_rows(const Communicator& comm, const std::string& p
 
   // Rows [N r / P, N (r + 1) / P) per rank; each entry to its row's owner, mirrored ones too.
   const std::int64_t n = layout.rows;
+  // The largest r with floor(n r / P) <= row.
   const auto owner = [&](Ordinal row) {
-    int r = int(std::int64_t(row) * ranks / n);
-    while (std::int64_t(r + 1) * n / ranks <= row) ++r;  // the integer division's rounding
-    while (std::int64_t(r) * n / ranks > row) --r;
-    return r;
+    return int(((std::int64_t(row) + 1) * ranks + n - 1) / n - 1);
   };
-  std::vector<std::vector<Ordinal>> rows(ranks), cols(ranks);
-  std::vector<std::vector<Scalar>> values(ranks);
+
+  // Two passes over the entries: count per owner, then fill the send arrays in owner order.
   const Scalar mirror_sign = layout.skew ? -1.0 : 1.0;
+  std::vector<int> send_counts(ranks, 0), recv_counts(ranks);
+  std::vector<int> owners(entries.rows.size());
   for (std::size_t k = 0; k < entries.rows.size(); ++k) {
     const Ordinal i = entries.rows[k], j = entries.columns[k];
-    const Scalar v = entries.values[k];
-    const int to = owner(i);
-    rows[to].push_back(i), cols[to].push_back(j), values[to].push_back(v);
-    if (layout.mirror && i != j) {
-      const int back = owner(j);
-      rows[back].push_back(j), cols[back].push_back(i), values[back].push_back(mirror_sign * v);
-    }
+    ++send_counts[owners[k] = owner(i)];
+    if (layout.mirror && i != j) ++send_counts[owner(j)];
+  }
+  std::vector<Offset> next(ranks + 1, 0);
+  std::partial_sum(send_counts.begin(), send_counts.end(), next.begin() + 1);
+  std::vector<Ordinal> send_rows(next.back()), send_cols(next.back());
+  std::vector<Scalar> send_values(next.back());
+  const auto put = [&](int to, Ordinal i, Ordinal j, Scalar v) {
+    const Offset at = next[to]++;
+    send_rows[at] = i, send_cols[at] = j, send_values[at] = v;
+  };
+  for (std::size_t k = 0; k < entries.rows.size(); ++k) {
+    const Ordinal i = entries.rows[k], j = entries.columns[k];
+    put(owners[k], i, j, entries.values[k]);
+    if (layout.mirror && i != j) put(owner(j), j, i, mirror_sign * entries.values[k]);
   }
   entries = {};
-  std::vector<int> send_counts(ranks), recv_counts(ranks);
-  for (int r = 0; r < ranks; ++r) send_counts[r] = int(rows[r].size());
+  owners = {};
   MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm.get());
-  const auto flatten = [](auto& per_rank) {
-    std::decay_t<decltype(per_rank[0])> flat;
-    for (auto& part : per_rank) flat.insert(flat.end(), part.begin(), part.end()), part = {};
-    return flat;
-  };
-  const std::vector<Ordinal> my_rows = exchange(comm, flatten(rows), send_counts, recv_counts);
-  const std::vector<Ordinal> my_cols = exchange(comm, flatten(cols), send_counts, recv_counts);
-  const std::vector<Scalar> my_values = exchange(comm, flatten(values), send_counts, recv_counts);
+  const std::vector<Ordinal> my_rows = exchange(comm, send_rows, send_counts, recv_counts);
+  const std::vector<Ordinal> my_cols = exchange(comm, send_cols, send_counts, recv_counts);
+  const std::vector<Scalar> my_values = exchange(comm, send_values, send_counts, recv_counts);
+  send_rows = {}, send_cols = {}, send_values = {};
 
-  // CSR of this rank's rows, each row sorted by column with duplicates summed.
+  // CSR of this rank's rows: a counting sort by row keeps the arrival order (the file's: ranks
+  // send in rank order, each in file order), then each row is sorted by column, stably, and
+  // duplicates are summed in that order (as read_matrix_market's make_matrix does).
   LocalRows out;
   out.first_block_row = Ordinal(n * me / ranks);
   const Ordinal local_rows = Ordinal(n * (me + 1) / ranks) - out.first_block_row;
+  std::vector<Offset> start(std::size_t(local_rows) + 1, 0);
+  for (const Ordinal row : my_rows) ++start[std::size_t(row - out.first_block_row) + 1];
+  std::partial_sum(start.begin(), start.end(), start.begin());
   std::vector<std::size_t> order(my_rows.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return my_rows[a] != my_rows[b] ? my_rows[a] < my_rows[b] : my_cols[a] < my_cols[b];
-  });
-  out.row_map.assign(std::size_t(local_rows) + 1, 0);
-  for (std::size_t t = 0; t < order.size(); ++t) {
-    const std::size_t k = order[t];
-    const bool repeat =
-        t > 0 && my_rows[order[t - 1]] == my_rows[k] && my_cols[order[t - 1]] == my_cols[k];
-    if (repeat) {
-      out.values.back() += my_values[k];
-      continue;
-    }
-    out.col_ind.push_back(my_cols[k]);
-    out.values.push_back(my_values[k]);
-    ++out.row_map[std::size_t(my_rows[k] - out.first_block_row) + 1];
+  {
+    std::vector<Offset> next(start.begin(), start.end() - 1);
+    for (std::size_t k = 0; k < my_rows.size(); ++k)
+      order[next[std::size_t(my_rows[k] - out.first_block_row)]++] = k;
   }
-  std::partial_sum(out.row_map.begin(), out.row_map.end(), out.row_map.begin());
+  out.row_map.assign(1, 0);
+  out.col_ind.reserve(my_rows.size());
+  out.values.reserve(my_rows.size());
+  for (Ordinal r = 0; r < local_rows; ++r) {
+    const auto begin = order.begin() + start[r], end = order.begin() + start[r + 1];
+    for (auto k = begin + (begin != end); k < end; ++k)  // insertion sort: short rows, stable
+      for (auto at = k; at != begin && my_cols[*at] < my_cols[*(at - 1)]; --at)
+        std::iter_swap(at, at - 1);
+    for (auto k = begin; k != end; ++k) {
+      if (k != begin && my_cols[*k] == my_cols[*(k - 1)]) {
+        out.values.back() += my_values[*k];
+        continue;
+      }
+      out.col_ind.push_back(my_cols[*k]);
+      out.values.push_back(my_values[*k]);
+    }
+    out.row_map.push_back(Offset(out.col_ind.size()));
+  }
   return out;
 }
 

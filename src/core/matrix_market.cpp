@@ -319,6 +319,24 @@ class Parser {
     return value;
   }
 
+  // One coordinate entry line, 0-based, the cursor then on the next line. skew: a diagonal
+  // entry is an error (skew-symmetric files store none).
+  struct Entry {
+    Ordinal row, column;
+    Scalar value;
+  };
+  Entry parse_entry(std::int64_t rows, std::int64_t columns, Field field, bool skew) {
+    const Ordinal i = parse_index("row", rows);
+    const Ordinal j = parse_index("column", columns);
+    const Scalar v = parse_value(field);
+    if (i == j && skew) {
+      fail("diagonal entry (" + std::to_string(i + 1) + ", " + std::to_string(j + 1) +
+           ") in a skew-symmetric file (its diagonal must be zero and is not stored)");
+    }
+    finish_line();
+    return {i, j, v};
+  }
+
   // After the last field of a line: only blanks may remain.
   void finish_line() {
     if (*p_ == '\n') {
@@ -424,14 +442,8 @@ CoordinateEntries parse_coordinate_file(const std::string& path) {
   counts.assign(static_cast<std::size_t>(sizes.rows) + 2, 0);
   for (std::int64_t k = 0; k < sizes.entries; ++k) {
     if (!parser.skip_to_data()) parser.fail_truncated(k, sizes.entries, "entries");
-    const Ordinal i = parser.parse_index("row", sizes.rows);
-    const Ordinal j = parser.parse_index("column", sizes.columns);
-    const Scalar v = parser.parse_value(header.field);
-    if (i == j && header.symmetry == Symmetry::SkewSymmetric) {
-      parser.fail("diagonal entry (" + std::to_string(i + 1) + ", " + std::to_string(j + 1) +
-                  ") in a skew-symmetric file (its diagonal must be zero and is not stored)");
-    }
-    parser.finish_line();
+    const auto [i, j, v] = parser.parse_entry(sizes.rows, sizes.columns, header.field,
+                                              header.symmetry == Symmetry::SkewSymmetric);
     coo.rows.push_back(i);
     coo.columns.push_back(j);
     coo.values.push_back(v);
@@ -540,14 +552,7 @@ MatrixMarketEntries parse_matrix_market_entries(const std::string& path,
   std::int64_t k = 0;
   for (; k < at_most; ++k) {
     if (!parser.skip_to_data()) break;
-    const Ordinal i = parser.parse_index("row", layout.rows);
-    const Ordinal j = parser.parse_index("column", layout.rows);
-    const Scalar v = parser.parse_value(field);
-    if (i == j && layout.skew) {
-      parser.fail("diagonal entry (" + std::to_string(i + 1) + ", " + std::to_string(j + 1) +
-                  ") in a skew-symmetric file (its diagonal must be zero and is not stored)");
-    }
-    parser.finish_line();
+    const auto [i, j, v] = parser.parse_entry(layout.rows, layout.rows, field, layout.skew);
     entries.rows.push_back(i);
     entries.columns.push_back(j);
     entries.values.push_back(v);

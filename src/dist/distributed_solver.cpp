@@ -123,11 +123,14 @@ SolveResult DistributedSolver::solve_rows(const ExecSpace& space, ConstVector b_
                               std::to_string(n));
   });
   const Partition& order = matrix_->local_order();
-  Vector b_local("fgdd::dist::b", n), x_local("fgdd::dist::x", n);
-  permute_vector(space, order, block_size, b_mine, b_local);
-  permute_vector(space, order, block_size, x_mine, x_local);
-  const SolveResult result = solve_local(space, b_local, x_local);
-  unpermute_vector(space, order, block_size, x_local, x_mine);
+  if (rows_b_.extent(0) != n) {  // once per setup: repeated solves reuse them
+    rows_b_ = Vector("fgdd::dist::b", n);
+    rows_x_ = Vector("fgdd::dist::x", n);
+  }
+  permute_vector(space, order, block_size, b_mine, rows_b_);
+  permute_vector(space, order, block_size, x_mine, rows_x_);
+  const SolveResult result = solve_local(space, rows_b_, rows_x_);
+  unpermute_vector(space, order, block_size, rows_x_, x_mine);
   return result;
 }
 

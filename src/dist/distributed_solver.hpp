@@ -80,6 +80,7 @@ class DistributedSolver {
   std::unique_ptr<DistributedMatrix> matrix_;
   std::unique_ptr<DistributedOperator> operator_;
   std::unique_ptr<Preconditioner> preconditioner_;
+  Vector rows_b_, rows_x_;  // solve_rows' vectors in A_p's local order
   double setup_seconds_ = 0;
   double update_seconds_ = 0;
 };

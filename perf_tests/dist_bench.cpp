@@ -8,8 +8,10 @@
 
 #include "core/errors.hpp"
 #include "core/generators.hpp"
+#include "core/matrix_market.hpp"
 #include "dist/distributed_solver.hpp"
 #include "dist/local_rows.hpp"
+#include "dist/read_matrix_market_rows.hpp"
 
 #include <mpi.h>
 #include <Kokkos_Core.hpp>
@@ -30,8 +32,9 @@ struct Options {
   std::string subdomain_rows = "0";
   std::string apply = "auto";
   int repeats = 10;
-  // root: the root generates A and DistributedSolver spreads it; local_rows: every rank
-  // generates A (not timed) and passes its z planes (LocalRows with its local grid).
+  // root: the root generates (or reads) A and DistributedSolver spreads it; local_rows: every
+  // rank generates A (not timed) and passes its z planes (LocalRows with its local grid), or
+  // reads its rows of the file (read_matrix_market_rows). read_s: reading a file, either way.
   std::string input = "root";
 };
 
@@ -57,7 +60,7 @@ Options parse_options(int argc, char* argv[], const Communicator& comm) {
       if (comm.is_root())
         std::fprintf(
             stderr,
-            "usage: mpirun -np P fgdd_dist_bench [--matrix gen:SPEC]... "
+            "usage: mpirun -np P fgdd_dist_bench [--matrix gen:SPEC|FILE.mtx]... "
             "[--subdomain-rows N] [--apply KERNEL] [--input root|local_rows] [--repeats R]\n");
       MPI_Abort(comm.get(), 2);
     }
@@ -80,12 +83,21 @@ int main(int argc, char* argv[]) {
       solver_options.set_all(
           {"subdomain_rows=" + options.subdomain_rows, "apply=" + options.apply});
       DistributedSolver solver(comm, solver_options);
-      try {  // every rank throws the same error, so all skip the problem together
+      double read_s = -1;  // not a file
+      try {                // every rank throws the same error, so all skip the problem together
         const bool local = options.input == "local_rows";
+        const bool file = !is_generator_spec(spec);
+        Kokkos::Timer timer;
         comm.run_collectively([&] {
-          if (comm.is_root() || local) problem = generate_problem(spec);
+          if (file && comm.is_root() && !local) problem.matrix = read_matrix_market(spec);
+          if (!file && (comm.is_root() || local)) problem = generate_problem(spec);
         });
-        if (local) {
+        const LocalRows read_rows =
+            local && file ? read_matrix_market_rows(comm, spec) : LocalRows{};
+        read_s = file ? comm.max(timer.seconds()) : -1;
+        if (local && file) {
+          solver.setup(space, read_rows);
+        } else if (local) {
           // Rank r's planes: [nz r / P, nz (r + 1) / P).
           const GridInfo g = problem.grid;  // a copy: problem is released below
           const Ordinal first = Ordinal(Offset(g.nz) * comm.rank() / comm.size());
@@ -134,13 +146,13 @@ int main(int argc, char* argv[]) {
             "\"gpu_aware_mpi\":%s,\"input\":\"%s\",\"matrix\":\"%s\",\"rows\":%.0f,\"block_size\":%"
             "d,"
             "\"subdomains\":%.0f,\"largest_rank_rows\":%.0f,\"ghost_block_rows\":%.0f,"
-            "\"setup_s\":%.6f,\"apply_s\":%.6e,\"spmv_s\":%.6e,\"solve_s\":%.6f,"
+            "\"read_s\":%.6f,\"setup_s\":%.6f,\"apply_s\":%.6e,\"spmv_s\":%.6e,\"solve_s\":%.6f,"
             "\"iterations\":%d,\"status\":\"%s\",\"relative_true_residual\":%.3e,"
             "\"repeats\":%d}\n",
             FGDD_GIT_COMMIT, ExecSpace::name(), comm.size(),
             comm.device_pointers_ok() ? "true" : "false", options.input.c_str(), spec.c_str(),
-            sizes[2], A.block_size(), sizes[1], largest, sizes[0], solver.setup_seconds(), apply_s,
-            spmv_s, solve_s, result.iterations, to_string(result.status),
+            sizes[2], A.block_size(), sizes[1], largest, sizes[0], read_s, solver.setup_seconds(),
+            apply_s, spmv_s, solve_s, result.iterations, to_string(result.status),
             result.relative_true_residual, options.repeats);
       std::fflush(stdout);
     }

@@ -30,6 +30,12 @@ void copy_to_device(const std::vector<Scalar>& host, Vector v) {
 DistributedSolver::DistributedSolver(const Communicator& comm, SolverOptions options)
     : comm_(comm), options_(std::move(options)) {
   options_.validate();
+  if (options_.preconditioner == PreconditionerKind::StructIlu0 ||
+      options_.preconditioner == PreconditionerKind::StructIc0)
+    throw InvalidInput(std::string("preconditioner ") + to_string(options_.preconditioner) +
+                       " is not available over MPI: it factors the whole grid exactly, not "
+                       "per rank; use ilu0/ildu0 (the exact ILU of each rank's rows) or a DD "
+                       "preconditioner");
 }
 
 void DistributedSolver::setup(const ExecSpace& space, const SparseMatrix* A_on_root,

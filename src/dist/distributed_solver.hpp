@@ -24,7 +24,8 @@ namespace fgdd {
 
 class DistributedSolver {
  public:
-  // Throws InvalidInput for inconsistent options.
+  // Throws InvalidInput for inconsistent options, and for struct-ilu0/struct-ic0 (they factor
+  // the whole grid, which no rank holds).
   DistributedSolver(const Communicator& comm, SolverOptions options = {});
 
   // Collective. The root passes A (and its grid, if any), the other ranks nullptr. Every rank

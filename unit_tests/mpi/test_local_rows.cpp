@@ -298,4 +298,11 @@ TEST_CASE("LocalRows: bad input is the same typed error on every rank", "[mpi][d
   CHECK_THROWS_AS(solver.solve(space, empty, empty), InvalidInput);
   CHECK_THROWS_AS(solver.solve_rows(space, wrong, wrong), DimensionMismatch);
   CHECK_THROWS_AS(solver.update_values(space, nullptr), InvalidInput);
+
+  // The structured preconditioners factor the whole grid: refused, whichever setup follows.
+  for (const char* structured : {"preconditioner=struct-ilu0", "preconditioner=struct-ic0"}) {
+    SolverOptions refused;
+    refused.set_all({structured});
+    CHECK_THROWS_WITH(DistributedSolver(comm, refused), FGDD_CONTAINS("not available over MPI"));
+  }
 }

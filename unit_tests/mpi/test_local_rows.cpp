@@ -299,6 +299,26 @@ TEST_CASE("LocalRows: bad input is the same typed error on every rank", "[mpi][d
   CHECK_THROWS_AS(solver.solve_rows(space, wrong, wrong), DimensionMismatch);
   CHECK_THROWS_AS(solver.update_values(space, nullptr), InvalidInput);
 
+  // A zero pivot on the last rank: its last row keeps only its diagonal, zero, so the pivot is
+  // that zero wherever the row lands. Every rank gets the ZeroPivot naming the global row.
+  LocalRows singular = s.mine;
+  if (last) {
+    const Offset begin = singular.row_map[singular.num_block_rows() - 1];
+    singular.col_ind.resize(begin + 1);
+    singular.values.resize(begin + 1);
+    singular.col_ind[begin] = last_row;
+    singular.values[begin] = 0;
+    singular.row_map.back() = begin + 1;
+  }
+  bool pivot_thrown = false;
+  try {
+    solver.setup(space, singular, s.local_grid);
+  } catch (const ZeroPivot& pivot) {
+    pivot_thrown = true;
+    CHECK(pivot.row() == last_row);
+  }
+  CHECK(pivot_thrown);
+
   // The structured preconditioners factor the whole grid: refused, whichever setup follows.
   for (const char* structured : {"preconditioner=struct-ilu0", "preconditioner=struct-ic0"}) {
     SolverOptions refused;

@@ -11,38 +11,6 @@
 namespace fgdd::cli {
 namespace {
 
-std::vector<Scalar> to_host(ConstVector v) {
-  std::vector<Scalar> host(v.extent(0));
-  Kokkos::deep_copy(Kokkos::View<Scalar*, Kokkos::HostSpace>(host.data(), host.size()), v);
-  return host;
-}
-
-Vector to_device(const std::vector<Scalar>& host, const std::string& label) {
-  Vector v(label, host.size());
-  Kokkos::deep_copy(v, Kokkos::View<const Scalar*, Kokkos::HostSpace>(host.data(), host.size()));
-  return v;
-}
-
-// The ranks' partitions of their own rows as one report (the partitioner is the same on all).
-PartitionReport all_ranks_partition(const Communicator& comm, PartitionReport mine) {
-  double sums[3] = {double(mine.num_subdomains), double(mine.entries),
-                    double(mine.entries_after_drop)};
-  comm.sum(sums, 3);
-  PartitionReport all = mine;
-  all.num_subdomains = Ordinal(sums[0]);
-  all.entries = Offset(sums[1]);
-  all.entries_after_drop = Offset(sums[2]);
-  all.dropped_fraction = all.entries > 0 ? 1 - sums[2] / sums[1] : 0;
-  all.min_rows = Offset(-comm.max(-double(mine.min_rows)));
-  all.max_rows = Offset(comm.max(double(mine.max_rows)));
-  double rows = mine.average_rows * mine.num_subdomains;
-  comm.sum(&rows, 1);
-  all.average_rows = all.num_subdomains > 0 ? rows / all.num_subdomains : 0;
-  all.partition_seconds = comm.max(mine.partition_seconds);
-  all.reorder_seconds = comm.max(mine.reorder_seconds);
-  return all;
-}
-
 // Each rank's scalar rows [starts[r], ends[r]) of the matrix as read_matrix_market_rows cut it.
 void row_ranges(const Communicator& comm, const DistributedSolver& solver,
                 std::vector<Offset>& starts, std::vector<Offset>& ends) {
@@ -103,7 +71,7 @@ SolveStep setup_from_rows(const Communicator& comm, const SolveCommand& command,
   report.entries = std::size_t(sizes[1]);
   report.block_size = 1;
   solver.setup(space, mine);
-  report.partition = all_ranks_partition(comm, solver.partition_report());
+  report.partition = solver.partition_report();
   std::vector<Offset> starts, ends;
   row_ranges(comm, solver, starts, ends);
   const Offset n = solver.matrix().num_rows();
@@ -126,7 +94,7 @@ SolveStep setup_from_rows(const Communicator& comm, const SolveCommand& command,
     if (!command.write_solution.empty()) {
       const bool root = comm.is_root();
       std::vector<Scalar> whole_x(root ? rows : 0);
-      gather_ranges<Scalar>(comm, to_host(x), root ? whole_x.data() : nullptr, starts, ends);
+      gather_ranges<Scalar>(comm, to_host_vector(x), root ? whole_x.data() : nullptr, starts, ends);
       comm.run_collectively([&] {
         if (root) write_matrix_market_vector(command.write_solution, whole_x);
       });

@@ -3,6 +3,7 @@
 #include "core/matrix_market.hpp"
 
 #include "core/errors.hpp"
+#include "core/file_bytes.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -51,33 +52,13 @@ struct FileBuffer {
   std::size_t size = 0;
 };
 
-struct FileCloser {
-  void operator()(std::FILE* file) const { std::fclose(file); }
-};
-using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
-
 FileBuffer read_whole_file(const std::string& path) {
-  const FilePtr file(std::fopen(path.c_str(), "rb"));
-  if (!file) throw FileError(path, 0, std::string("cannot open: ") + std::strerror(errno));
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw FileError(path, 0, "cannot read: is a directory");
-  }
-  const std::uintmax_t size = std::filesystem::file_size(path, ec);
-  if (ec) throw FileError(path, 0, "cannot read: " + ec.message());
+  const detail::FileBytes file(path);
   FileBuffer buffer;
   // new char[] (not make_unique) skips zero-filling a buffer fread overwrites anyway.
-  buffer.data.reset(new char[size + 1]);
-  buffer.size = static_cast<std::size_t>(size);
-  const std::size_t got = std::fread(buffer.data.get(), 1, buffer.size, file.get());
-  if (got != buffer.size) {
-    if (std::ferror(file.get())) {
-      throw FileError(path, 0, std::string("cannot read: ") + std::strerror(errno));
-    }
-    throw FileError(path, 0,
-                    "cannot read: file shrank while reading (" + std::to_string(got) + " of " +
-                        std::to_string(buffer.size) + " bytes)");
-  }
+  buffer.data.reset(new char[file.size() + 1]);
+  buffer.size = file.size();
+  file.read_into(0, buffer.size, buffer.data.get());
   buffer.data[buffer.size] = '\0';
   return buffer;
 }

@@ -35,7 +35,7 @@ OffRankBlock renumber_ghosts(const OffRankBlock& block, const std::vector<Ordina
   OffRankBlock renumbered;
   renumbered.row_map = block.row_map;
   renumbered.values = block.values;
-  renumbered.ghost_col = detail::to_device(cols, "fgdd::dist::kron_ghost_cols");
+  renumbered.ghost_col = to_device(cols, "fgdd::dist::kron_ghost_cols");
   renumbered.ghost_rows = ghosts;
   return renumbered;
 }
@@ -126,15 +126,6 @@ void merged_ranges(const DistributedKroneckerMatrices& matrices, int stages,
   }
 }
 
-std::vector<Scalar> to_host_vector(ConstVector v) {
-  std::vector<Scalar> host(v.extent(0));
-  Kokkos::deep_copy(
-      Kokkos::View<Scalar*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-          host.data(), host.size()),
-      v);
-  return host;
-}
-
 }  // namespace
 
 Vector DistributedKroneckerMatrices::scatter_stacked(const ExecSpace& space, int stages,
@@ -160,12 +151,7 @@ Vector DistributedKroneckerMatrices::scatter_stacked(const ExecSpace& space, int
   const Offset mine = num_rows() * Offset(stages);
   const std::vector<Scalar> local = scatter_ranges<Scalar>(
       comm(), comm().is_root() ? merged_p.data() : nullptr, starts, ends, mine);
-  Vector result(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::dist::kron_local"), mine);
-  Kokkos::deep_copy(
-      result,
-      Kokkos::View<const Scalar*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-          local.data(), local.size()));
-  return result;
+  return to_device(local, "fgdd::dist::kron_local");
 }
 
 void DistributedKroneckerMatrices::gather_stacked(const ExecSpace& space, int stages,
@@ -189,12 +175,9 @@ void DistributedKroneckerMatrices::gather_stacked(const ExecSpace& space, int st
   gather_ranges<Scalar>(comm(), to_host_vector(local), comm().is_root() ? merged_p.data() : nullptr,
                         starts, ends);
   if (!comm().is_root()) return;
-  Vector permuted("fgdd::dist::kron_permuted", whole), merged("fgdd::dist::kron_merged", whole);
-  Kokkos::deep_copy(
-      permuted,
-      Kokkos::View<const Scalar*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-          merged_p.data(), merged_p.size()));
-  unpermute_vector(space, root_partition_, int(width), permuted, merged);
+  Vector merged("fgdd::dist::kron_merged", whole);
+  unpermute_vector(space, root_partition_, int(width),
+                   to_device(merged_p, "fgdd::dist::kron_permuted"), merged);
   merged_to_stacked(space, stages, merged, stacked_on_root);
 }
 

@@ -115,29 +115,23 @@ std::vector<Offset> value_starts(const HostCopy<Offset>& rows, const std::vector
 HaloPlan plan_halo(const Communicator& comm, const RowDistribution& distribution,
                    const std::vector<Ordinal>& ghost_rows) {
   const int ranks = comm.size();
-  std::vector<int> receive_counts(ranks, 0), send_counts(ranks, 0);
-  for (const Ordinal row : ghost_rows) ++receive_counts[distribution.owner_of(row)];
-  MPI_Alltoall(receive_counts.data(), 1, MPI_INT, send_counts.data(), 1, MPI_INT, comm.get());
-  std::vector<int> receive_displs(ranks + 1, 0), send_displs(ranks + 1, 0);
-  std::partial_sum(receive_counts.begin(), receive_counts.end(), receive_displs.begin() + 1);
-  std::partial_sum(send_counts.begin(), send_counts.end(), send_displs.begin() + 1);
-  std::vector<Ordinal> requested(send_displs.back());
-  MPI_Alltoallv(ghost_rows.data(), receive_counts.data(), receive_displs.data(), MPI_INT,
-                requested.data(), send_counts.data(), send_displs.data(), MPI_INT, comm.get());
+  std::vector<int> ghost_counts(ranks, 0);
+  for (const Ordinal row : ghost_rows) ++ghost_counts[distribution.owner_of(row)];
+  const std::vector<int> send_counts = receive_counts(comm, ghost_counts);
+  const std::vector<Ordinal> requested = all_to_all(comm, ghost_rows, ghost_counts, send_counts);
   HaloPlan plan;
   plan.send_offsets.assign(1, 0);
   plan.recv_offsets.assign(1, 0);
   const Ordinal first = distribution.block_row_offsets[comm.rank()];
   std::vector<Ordinal> send_rows;
-  for (int r = 0; r < ranks; ++r) {
-    if (receive_counts[r] == 0 && send_counts[r] == 0) continue;
+  for (int r = 0, k = 0; r < ranks; k += send_counts[r], ++r) {
+    if (ghost_counts[r] == 0 && send_counts[r] == 0) continue;
     plan.neighbors.push_back(r);
-    for (int k = send_displs[r]; k < send_displs[r + 1]; ++k)
-      send_rows.push_back(requested[k] - first);
+    for (int i = k; i < k + send_counts[r]; ++i) send_rows.push_back(requested[i] - first);
     plan.send_offsets.push_back(send_rows.size());
-    plan.recv_offsets.push_back(plan.recv_offsets.back() + receive_counts[r]);
+    plan.recv_offsets.push_back(plan.recv_offsets.back() + ghost_counts[r]);
   }
-  plan.send_rows = detail::to_device(send_rows, "fgdd::dist::send_rows");
+  plan.send_rows = to_device(send_rows, "fgdd::dist::send_rows");
   return plan;
 }
 
@@ -187,8 +181,8 @@ DistributedMatrix::DistributedMatrix(const ExecSpace& space, const Communicator&
     std::vector<Offset> diagonal_source, off_rank_source;
     detail::split_columns(permuted, first, last, block_size, diagonal_, off_rank_, diagonal_source,
                           off_rank_source);
-    diagonal_source_ = detail::to_device(diagonal_source, "fgdd::dist::diagonal_source");
-    off_rank_source_ = detail::to_device(off_rank_source, "fgdd::dist::off_rank_source");
+    diagonal_source_ = to_device(diagonal_source, "fgdd::dist::diagonal_source");
+    off_rank_source_ = to_device(off_rank_source, "fgdd::dist::off_rank_source");
     for (auto& c : dropped.cols) c -= first;  // subdomains never leave the rank
     dropped_ = detail::to_matrix(last - first, block_size, std::move(dropped));
     partition_ =
@@ -230,11 +224,10 @@ void DistributedMatrix::update_values(const ExecSpace& space,
   const std::vector<Scalar> dropped_slice =
       scatter_ranges<Scalar>(comm_, root ? dropped.data() : nullptr, dropped_value_starts_,
                              ends(dropped_value_starts_), dropped_.values().extent(0));
-  const auto slice = detail::to_device(permuted_slice, "fgdd::dist::new_values");
+  const auto slice = to_device(permuted_slice, "fgdd::dist::new_values");
   detail::gather_blocks(space, slice, diagonal_source_, b, diagonal_.values());
   detail::gather_blocks(space, slice, off_rank_source_, b, off_rank_.values);
-  Kokkos::deep_copy(space, dropped_.values(),
-                    detail::to_device(dropped_slice, "fgdd::dist::new_dropped"));
+  Kokkos::deep_copy(space, dropped_.values(), to_device(dropped_slice, "fgdd::dist::new_dropped"));
 }
 
 }  // namespace fgdd

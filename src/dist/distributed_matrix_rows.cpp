@@ -162,12 +162,10 @@ DistributedMatrix::DistributedMatrix(const ExecSpace& space, const Communicator&
     const detail::Slice slice = renumbered_slice(mine, perm, ghosts, renumbered_ghosts, source);
     detail::split_columns(slice, first, last, block_size, diagonal_, off_rank_, diagonal_source,
                           off_rank_source);
-    diagonal_source_ =
-        detail::to_device(compose(source, diagonal_source), "fgdd::dist::diagonal_source");
-    off_rank_source_ =
-        detail::to_device(compose(source, off_rank_source), "fgdd::dist::off_rank_source");
-    dropped_source_ = detail::to_device(dropped_sources(dropped_, slice, source, first),
-                                        "fgdd::dist::dropped_source");
+    diagonal_source_ = to_device(compose(source, diagonal_source), "fgdd::dist::diagonal_source");
+    off_rank_source_ = to_device(compose(source, off_rank_source), "fgdd::dist::off_rank_source");
+    dropped_source_ =
+        to_device(dropped_sources(dropped_, slice, source, first), "fgdd::dist::dropped_source");
     std::vector<Ordinal> original_rows(last - first);
     for (Ordinal i = 0; i < last - first; ++i) original_rows[perm[i]] = first + i;
     partition_ = detail::local_partition(local_order_.host_subdomain_offsets, 0,
@@ -184,14 +182,20 @@ void DistributedMatrix::update_values(const ExecSpace& space, const LocalRows& m
       throw InvalidInput(
           "update_values: this matrix was distributed from the root; pass the "
           "root's partitioned matrix");
+    if (mine.first_block_row != first_block_row() || mine.block_size != block_size())
+      throw InvalidInput("update_values: rows from block row " +
+                         std::to_string(mine.first_block_row) + " with block size " +
+                         std::to_string(mine.block_size) + ", not " +
+                         std::to_string(first_block_row()) + " and " +
+                         std::to_string(block_size()) + " as at setup");
     if (mine.row_map != local_row_map_ || mine.col_ind != local_cols_)
       throw InvalidInput("update_values: block row " +
                          std::to_string(distribution_.block_row_offsets[comm_.rank()] +
                                         first_changed_row(local_row_map_, local_cols_, mine)) +
                          " has another pattern than at setup");
-    detail::check_local_rows(mine, distribution_.block_row_offsets.back());
+    detail::check_local_values(mine);  // the pattern is the one checked at construction
   });
-  const auto values = detail::to_device(mine.values, "fgdd::dist::new_values");
+  const auto values = to_device(mine.values, "fgdd::dist::new_values");
   const int b = block_size();
   detail::gather_blocks(space, values, diagonal_source_, b, diagonal_.values());
   detail::gather_blocks(space, values, off_rank_source_, b, off_rank_.values);

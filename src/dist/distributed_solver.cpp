@@ -10,19 +10,24 @@
 namespace fgdd {
 namespace {
 
-std::vector<Scalar> to_host_vector(ConstVector v) {
-  std::vector<Scalar> host(v.extent(0));
-  Kokkos::deep_copy(
-      Kokkos::View<Scalar*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-          host.data(), host.size()),
-      v);
-  return host;
-}
-
-void copy_to_device(const std::vector<Scalar>& host, Vector v) {
-  Kokkos::deep_copy(
-      v, Kokkos::View<const Scalar*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-             host.data(), host.size()));
+// The ranks' partitions of their own rows as one report (the partitioner is the same on all).
+PartitionReport all_ranks_partition(const Communicator& comm, PartitionReport mine) {
+  double sums[3] = {double(mine.num_subdomains), double(mine.entries),
+                    double(mine.entries_after_drop)};
+  comm.sum(sums, 3);
+  PartitionReport all = mine;
+  all.num_subdomains = Ordinal(sums[0]);
+  all.entries = Offset(sums[1]);
+  all.entries_after_drop = Offset(sums[2]);
+  all.dropped_fraction = all.entries > 0 ? 1 - sums[2] / sums[1] : 0;
+  all.min_rows = Offset(-comm.max(-double(mine.min_rows)));
+  all.max_rows = Offset(comm.max(double(mine.max_rows)));
+  double rows = mine.average_rows * mine.num_subdomains;
+  comm.sum(&rows, 1);
+  all.average_rows = all.num_subdomains > 0 ? rows / all.num_subdomains : 0;
+  all.partition_seconds = comm.max(mine.partition_seconds);
+  all.reorder_seconds = comm.max(mine.reorder_seconds);
+  return all;
 }
 
 }  // namespace
@@ -65,7 +70,7 @@ void DistributedSolver::setup(const ExecSpace& space, const LocalRows& mine,
   whole_.reset();
   report_ = PartitionReport{};
   matrix_ = std::make_unique<DistributedMatrix>(space, comm_, mine, local_grid, options_.partition);
-  report_ = matrix_->local_report();
+  report_ = all_ranks_partition(comm_, matrix_->local_report());
   finish_setup(space, timer);
 }
 
@@ -179,18 +184,15 @@ SolveResult DistributedSolver::solve(const ExecSpace& space, ConstVector b, Vect
   }
   const Offset n = matrix().num_rows();
   const bool root = comm_.is_root();
-  Vector b_local("fgdd::dist::b", n), x_local("fgdd::dist::x", n);
-  copy_to_device(scatter_ranges<Scalar>(comm_, root ? b_p.data() : nullptr, starts, ends, n),
-                 b_local);
-  copy_to_device(scatter_ranges<Scalar>(comm_, root ? x_p.data() : nullptr, starts, ends, n),
-                 x_local);
+  const Vector b_local = to_device(
+      scatter_ranges<Scalar>(comm_, root ? b_p.data() : nullptr, starts, ends, n), "fgdd::dist::b");
+  const Vector x_local = to_device(
+      scatter_ranges<Scalar>(comm_, root ? x_p.data() : nullptr, starts, ends, n), "fgdd::dist::x");
   const SolveResult result = solve_local(space, b_local, x_local);
   gather_ranges<Scalar>(comm_, to_host_vector(x_local), root ? x_p.data() : nullptr, starts, ends);
-  if (root) {
-    Vector permuted("fgdd::dist::permuted", global_rows);
-    copy_to_device(x_p, permuted);
-    unpermute_vector(space, whole_->partition, block_size, permuted, x);
-  }
+  if (root)
+    unpermute_vector(space, whole_->partition, block_size, to_device(x_p, "fgdd::dist::permuted"),
+                     x);
   return result;
 }
 

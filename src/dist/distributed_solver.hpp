@@ -35,7 +35,7 @@ class DistributedSolver {
 
   // Collective. Each rank passes its own rows (local_rows.hpp; DistributedMatrix's LocalRows
   // constructor), so that no rank holds the whole matrix; local_grid: the rank's rows as a grid
-  // (geometric subdomains), or empty. partition_report() is then this rank's. Errors as above.
+  // (geometric subdomains), or empty. Errors as above.
   void setup(const ExecSpace& space, const LocalRows& mine, const GridInfo& local_grid = {});
 
   // Collective. New values of the pattern given to setup (the root passes A, the others
@@ -61,7 +61,8 @@ class DistributedSolver {
   const DistributedMatrix& matrix() const;
   const Preconditioner& preconditioner() const;
   // The root's partition report (other ranks: an empty report); after the LocalRows setup,
-  // this rank's.
+  // the ranks' reports together on every rank (counts summed, sizes over all subdomains, times
+  // the slowest rank's; each rank's own is matrix().local_report()).
   const PartitionReport& partition_report() const noexcept { return report_; }
   double setup_seconds() const noexcept { return setup_seconds_; }
   double update_seconds() const noexcept { return update_seconds_; }

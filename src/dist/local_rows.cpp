@@ -64,6 +64,29 @@ std::vector<Ordinal> gather_row_offsets(const Communicator& comm, const LocalRow
   return offsets;
 }
 
+namespace {
+
+void check_value_count(const LocalRows& mine) {
+  const Offset b2 = Offset(mine.block_size) * mine.block_size;
+  if (Offset(mine.values.size()) != Offset(mine.col_ind.size()) * b2)
+    throw InvalidMatrix(std::to_string(mine.values.size()) + " values for " +
+                        std::to_string(mine.col_ind.size()) + " blocks of " + std::to_string(b2));
+}
+
+// Local row i's values are finite.
+void check_row_values(const LocalRows& mine, Ordinal i) {
+  const Offset b2 = Offset(mine.block_size) * mine.block_size;
+  const Ordinal row = mine.first_block_row + i;
+  for (Offset k = mine.row_map[i]; k < mine.row_map[i + 1]; ++k)
+    for (Offset e = 0; e < b2; ++e)
+      if (!std::isfinite(mine.values[k * b2 + e]))
+        throw InvalidMatrix("block (" + std::to_string(row) + ", " +
+                                std::to_string(mine.col_ind[k]) + ") holds NaN or Inf",
+                            row, mine.col_ind[k]);
+}
+
+}  // namespace
+
 void check_local_rows(const LocalRows& mine, Ordinal global_rows) {
   const Ordinal n = mine.num_block_rows(), first = mine.first_block_row;
   if (mine.block_size < 1)
@@ -73,7 +96,6 @@ void check_local_rows(const LocalRows& mine, Ordinal global_rows) {
         "the row map must hold the rank's block rows + 1 offsets from 0 (one 0 "
         "for no rows)",
         first);
-  const Offset b2 = Offset(mine.block_size) * mine.block_size;
   for (Ordinal i = 0; i < n; ++i)
     if (mine.row_map[i + 1] < mine.row_map[i])
       throw InvalidMatrix("the row map decreases at block row " + std::to_string(first + i),
@@ -81,9 +103,7 @@ void check_local_rows(const LocalRows& mine, Ordinal global_rows) {
   if (mine.row_map.back() != Offset(mine.col_ind.size()))
     throw InvalidMatrix("the row map ends at " + std::to_string(mine.row_map.back()) + " but " +
                         std::to_string(mine.col_ind.size()) + " block columns are given");
-  if (Offset(mine.values.size()) != Offset(mine.col_ind.size()) * b2)
-    throw InvalidMatrix(std::to_string(mine.values.size()) + " values for " +
-                        std::to_string(mine.col_ind.size()) + " blocks of " + std::to_string(b2));
+  check_value_count(mine);
   std::vector<Ordinal> cols;
   for (Ordinal i = 0; i < n; ++i) {
     const Ordinal row = first + i;
@@ -102,39 +122,27 @@ void check_local_rows(const LocalRows& mine, Ordinal global_rows) {
           row, *twice);
     if (!std::binary_search(cols.begin(), cols.end(), row))
       throw InvalidMatrix("block row " + std::to_string(row) + " has no diagonal block", row, row);
-    for (Offset k = mine.row_map[i]; k < mine.row_map[i + 1]; ++k)
-      for (Offset e = 0; e < b2; ++e)
-        if (!std::isfinite(mine.values[k * b2 + e]))
-          throw InvalidMatrix("block (" + std::to_string(row) + ", " +
-                                  std::to_string(mine.col_ind[k]) + ") holds NaN or Inf",
-                              row, mine.col_ind[k]);
+    check_row_values(mine, i);
   }
+}
+
+void check_local_values(const LocalRows& mine) {
+  check_value_count(mine);
+  for (Ordinal i = 0; i < mine.num_block_rows(); ++i) check_row_values(mine, i);
 }
 
 std::vector<Ordinal> renumber_remote_rows(const Communicator& comm,
                                           const std::vector<Ordinal>& offsets,
                                           const std::vector<Ordinal>& rows,
                                           const std::vector<Ordinal>& my_perm) {
-  const int ranks = comm.size();
-  std::vector<int> asked(ranks, 0), asking(ranks, 0);
-  for (const Ordinal row : rows) {
-    const int owner =
-        int(std::upper_bound(offsets.begin(), offsets.end(), row) - offsets.begin()) - 1;
-    ++asked[owner];
-  }
-  MPI_Alltoall(asked.data(), 1, MPI_INT, asking.data(), 1, MPI_INT, comm.get());
-  std::vector<int> asked_displs(ranks + 1, 0), asking_displs(ranks + 1, 0);
-  std::partial_sum(asked.begin(), asked.end(), asked_displs.begin() + 1);
-  std::partial_sum(asking.begin(), asking.end(), asking_displs.begin() + 1);
-  std::vector<Ordinal> requests(asking_displs.back());
-  MPI_Alltoallv(rows.data(), asked.data(), asked_displs.data(), MPI_INT, requests.data(),
-                asking.data(), asking_displs.data(), MPI_INT, comm.get());
+  std::vector<int> asked(comm.size(), 0);
+  for (const Ordinal row : rows)
+    ++asked[int(std::upper_bound(offsets.begin(), offsets.end(), row) - offsets.begin()) - 1];
+  const std::vector<int> asking = receive_counts(comm, asked);
+  std::vector<Ordinal> requests = all_to_all(comm, rows, asked, asking);
   const Ordinal first = offsets[comm.rank()];
   for (Ordinal& row : requests) row = first + my_perm[row - first];
-  std::vector<Ordinal> answers(rows.size());
-  MPI_Alltoallv(requests.data(), asking.data(), asking_displs.data(), MPI_INT, answers.data(),
-                asked.data(), asked_displs.data(), MPI_INT, comm.get());
-  return answers;
+  return all_to_all(comm, requests, asking, asked);
 }
 
 }  // namespace fgdd::detail

@@ -41,6 +41,8 @@ std::vector<Ordinal> gather_row_offsets(const Communicator& comm, const LocalRow
 // length, a row map not starting at 0 or decreasing, a column outside [0, global_rows), a
 // column twice in a row, a NaN or Inf value, a row without its diagonal block.
 void check_local_rows(const LocalRows& mine, Ordinal global_rows);
+// Only the values of rows whose pattern was checked before: their count, and NaN or Inf.
+void check_local_values(const LocalRows& mine);
 
 // Collective. For each of rows (global, sorted, none of this rank's), its owner's answer:
 // offsets[owner] + owner_perm(row − offsets[owner]), where every rank passes its own perm

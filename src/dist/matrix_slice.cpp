@@ -1,6 +1,7 @@
 #include "dist/matrix_slice.hpp"
 
 #include "core/matrix_build.hpp"
+#include "dist/mpi_transfer.hpp"
 
 #include <algorithm>
 #include <numeric>

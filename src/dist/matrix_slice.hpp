@@ -19,16 +19,6 @@ struct Slice {
   std::vector<Scalar> values;
 };
 
-template <class T>
-Kokkos::View<T*, DeviceType> to_device(const std::vector<T>& host, const std::string& label) {
-  Kokkos::View<T*, DeviceType> view(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
-                                    host.size());
-  Kokkos::deep_copy(
-      view, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-                host.data(), host.size()));
-  return view;
-}
-
 // A square matrix of the slice's rows (columns already local).
 SparseMatrix to_matrix(Ordinal block_rows, int block_size, Slice&& slice);
 

@@ -1,5 +1,6 @@
-// Typed MPI transfers for setup: broadcasts of small arrays and the root's scatter of
-// contiguous slices of large host arrays (chunked, so slices beyond 2³¹ elements work).
+// Typed MPI transfers for setup: broadcasts of small arrays, all-to-alls, the root's scatter of
+// contiguous slices of large host arrays (chunked, so slices beyond 2³¹ elements work), and the
+// host/device copies around them.
 #pragma once
 
 #include "core/types.hpp"
@@ -7,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -24,6 +26,27 @@ HostCopy<typename View::non_const_value_type> host_copy(const View& device) {
   return host;
 }
 
+// A device copy of a host vector (setup arrays, the scattered parts of vectors).
+template <class T>
+Kokkos::View<T*, DeviceType> to_device(const std::vector<T>& host, const std::string& label) {
+  Kokkos::View<T*, DeviceType> view(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
+                                    host.size());
+  Kokkos::deep_copy(
+      view, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                host.data(), host.size()));
+  return view;
+}
+
+// A host vector of a device vector (what gather_ranges sends).
+inline std::vector<Scalar> to_host_vector(ConstVector v) {
+  std::vector<Scalar> host(v.extent(0));
+  Kokkos::deep_copy(
+      Kokkos::View<Scalar*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+          host.data(), host.size()),
+      v);
+  return host;
+}
+
 template <class T>
 MPI_Datatype mpi_type() {
   if constexpr (std::is_same_v<T, double>) return MPI_DOUBLE;
@@ -32,6 +55,32 @@ MPI_Datatype mpi_type() {
                     (std::is_unsigned_v<T> && sizeof(T) == 8),
                 "no MPI type for this element type");
   return MPI_UINT64_T;
+}
+
+// Collective. How many elements this rank receives from each rank, given how many it sends to
+// each (one MPI_Alltoall).
+inline std::vector<int> receive_counts(const Communicator& comm,
+                                       const std::vector<int>& send_counts) {
+  std::vector<int> received(send_counts.size());
+  MPI_Alltoall(send_counts.data(), 1, MPI_INT, received.data(), 1, MPI_INT, comm.get());
+  return received;
+}
+
+// Collective. sent holds, rank after rank, send_counts[r] elements for rank r; the result holds,
+// rank after rank, recv_counts[r] elements from rank r (receive_counts of send_counts).
+template <class T>
+std::vector<T> all_to_all(const Communicator& comm, const std::vector<T>& sent,
+                          const std::vector<int>& send_counts,
+                          const std::vector<int>& recv_counts) {
+  std::vector<int> send_displs(send_counts.size() + 1, 0), recv_displs(recv_counts.size() + 1, 0);
+  for (std::size_t r = 0; r < send_counts.size(); ++r) {
+    send_displs[r + 1] = send_displs[r] + send_counts[r];
+    recv_displs[r + 1] = recv_displs[r] + recv_counts[r];
+  }
+  std::vector<T> received(recv_displs.back());
+  MPI_Alltoallv(sent.data(), send_counts.data(), send_displs.data(), mpi_type<T>(), received.data(),
+                recv_counts.data(), recv_displs.data(), mpi_type<T>(), comm.get());
+  return received;
 }
 
 inline void broadcast(const Communicator& comm, int& value) {

@@ -5,57 +5,22 @@
 #include "dist/read_matrix_market_rows.hpp"
 
 #include "core/errors.hpp"
+#include "core/file_bytes.hpp"
 #include "core/matrix_market.hpp"
+#include "dist/mpi_transfer.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <memory>
 #include <numeric>
 #include <optional>
-#include <type_traits>
 #include <vector>
 
 namespace fgdd {
 namespace {
 
-struct FileCloser {
-  void operator()(std::FILE* file) const { std::fclose(file); }
-};
+using detail::FileBytes;
 
-// An open file read at byte offsets; errors name the path.
-class RandomAccessFile {
- public:
-  explicit RandomAccessFile(const std::string& path)
-      : path_(path), file_(std::fopen(path.c_str(), "rb")) {
-    if (!file_) throw FileError(path, 0, std::string("cannot open: ") + std::strerror(errno));
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-      throw FileError(path, 0, "cannot read: is a directory");
-    size_ = std::filesystem::file_size(path, ec);
-    if (ec) throw FileError(path, 0, "cannot read: " + ec.message());
-  }
-  std::size_t size() const { return size_; }
-
-  // Bytes [offset, offset + count) (clamped to the file), with a NUL after them.
-  std::vector<char> read(std::size_t offset, std::size_t count) const {
-    count = offset >= size_ ? 0 : std::min(count, size_ - offset);
-    std::vector<char> bytes(count + 1, '\0');
-    if (count > 0 && (std::fseek(file_.get(), long(offset), SEEK_SET) != 0 ||
-                      std::fread(bytes.data(), 1, count, file_.get()) != count))
-      throw FileError(path_, 0, std::string("cannot read: ") + std::strerror(errno));
-    return bytes;
-  }
-
- private:
-  std::string path_;
-  std::unique_ptr<std::FILE, FileCloser> file_;
-  std::size_t size_ = 0;
-};
-
-detail::MatrixMarketLayout read_layout(const RandomAccessFile& file, const std::string& path) {
+detail::MatrixMarketLayout read_layout(const FileBytes& file, const std::string& path) {
   for (std::size_t prefix = 1 << 16;; prefix *= 2) {
     const std::vector<char> bytes = file.read(0, prefix);
     const bool whole = bytes.size() - 1 == file.size();
@@ -66,7 +31,7 @@ detail::MatrixMarketLayout read_layout(const RandomAccessFile& file, const std::
 }
 
 // The first line start at or after offset (offset itself when a line ends just before it).
-std::size_t next_line_start(const RandomAccessFile& file, std::size_t offset) {
+std::size_t next_line_start(const FileBytes& file, std::size_t offset) {
   constexpr std::size_t piece = 1 << 16;
   for (std::size_t at = offset - 1; at < file.size(); at += piece) {
     const std::vector<char> bytes = file.read(at, piece);
@@ -76,24 +41,11 @@ std::size_t next_line_start(const RandomAccessFile& file, std::size_t offset) {
   return file.size();
 }
 
-template <class T>
-std::vector<T> exchange(const Communicator& comm, const std::vector<T>& sent,
-                        const std::vector<int>& send_counts, const std::vector<int>& recv_counts) {
-  std::vector<int> send_displs(send_counts.size() + 1, 0), recv_displs(recv_counts.size() + 1, 0);
-  std::partial_sum(send_counts.begin(), send_counts.end(), send_displs.begin() + 1);
-  std::partial_sum(recv_counts.begin(), recv_counts.end(), recv_displs.begin() + 1);
-  std::vector<T> received(recv_displs.back());
-  const MPI_Datatype type = std::is_same_v<T, Ordinal> ? MPI_INT : MPI_DOUBLE;
-  MPI_Alltoallv(sent.data(), send_counts.data(), send_displs.data(), type, received.data(),
-                recv_counts.data(), recv_displs.data(), type, comm.get());
-  return received;
-}
-
 }  // namespace
 
 LocalRows read_matrix_market_rows(const Communicator& comm, const std::string& path) {
   const int ranks = comm.size(), me = comm.rank();
-  std::optional<RandomAccessFile> file;
+  std::optional<FileBytes> file;
   detail::MatrixMarketLayout layout;
   comm.run_collectively([&] {
     file.emplace(path);
@@ -131,12 +83,12 @@ LocalRows read_matrix_market_rows(const Communicator& comm, const std::string& p
     entries = detail::parse_matrix_market_entries(path, layout, text.data(), text.size() - 1,
                                                   layout.data_line + lines_before, layout.entries);
   });
-  long long count = (long long)entries.rows.size(), total = 0;
+  const long long count = (long long)entries.rows.size();
   MPI_Exscan(&count, &entries_before, 1, MPI_LONG_LONG, MPI_SUM, comm.get());
   if (me == 0) entries_before = 0;
-  MPI_Allreduce(&count, &total, 1, MPI_LONG_LONG, MPI_SUM, comm.get());
-  long long all_newlines = 0;
-  MPI_Allreduce(&newlines, &all_newlines, 1, MPI_LONG_LONG, MPI_SUM, comm.get());
+  long long totals[2] = {count, newlines};
+  MPI_Allreduce(MPI_IN_PLACE, totals, 2, MPI_LONG_LONG, MPI_SUM, comm.get());
+  const long long total = totals[0], all_newlines = totals[1];
   comm.run_collectively([&] {
     if (total < layout.entries) {  // the same message as read_matrix_market's
       const bool ends_with_newline = file->read(file->size() - 1, 1)[0] == '\n';
@@ -165,11 +117,10 @@ LocalRows read_matrix_market_rows(const Communicator& comm, const std::string& p
 
   // Two passes over the entries: count per owner, then fill the send arrays in owner order.
   const Scalar mirror_sign = layout.skew ? -1.0 : 1.0;
-  std::vector<int> send_counts(ranks, 0), recv_counts(ranks);
-  std::vector<int> owners(entries.rows.size());
+  std::vector<int> send_counts(ranks, 0);
   for (std::size_t k = 0; k < entries.rows.size(); ++k) {
     const Ordinal i = entries.rows[k], j = entries.columns[k];
-    ++send_counts[owners[k] = owner(i)];
+    ++send_counts[owner(i)];
     if (layout.mirror && i != j) ++send_counts[owner(j)];
   }
   std::vector<Offset> next(ranks + 1, 0);
@@ -182,15 +133,14 @@ LocalRows read_matrix_market_rows(const Communicator& comm, const std::string& p
   };
   for (std::size_t k = 0; k < entries.rows.size(); ++k) {
     const Ordinal i = entries.rows[k], j = entries.columns[k];
-    put(owners[k], i, j, entries.values[k]);
+    put(owner(i), i, j, entries.values[k]);
     if (layout.mirror && i != j) put(owner(j), j, i, mirror_sign * entries.values[k]);
   }
   entries = {};
-  owners = {};
-  MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm.get());
-  const std::vector<Ordinal> my_rows = exchange(comm, send_rows, send_counts, recv_counts);
-  const std::vector<Ordinal> my_cols = exchange(comm, send_cols, send_counts, recv_counts);
-  const std::vector<Scalar> my_values = exchange(comm, send_values, send_counts, recv_counts);
+  const std::vector<int> recv_counts = receive_counts(comm, send_counts);
+  const std::vector<Ordinal> my_rows = all_to_all(comm, send_rows, send_counts, recv_counts);
+  const std::vector<Ordinal> my_cols = all_to_all(comm, send_cols, send_counts, recv_counts);
+  const std::vector<Scalar> my_values = all_to_all(comm, send_values, send_counts, recv_counts);
   send_rows = {}, send_cols = {}, send_values = {};
 
   // CSR of this rank's rows: a counting sort by row keeps the arrival order (the file's: ranks

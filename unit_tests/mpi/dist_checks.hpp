@@ -1,5 +1,5 @@
-// What the MPI tests share: rounding bounds for comparing distributed and serial results, and
-// the halo plan's consistency across ranks.
+// What the MPI tests share: rounding bounds for comparing distributed and serial results,
+// gathering a distributed vector, and the halo plan's consistency across ranks.
 #pragma once
 
 #include "catch_compat.hpp"
@@ -49,6 +49,22 @@ inline double norm2(const std::vector<double>& v) {
 inline double sum_error_bound(int k) {
   const double k_u = k * std::numeric_limits<double>::epsilon() / 2;
   return k_u / (1 - k_u);
+}
+
+// A vector whose rank r holds scalar rows [offsets[r]·b, offsets[r + 1]·b), gathered whole on
+// every rank.
+inline std::vector<double> gather_whole(const Communicator& comm,
+                                        const std::vector<Ordinal>& offsets, int b,
+                                        const std::vector<double>& mine) {
+  std::vector<int> counts, displs;
+  for (int r = 0; r < comm.size(); ++r) {
+    counts.push_back(int((offsets[r + 1] - offsets[r]) * b));
+    displs.push_back(int(offsets[r] * b));
+  }
+  std::vector<double> whole(std::size_t(offsets.back()) * b);
+  MPI_Allgatherv(mine.data(), int(mine.size()), MPI_DOUBLE, whole.data(), counts.data(),
+                 displs.data(), MPI_DOUBLE, comm.get());
+  return whole;
 }
 
 // With several ranks the plan has messages, and the counts agree on both sides.

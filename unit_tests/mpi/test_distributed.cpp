@@ -47,18 +47,8 @@ PartitionOptions small_subdomains(Offset rows) {
 
 // The whole vector in A_p's ordering on every rank.
 std::vector<double> gather(const DistributedMatrix& A, ConstVector local) {
-  const Communicator& comm = A.comm();
-  const int b = A.block_size();
-  std::vector<int> counts, displs;
-  for (int r = 0; r < comm.size(); ++r) {
-    const auto& offsets = A.distribution().block_row_offsets;
-    counts.push_back(int((offsets[r + 1] - offsets[r]) * b));
-    displs.push_back(int(offsets[r] * b));
-  }
-  std::vector<double> mine = reference::to_host(local), whole(displs.back() + counts.back());
-  MPI_Allgatherv(mine.data(), int(mine.size()), MPI_DOUBLE, whole.data(), counts.data(),
-                 displs.data(), MPI_DOUBLE, comm.get());
-  return whole;
+  return gather_whole(A.comm(), A.distribution().block_row_offsets, A.block_size(),
+                      reference::to_host(local));
 }
 
 // x_i = sin(0.3 i + 1) in A_p's ordering; this rank's slice.

@@ -91,20 +91,6 @@ PartitionOptions small_subdomains(Offset rows) {
   return options;
 }
 
-// This rank's scalar rows [first, first + n) of a vector, gathered whole on every rank.
-std::vector<double> gather_whole(const Communicator& comm, const std::vector<Ordinal>& offsets,
-                                 int b, const std::vector<double>& mine) {
-  std::vector<int> counts, displs;
-  for (int r = 0; r < comm.size(); ++r) {
-    counts.push_back(int((offsets[r + 1] - offsets[r]) * b));
-    displs.push_back(int(offsets[r] * b));
-  }
-  std::vector<double> whole(std::size_t(offsets.back()) * b);
-  MPI_Allgatherv(mine.data(), int(mine.size()), MPI_DOUBLE, whole.data(), counts.data(),
-                 displs.data(), MPI_DOUBLE, comm.get());
-  return whole;
-}
-
 }  // namespace
 
 TEST_CASE("LocalRows: the distributed SpMV equals the serial one in the callers' ordering",

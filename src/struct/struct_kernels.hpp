@@ -52,6 +52,8 @@ template <int B, SyncMode Mode>
 struct StructKernelBase {
   static constexpr int capacity = block_capacity(B);
   static constexpr bool level_layout = Mode == SyncMode::Tiles;
+  // Whether the kernel has load_own(site, Own&) and point(member, site, Own&) (the DoF-1 sweeps).
+  static constexpr bool loads_own_early = false;
   StructData data;
   Kokkos::View<unsigned*, DeviceType> done;
   unsigned epoch = 0;
@@ -264,19 +266,29 @@ struct StructIc0UpperKernel : StructKernelBase<B, Mode> {
 // issues in order, so a load followed by its use per entry would cost a memory latency per entry:
 // the entries go in batches whose loads are all issued before the first product (a branch on
 // whether an entry is in the grid does not wait for memory); the products keep the serial order.
+//
+// At DoF 1 the tiles launch first loads what no other point writes (Own: z_p, D⁻¹_p, the first
+// batch's entries) and then waits on the tiles before it, so those loads overlap the wait (H100:
+// sweeps 12–14 % faster). At DoF 2–3 the same split cost 20–58 % (a098bf9, likely registers), so
+// there every launch takes point().
 template <int B, bool Lower, SyncMode Mode>
 struct StructSweepKernel : StructKernelBase<B, Mode> {
   using Base = StructKernelBase<B, Mode>;
   static constexpr int width = B > 0 ? B : max_block_size;
   // Entries per batch: about 48 scalars of registers (1 for the runtime block size).
   static constexpr int batch = B <= 0 ? 1 : 48 / (B * B + B) > 16 ? 16 : 48 / (B * B + B);
+  static constexpr bool loads_own_early = B == 1;
   Vector z;
 
+  KOKKOS_INLINE_FUNCTION int first_entry() const { return Lower ? 0 : this->data.center + 1; }
+  KOKKOS_INLINE_FUNCTION int last_entry() const {
+    return Lower ? this->data.num_lower : this->data.s;
+  }
+
   KOKKOS_INLINE_FUNCTION void point(const TeamMember&, const StructSite& s) const {
-    const auto& data = this->data;
     const Offset p = s.self;
     const int bs = this->b(), bb = bs * bs;
-    const int first = Lower ? 0 : data.center + 1, last = Lower ? data.num_lower : data.s;
+    const int first = first_entry(), last = last_entry();
     Scalar sum[width], inv[Base::capacity];
     for (int r = 0; r < bs; ++r) sum[r] = z(this->component(p, r));
     if (!Lower)
@@ -299,6 +311,74 @@ struct StructSweepKernel : StructKernelBase<B, Mode> {
           for (int c = 0; c < bs; ++c) sum[r] -= values[j][r * bs + c] * other[j][c];
       }
     }
+    finish(s, sum, inv);
+  }
+
+  // What no other point writes, loaded before the point's waits (loads_own_early).
+  struct Own {
+    Scalar sum[width];           // z_p
+    Scalar inv[Base::capacity];  // D⁻¹_p (upper)
+    bool in[batch];              // the first batch's entries in the grid
+    Scalar values[batch][Base::capacity];
+  };
+
+  KOKKOS_INLINE_FUNCTION void load_own(const StructSite& s, Own& own) const {
+    const int bs = this->b();
+    for (int r = 0; r < bs; ++r) own.sum[r] = z(this->component(s.self, r));
+    if (!Lower)
+      for (int rc = 0; rc < bs * bs; ++rc) own.inv[rc] = this->inv_diag(rc, s.self);
+    load_batch(s, first_entry(), own.in, own.values);
+  }
+
+  // point() after load_own.
+  KOKKOS_INLINE_FUNCTION void point(const TeamMember&, const StructSite& s, Own& own) const {
+    subtract_loaded_batch(s, first_entry(), own.in, own.values, own.sum);
+    for (int e0 = first_entry() + batch; e0 < last_entry(); e0 += batch) {
+      bool in[batch];
+      Scalar values[batch][Base::capacity];
+      load_batch(s, e0, in, values);
+      subtract_loaded_batch(s, e0, in, values, own.sum);
+    }
+    finish(s, own.sum, own.inv);
+  }
+
+ private:
+  // The entries of the batch from e0 at the point (in: whether each neighbour is in the grid).
+  KOKKOS_INLINE_FUNCTION void load_batch(const StructSite& s, int e0, bool* in,
+                                         Scalar (*values)[Base::capacity]) const {
+    const int bb = this->b() * this->b();
+    for (int j = 0; j < batch; ++j) {
+      const int e = e0 + j;
+      in[j] = e < last_entry() && this->inside(e, s);
+      if (in[j])
+        for (int rc = 0; rc < bb; ++rc) values[j][rc] = this->lu(e, rc, s.self);
+    }
+  }
+
+  // Waits on and loads the batch's neighbours, then subtracts its products.
+  KOKKOS_INLINE_FUNCTION void subtract_loaded_batch(const StructSite& s, int e0, const bool* in,
+                                                    const Scalar (*values)[Base::capacity],
+                                                    Scalar* sum) const {
+    const int bs = this->b();
+    Scalar other[batch][width];
+    for (int j = 0; j < batch; ++j) {
+      if (!in[j]) continue;
+      const Offset q = this->neighbour(s, e0 + j);
+      this->wait(q);
+      for (int c = 0; c < bs; ++c) other[j][c] = this->read(z(this->component(q, c)));
+    }
+    for (int j = 0; j < batch; ++j) {
+      if (!in[j]) continue;
+      for (int r = 0; r < bs; ++r)
+        for (int c = 0; c < bs; ++c) sum[r] -= values[j][r * bs + c] * other[j][c];
+    }
+  }
+
+  // Stores z_p (lower) or D⁻¹_p z_p (upper) and publishes the point.
+  KOKKOS_INLINE_FUNCTION void finish(const StructSite& s, const Scalar* sum,
+                                     const Scalar* inv) const {
+    const Offset p = s.self;
+    const int bs = this->b();
     if (Lower) {
       for (int r = 0; r < bs; ++r) z(this->component(p, r)) = sum[r];
     } else {

@@ -137,31 +137,54 @@ struct StructTileLaunch {
     }
   }
 
+  // Column c of tile (tu, tv) on level: its point's site, if it has one there (level_slot: the
+  // level's slot in the level layout's columns).
+  KOKKOS_INLINE_FUNCTION bool column_site(int c, Ordinal tu, Ordinal tv, Ordinal level,
+                                          Ordinal level_slot, StructSite& site) const {
+    const long long u = tiles.u_min + (long long)tu * tiles.shape.u + c % tiles.shape.u;
+    const long long v = tiles.v_min + (long long)tv * tiles.shape.v + c / tiles.shape.u;
+    Ordinal x, y, z;
+    if (!map.point(u, v, level, x, y, z)) return false;
+    const Offset nx = kernel.data.g.nx, ny = kernel.data.g.ny;
+    const Offset p = x + nx * (y + ny * z);
+    if constexpr (Kernel::level_layout)
+      site = kernel.data.level.site(p, x, y, z, u, v, level_slot);
+    else
+      site = kernel.site(p, x, y, z);
+    return true;
+  }
+
   KOKKOS_INLINE_FUNCTION void run_tile(const TeamMember& member, const Ordinal tile) const {
     const Ordinal lo = first(tile), hi = last(tile);
     if (lo > hi) return;
     const Ordinal tu = tile / tiles.tiles_v, tv = tile % tiles.tiles_v;
     const int columns = tiles.shape.u * tiles.shape.v;
-    const StructLevelLayout& layout = kernel.data.level;
-    const Offset nx = kernel.data.g.nx, ny = kernel.data.g.ny;
     Ordinal ready = -1;
     for (Ordinal step = 0; step <= hi - lo; ++step) {
       const Ordinal level = reverse ? hi - step : lo + step;
       const Ordinal key = reverse ? last_key - level : level;
-      const Ordinal level_slot = level % layout.column_length;
-      wait_for(member, tu, tv, key, ready);
-      member.team_barrier();
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, columns), [&](const int c) {
-        const long long u = tiles.u_min + (long long)tu * tiles.shape.u + c % tiles.shape.u;
-        const long long v = tiles.v_min + (long long)tv * tiles.shape.v + c / tiles.shape.u;
-        Ordinal x, y, z;
-        if (!map.point(u, v, level, x, y, z)) return;
-        const Offset p = x + nx * (y + ny * z);
-        if constexpr (Kernel::level_layout)
-          kernel.point(member, layout.site(p, x, y, z, u, v, level_slot));
-        else
-          kernel.point(member, kernel.site(p, x, y, z));
-      });
+      const Ordinal level_slot = level % kernel.data.level.column_length;
+      if constexpr (Kernel::loads_own_early) {
+        // A thread's first column loads what its point alone writes before the wait, so those
+        // loads overlap it; further columns (a team smaller than the tile) come after it.
+        const int rank = member.team_rank(), threads = member.team_size();
+        StructSite site;
+        typename Kernel::Own own;
+        const bool here = rank < columns && column_site(rank, tu, tv, level, level_slot, site);
+        if (here) kernel.load_own(site, own);
+        wait_for(member, tu, tv, key, ready);
+        member.team_barrier();
+        if (here) kernel.point(member, site, own);
+        for (int c = rank + threads; c < columns; c += threads)
+          if (column_site(c, tu, tv, level, level_slot, site)) kernel.point(member, site);
+      } else {
+        wait_for(member, tu, tv, key, ready);
+        member.team_barrier();
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(member, columns), [&](const int c) {
+          StructSite site;
+          if (column_site(c, tu, tv, level, level_slot, site)) kernel.point(member, site);
+        });
+      }
       // Every thread's writes before the barrier, the barrier before the progress.
       Kokkos::memory_fence();
       member.team_barrier();

@@ -55,6 +55,19 @@ double slowest_rank_seconds(const Communicator& comm, const ExecSpace& space, in
   }
   return best;
 }
+
+double slowest_rank_seconds_in_turn(const Communicator& comm, const ExecSpace& space, int warmup,
+                                    int repeats, const std::function<void()>& run) {
+  double mine = 0;
+  for (int turn = 0; turn < comm.size(); ++turn) {
+    space.fence();
+    MPI_Barrier(comm.get());
+    if (comm.rank() == turn) mine = time_it(space, warmup, repeats, run).min;
+  }
+  space.fence();
+  MPI_Barrier(comm.get());
+  return comm.max(mine);
+}
 #endif
 
 double copy_bandwidth(const ExecSpace& space, double copy_mb, int warmup, int repeats) {

@@ -43,6 +43,10 @@ Timing time_it(const ExecSpace& space, int warmup, int repeats, const std::funct
 // every timed run starts together (fence, then MPI_Barrier).
 double slowest_rank_seconds(const Communicator& comm, const ExecSpace& space, int warmup,
                             int repeats, const std::function<void()>& run);
+// The same for work without communication, with the ranks timing it one after another while
+// the others wait: what each rank's GPU would take alone, when the ranks share one GPU.
+double slowest_rank_seconds_in_turn(const Communicator& comm, const ExecSpace& space, int warmup,
+                                    int repeats, const std::function<void()>& run);
 #endif
 
 // Read + write bandwidth of a device copy of copy_mb megabytes, best of the repeats, GB/s.

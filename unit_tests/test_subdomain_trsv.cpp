@@ -558,7 +558,8 @@ TEST_CASE("subdomain trsv: dag_ec_lds_ud defers the D⁻¹ scaling", "[trsv]") {
         expected = scale(h, y, false);
         const auto spread = reference::triangular_solve(
             h, triangle, Diagonal::Unit,
-            reference::triangular_product(h, triangle, Diagonal::Unit, abs_of(y)).bound, false, true);
+            reference::triangular_product(h, triangle, Diagonal::Unit, abs_of(y)).bound, false,
+            true);
         const auto first = scale(h, spread, true), second = scale(h, y, true);
         for (std::size_t i = 0; i < r.size(); ++i)
           allowed[i] = 2 * g_m * 1.01 * first[i] + 2 * g_b * second[i];
@@ -648,6 +649,47 @@ TEST_CASE("subdomain trsv: a subdomain beyond level-0 scratch runs from level 1"
   for (const TriangularKernel kernel : triangular_kernels)
     check_solve(h, Triangle::Lower, Diagonal::Pivots, r_host,
                 run_solve(trsv, Triangle::Lower, Diagonal::Pivots, kernel, r), to_string(kernel));
+}
+
+TEST_CASE("team scratch: level-1 requests are whole 128-byte lines", "[trsv]") {
+  // Level 1 gives the team in slot k the chunk at k × the request, unaligned: a request of 4 mod
+  // 8 bytes put every other team's doubles off their alignment (a CUDA fault).
+  const std::size_t max0 = Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0);
+  for (const std::size_t bytes : {std::size_t(12), max0 - 4, max0}) {
+    CHECK(detail::team_scratch_for(bytes).level == 0);
+    CHECK(detail::team_scratch_for(bytes).bytes == bytes);
+  }
+  for (const std::size_t bytes : {max0 + 1, max0 + 4, max0 + 128, 3 * max0 + 12}) {
+    const detail::TeamScratch scratch = detail::team_scratch_for(bytes);
+    CHECK(scratch.level == 1);
+    CHECK(scratch.bytes % 128 == 0);
+    CHECK(scratch.bytes >= bytes);
+    CHECK(scratch.bytes < bytes + 128);
+  }
+}
+
+TEST_CASE("subdomain trsv: level-1 spin scratch with an odd largest subdomain", "[trsv]") {
+  // The spin kernel keeps 12 bytes a row (the slice and the flags): with 3,579 rows that is
+  // beyond level 0 on every backend (H100: 40,936 bytes, Serial: 32 KB), 4 mod 8 bytes before
+  // rounding, and the second and third subdomains' teams take the chunks after the first.
+  const GeneratedProblem grid = generate_problem("gen:lap7:23:23:20");  // 10,580 rows
+  std::vector<Ordinal> labels(grid.matrix.num_block_rows(), 2);
+  std::fill(labels.begin(), labels.begin() + 3501, 0);
+  std::fill(labels.begin() + 3501, labels.begin() + 7001, 1);
+  const Partition partition = partition_of(labels, 3);
+  const Problem problem{"gen:lap7:23:23:20 in 3,501 / 3,500 / 3,579 rows",
+                        reorder_and_drop(ExecSpace(), grid.matrix, partition).dropped, partition,
+                        0};
+  const SubdomainIlu0 ilu = factorize(problem, IluForm::Ildu0);
+  const SubdomainTrsv trsv(ExecSpace(), ilu);
+  const auto r_host = reference::random_vector(problem.dropped.num_rows(), 12u);
+  const Vector r = reference::to_device(r_host);
+  const auto h = reference::host_factors(ilu);
+  for (const Triangle triangle : triangles)
+    for (const TriangularKernel kernel : triangular_kernels)
+      check_solve(h, triangle, Diagonal::Pivots, r_host,
+                  run_solve(trsv, triangle, Diagonal::Pivots, kernel, r),
+                  name_of(triangle, Diagonal::Pivots) + " " + to_string(kernel));
 }
 
 TEST_CASE("subdomain trsv: vertex-centric kernels are bitwise reproducible", "[trsv]") {

@@ -110,9 +110,10 @@ void JacobiTrsv::global_iteration(const ExecSpace& space, Triangle triangle, Con
   const int sweeps = options_.sweeps;
   const Ordinal widest = std::min<Ordinal>(owned + overlap, n);
   const std::size_t slice = std::size_t(widest) * b * sizeof(Scalar);
-  const int level = detail::scratch_level_for(JacobiScratch::bytes(slice));
+  const detail::TeamScratch scratch = detail::team_scratch_for(JacobiScratch::bytes(slice));
+  const int level = scratch.level;
   Policy policy(space, num_teams_, Kokkos::AUTO);
-  policy.set_scratch_size(level, Kokkos::PerTeam(JacobiScratch::bytes(slice)));
+  policy.set_scratch_size(level, Kokkos::PerTeam(scratch.bytes));
   Kokkos::parallel_for(
       lower ? "fgdd::trsv::jacobi_lower" : "fgdd::trsv::jacobi_upper", policy,
       KOKKOS_LAMBDA(const Member& team) {

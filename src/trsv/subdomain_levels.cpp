@@ -116,20 +116,17 @@ SubdomainLevels build_subdomain_levels(const ExecSpace& space, const SparseMatri
   for (Ordinal s = 0; s < num_subdomains; ++s)
     largest = std::max(
         largest, partition.host_subdomain_offsets[s + 1] - partition.host_subdomain_offsets[s]);
-  const std::size_t scratch = sizeof(Ordinal) * (2 * std::size_t(largest) + 1);
+  const detail::TeamScratch scratch =
+      detail::team_scratch_for(sizeof(Ordinal) * (2 * std::size_t(largest) + 1));
 
-  detail::BuildLevelsKernel kernel{factors.row_map(),
-                                   factors.col_ind(),
-                                   diag_position,
-                                   partition.subdomain_offsets,
-                                   triangle == Triangle::Lower,
-                                   detail::scratch_level_for(scratch),
-                                   levels};
+  detail::BuildLevelsKernel kernel{
+      factors.row_map(),           factors.col_ind(), diag_position, partition.subdomain_offsets,
+      triangle == Triangle::Lower, scratch.level,     levels};
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   Kokkos::parallel_for(
       triangle == Triangle::Lower ? "fgdd::trsv::lower_levels" : "fgdd::trsv::upper_levels",
       Policy(space, num_subdomains, 1)
-          .set_scratch_size(kernel.scratch_level, Kokkos::PerTeam(scratch)),
+          .set_scratch_size(scratch.level, Kokkos::PerTeam(scratch.bytes)),
       kernel);
 
   Ordinal max_levels = 0;

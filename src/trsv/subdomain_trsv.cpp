@@ -59,8 +59,7 @@ struct Operands {
 
 template <Traversal traversal, bool InScratch, int B>
 void launch_with_block(const ExecSpace& space, const Operands& o, const StepList& steps,
-                       ConstVector r, Vector z, std::size_t scratch_bytes, int scratch_level,
-                       const char* label) {
+                       ConstVector r, Vector z, detail::TeamScratch scratch, const char* label) {
   const SparseMatrix& factors = o.f.factors();
   const Partition& partition = o.f.partition();
   detail::SubdomainSolveKernel<traversal, InScratch, B> kernel{factors.row_map(),
@@ -76,21 +75,21 @@ void launch_with_block(const ExecSpace& space, const Operands& o, const StepList
                                                                z,
                                                                steps,
                                                                factors.block_size(),
-                                                               scratch_level};
+                                                               scratch.level};
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   Policy policy = o.team_size > 0 ? Policy(space, partition.num_subdomains, o.team_size)
                                   : Policy(space, partition.num_subdomains, Kokkos::AUTO);
-  if (InScratch) policy.set_scratch_size(scratch_level, Kokkos::PerTeam(scratch_bytes));
+  if (InScratch) policy.set_scratch_size(scratch.level, Kokkos::PerTeam(scratch.bytes));
   Kokkos::parallel_for(label, policy, kernel);
 }
 
 template <Traversal traversal, bool InScratch>
 void launch(const ExecSpace& space, const Operands& o, const StepList& steps, ConstVector r,
-            Vector z, std::size_t scratch_bytes, int scratch_level, const char* label) {
+            Vector z, detail::TeamScratch scratch, const char* label) {
   if (o.f.partition().num_subdomains == 0) return;
   const auto go = [&](auto block_size) {
-    launch_with_block<traversal, InScratch, decltype(block_size)::value>(
-        space, o, steps, r, z, scratch_bytes, scratch_level, label);
+    launch_with_block<traversal, InScratch, decltype(block_size)::value>(space, o, steps, r, z,
+                                                                         scratch, label);
   };
   switch (o.f.factors().block_size()) {
     case 1:
@@ -133,7 +132,7 @@ SubdomainTrsv::SubdomainTrsv(const ExecSpace& space, const SubdomainIlu0& factor
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::trsv::edge_values"),
       factors.num_entries());
   refresh_edge_values(space);
-  // Kokkos aligns each scratch request, so leave room between the slice and the flags.
+  // The flags follow the slice in one request (get_shmem does not align; the doubles go first).
   spin_bytes_ = slice_bytes_ + std::size_t(largest) * sizeof(int) + 64;
 }
 
@@ -153,15 +152,14 @@ void SubdomainTrsv::solve(const ExecSpace& space, Triangle triangle, Diagonal di
   const Operands operands{f, lower_, upper_, edge_values_, team_size_};
   const StepList steps =
       one_step(Step{StepKind::Solve, triangle == Triangle::Lower, diagonal == Diagonal::Pivots});
-  const std::size_t bytes = slice_bytes_;
-  const int level = scratch_level();
+  const detail::TeamScratch scratch = detail::team_scratch_for(slice_bytes_);
   switch (kernel) {
     case TriangularKernel::SpinLoopLds:
-      return launch<Traversal::Spin, true>(space, operands, steps, r, x, spin_bytes_,
-                                           detail::scratch_level_for(spin_bytes_),
+      return launch<Traversal::Spin, true>(space, operands, steps, r, x,
+                                           detail::team_scratch_for(spin_bytes_),
                                            "fgdd::trsv::spin_loop_lds");
     case TriangularKernel::DagEcNoLds:
-      return launch<Traversal::Edge, false>(space, operands, steps, r, x, bytes, level,
+      return launch<Traversal::Edge, false>(space, operands, steps, r, x, scratch,
                                             "fgdd::trsv::dag_ec_no_lds");
     case TriangularKernel::DagEcLdsUd: {
       StepList deferred;
@@ -170,14 +168,14 @@ void SubdomainTrsv::solve(const ExecSpace& space, Triangle triangle, Diagonal di
       if (scale && !lower) deferred.step[deferred.count++] = Step{StepKind::Scale, false, false};
       deferred.step[deferred.count++] = Step{StepKind::Solve, lower, false};
       if (scale && lower) deferred.step[deferred.count++] = Step{StepKind::Scale, true, false};
-      return launch<Traversal::Edge, true>(space, operands, deferred, r, x, bytes, level,
+      return launch<Traversal::Edge, true>(space, operands, deferred, r, x, scratch,
                                            "fgdd::trsv::dag_ec_lds_ud");
     }
     case TriangularKernel::DagEcLds:
-      return launch<Traversal::Edge, true>(space, operands, steps, r, x, bytes, level,
+      return launch<Traversal::Edge, true>(space, operands, steps, r, x, scratch,
                                            "fgdd::trsv::dag_ec_lds");
     case TriangularKernel::DagVcLds:
-      return launch<Traversal::Vertex, true>(space, operands, steps, r, x, bytes, level,
+      return launch<Traversal::Vertex, true>(space, operands, steps, r, x, scratch,
                                              "fgdd::trsv::dag_vc_lds");
   }
 }
@@ -195,16 +193,15 @@ void SubdomainTrsv::apply(const ExecSpace& space, ApplyKernel kernel, ConstVecto
   fused.step[fused.count++] = Step{StepKind::Solve, true, false};
   if (ildu) fused.step[fused.count++] = Step{StepKind::Scale, true, false};
   fused.step[fused.count++] = Step{StepKind::Solve, false, !ildu};
-  const std::size_t bytes = slice_bytes_;
-  const int level = scratch_level();
+  const detail::TeamScratch scratch = detail::team_scratch_for(slice_bytes_);
   kernel = resolve_auto(kernel);
   switch (kernel) {
     case ApplyKernel::Auto:
     case ApplyKernel::DagEcIlduFused:
-      return launch<Traversal::Edge, true>(space, operands, fused, r, z, bytes, level,
+      return launch<Traversal::Edge, true>(space, operands, fused, r, z, scratch,
                                            "fgdd::trsv::dag_ec_ILDU0_fused");
     case ApplyKernel::DagVcIlduFused:
-      return launch<Traversal::Vertex, true>(space, operands, fused, r, z, bytes, level,
+      return launch<Traversal::Vertex, true>(space, operands, fused, r, z, scratch,
                                              "fgdd::trsv::dag_vc_ILDU0_fused");
     case ApplyKernel::DagEcIldU0: {
       // Two launches through z: the lower solve with the diagonal scaling, then the upper solve
@@ -212,11 +209,11 @@ void SubdomainTrsv::apply(const ExecSpace& space, ApplyKernel kernel, ConstVecto
       StepList first;
       first.step[first.count++] = Step{StepKind::Solve, true, false};
       if (ildu) first.step[first.count++] = Step{StepKind::Scale, true, false};
-      launch<Traversal::Edge, true>(space, operands, first, r, z, bytes, level,
+      launch<Traversal::Edge, true>(space, operands, first, r, z, scratch,
                                     "fgdd::trsv::dag_ec_ILD_U0_lower");
       return launch<Traversal::Edge, true>(space, operands,
                                            one_step(Step{StepKind::Solve, false, !ildu}), z, z,
-                                           bytes, level, "fgdd::trsv::dag_ec_ILD_U0_upper");
+                                           scratch, "fgdd::trsv::dag_ec_ILD_U0_upper");
     }
   }
 }
@@ -233,7 +230,8 @@ void SubdomainTrsv::apply_transpose(const ExecSpace& space, ConstVector r, Vecto
   steps.step[steps.count++] = Step{StepKind::SolveTransposed, false, !ildu};
   if (ildu) steps.step[steps.count++] = Step{StepKind::ScaleTransposed, true, false};
   steps.step[steps.count++] = Step{StepKind::SolveTransposed, true, false};
-  launch<Traversal::Edge, true>(space, operands, steps, r, z, slice_bytes_, scratch_level(),
+  launch<Traversal::Edge, true>(space, operands, steps, r, z,
+                                detail::team_scratch_for(slice_bytes_),
                                 "fgdd::trsv::dag_ec_ILDU0_fused_transpose");
 }
 

@@ -45,7 +45,7 @@ class SubdomainTrsv {
   // 0 when it fits the fast per-team scratch, 1 otherwise (backed by global memory: slower,
   // never wrong). The spin loop adds an int done flag per row and may land on level 1 alone.
   std::size_t slice_bytes() const noexcept { return slice_bytes_; }
-  int scratch_level() const noexcept { return detail::scratch_level_for(slice_bytes_); }
+  int scratch_level() const noexcept { return detail::team_scratch_for(slice_bytes_).level; }
 
  private:
   const SubdomainIlu0* factorization_;

@@ -4,6 +4,7 @@
 // Jacobi. Times are min / median / max over the repeats after warm-up; GB/s from a byte model
 // (below) and its percentage of the device copy bandwidth this program measures first. Every
 // kernel's result is checked against the vertex-centric one. One JSON line per matrix.
+#include "core/errors.hpp"
 #include "core/generators.hpp"
 #include "factor/subdomain_ilu0.hpp"
 #include "krylov/block_jacobi.hpp"
@@ -39,6 +40,7 @@ struct Options {
   std::vector<std::string> problems = {"gen:lap7:160", "gen:bsr3:96", "gen:reservoir",
                                        "gen:convdiff:128", "gen:lap27:100"};
   Offset subdomain_rows = 0;
+  Partitioner partitioner = Partitioner::Auto;
   int repeats = 20;
   int warmup = 3;
   double copy_mb = 1024;
@@ -55,6 +57,13 @@ Options parse_options(int argc, char* argv[]) {
       options.problems.push_back(argv[++i]);
     } else if (arg == "--subdomain-rows" && has_value) {
       options.subdomain_rows = std::strtoull(argv[++i], nullptr, 10);
+    } else if (arg == "--partitioner" && has_value) {
+      try {
+        options.partitioner = parse_partitioner(argv[++i]);
+      } catch (const Error& error) {
+        std::fprintf(stderr, "%s\n", error.what());
+        std::exit(2);
+      }
     } else if (arg == "--repeats" && has_value) {
       options.repeats = std::max(1, std::atoi(argv[++i]));
     } else if (arg == "--warmup" && has_value) {
@@ -64,7 +73,8 @@ Options parse_options(int argc, char* argv[]) {
     } else {
       std::fprintf(stderr,
                    "usage: fgdd_apply_bench [--matrix gen:SPEC]... [--subdomain-rows N] "
-                   "[--repeats R] [--warmup W] [--copy-mb MB]\n");
+                   "[--partitioner auto|geometric|metis|rcm|natural] [--repeats R] [--warmup W] "
+                   "[--copy-mb MB]\n");
       std::exit(2);
     }
   }
@@ -87,6 +97,7 @@ int main(int argc, char* argv[]) {
     const GeneratedProblem problem = bench::load_problem(spec);
     PartitionOptions partition_options;
     partition_options.subdomain_rows = options.subdomain_rows;
+    partition_options.partitioner = options.partitioner;
     const PartitionedMatrix dd =
         partition_matrix(space, problem.matrix, problem.grid, partition_options);
     const SparseMatrix& dropped = dd.system.dropped;
@@ -205,7 +216,8 @@ int main(int argc, char* argv[]) {
           bench::KkIlu0 ilu(A, trsv);
           ilu.numeric();
           space.fence();
-          record(name, bytes, [&] { ilu.apply(r, work, z); }, check);
+          record(
+              name, bytes, [&] { ilu.apply(r, work, z); }, check);
           ran.push_back(name);
         } catch (const std::exception& error) {  // e.g. its factors do not fit the memory
           std::fprintf(stderr, "  vendor baseline %s skipped: %s\n", name, error.what());
@@ -227,13 +239,14 @@ int main(int argc, char* argv[]) {
     std::printf(
         "{\"benchmark\":\"dd_apply\",\"commit\":\"%s\",\"kokkos_version\":%d,\"backend\":\"%s\","
         "\"device\":\"%s\",\"matrix\":\"%s\",\"rows\":%zu,\"block_size\":%d,\"entries\":%zu,"
-        "\"subdomains\":%d,\"subdomain_rows_max\":%zu,\"dropped_percent\":%.2f,"
+        "\"partitioner\":\"%s\",\"subdomains\":%d,\"subdomain_rows_max\":%zu,"
+        "\"dropped_percent\":%.2f,"
         "\"lower_levels_max\":%d,\"upper_levels_max\":%d,\"global_levels\":%d,"
         "\"level_build_s\":%.6f,\"refactor_min_s\":%.6f,\"copy_gb_per_s\":%.1f,"
         "\"repeats\":%d,\"vendor\":%s,\"kernels\":{%s},\"verified\":%s}\n",
         FGDD_GIT_COMMIT, KOKKOS_VERSION, ExecSpace::name(), device.c_str(), spec.c_str(),
-        std::size_t(n), b, std::size_t(dropped.num_entries()), dd.report.num_subdomains,
-        std::size_t(dd.report.max_rows), 100 * dd.report.dropped_fraction,
+        std::size_t(n), b, std::size_t(dropped.num_entries()), to_string(dd.report.partitioner),
+        dd.report.num_subdomains, std::size_t(dd.report.max_rows), 100 * dd.report.dropped_fraction,
         ilu.lower_levels().max_levels, trsv.levels(Triangle::Upper).max_levels,
         int(global.factorization().lower_levels().num_levels),
         ilu.lower_levels().seconds + trsv.levels(Triangle::Upper).seconds, refactor.min, copy_gbs,

@@ -164,10 +164,27 @@ HostMatrixArrays diagonal_matrix(Ordinal n) {
   return D;
 }
 
-// The part count of the box with the smallest interior cut area (ties: fewest parts) among all
-// boxes of at most max_block_rows points: brute force over all box shapes.
-std::int64_t best_box_parts(const GridInfo& grid, Ordinal max_block_rows) {
-  std::int64_t best_parts = -1, best_surface = -1;
+// Wavefront rows in one plane of a box with x slab width w sit w − 1 block rows apart, b (w − 1)
+// doubles, up to min(w, y width) of them: how many share one of 16 banks, the worst over the slab
+// widths that cuts slabs of nx give.
+int bank_crowding(Ordinal nx, std::int64_t cuts, std::int64_t width_y, int b) {
+  int worst = 1;
+  for (const std::int64_t width : {ceil_div(nx, cuts), nx / cuts}) {
+    if (width < 2) continue;
+    int share = 1;
+    for (int pair = 16; pair > 1 && share == 1; pair /= 2)
+      if ((b * (width - 1)) % pair == 0) share = pair;
+    const std::int64_t rows = std::min(width, width_y);
+    worst = std::max(worst, int((rows * share + 15) / 16));
+  }
+  return worst;
+}
+
+// The part count of the box with the smallest interior cut area, counted 25 % larger when 4 or
+// more rows of a wavefront level share a bank (ties: fewest parts), among all boxes of at most
+// max_block_rows points: brute force over all box shapes.
+std::int64_t best_box_parts(const GridInfo& grid, Ordinal max_block_rows, int b = 1) {
+  std::int64_t best_parts = -1, best_cost = -1;
   for (Ordinal bx = 1; bx <= grid.nx; ++bx)
     for (Ordinal by = 1; by <= grid.ny; ++by)
       for (Ordinal bz = 1; bz <= grid.nz; ++bz) {
@@ -175,11 +192,12 @@ std::int64_t best_box_parts(const GridInfo& grid, Ordinal max_block_rows) {
         const std::int64_t cx = ceil_div(grid.nx, bx), cy = ceil_div(grid.ny, by),
                            cz = ceil_div(grid.nz, bz);
         const std::int64_t parts = cx * cy * cz;
-        const std::int64_t surface = (cx - 1) * grid.ny * grid.nz +
-                                     (cy - 1) * grid.nx * grid.nz + (cz - 1) * grid.nx * grid.ny;
-        if (best_surface < 0 || surface < best_surface ||
-            (surface == best_surface && parts < best_parts)) {
-          best_surface = surface;
+        const std::int64_t surface = (cx - 1) * grid.ny * grid.nz + (cy - 1) * grid.nx * grid.nz +
+                                     (cz - 1) * grid.nx * grid.ny;
+        const std::int64_t cost =
+            surface * (bank_crowding(grid.nx, cx, ceil_div(grid.ny, cy), b) >= 4 ? 5 : 4);
+        if (best_cost < 0 || cost < best_cost || (cost == best_cost && parts < best_parts)) {
+          best_cost = cost;
           best_parts = parts;
         }
       }
@@ -270,6 +288,35 @@ TEST_CASE("geometric labeling picks the boxes that cut the fewest couplings", "[
   }
 }
 
+TEST_CASE("geometric boxes keep wavefront levels off a single scratch bank", "[partition]") {
+  // 202³ at the H100's cap: the fewest cut couplings come with 17 × 17 × 17 boxes, whose level
+  // rows (16 apart) all share a bank; x slabs of 23 cut 3 % more and spread them.
+  const auto spread = fgdd::detail::choose_geometric_boxes({202, 202, 202}, 5117);
+  CHECK((spread.box_x == 23 && spread.box_y == 17 && spread.box_z == 13));
+  CHECK(bank_crowding(202, spread.cuts_x, spread.box_y, 1) < 4);
+  CHECK(bank_crowding(202, 12, 17, 1) == 17);
+  // Equal cut area either way round: the uncrowded orientation (slabs of 21 and 22 put 4 rows of
+  // 16 in a bank, 16 and 15 none).
+  const auto turned = fgdd::detail::choose_geometric_boxes({64, 64, 64}, 5117);
+  CHECK((turned.box_x == 16 && turned.box_y == 22 && turned.box_z == 13));
+  // Unchanged where nothing crowds (200³: x slabs of 20).
+  const auto kept = fgdd::detail::choose_geometric_boxes({200, 200, 200}, 5117);
+  CHECK((kept.box_x == 20 && kept.box_y == 17 && kept.box_z == 15));
+  // The block size scales the stride: 111³ with b = 2 leaves 14-wide slabs (13 · 2 = 26 doubles,
+  // and 13-wide ones at 24), which b = 1 keeps.
+  const auto blocks = fgdd::detail::choose_geometric_boxes({111, 111, 111}, 2558, 2);
+  CHECK((blocks.box_x == 16 && blocks.box_y == 11 && blocks.box_z == 14));
+  const auto scalars = fgdd::detail::choose_geometric_boxes({111, 111, 111}, 2558, 1);
+  CHECK((scalars.box_x == 16 && scalars.box_y == 14 && scalars.box_z == 11));
+  for (const int b : {1, 2, 3, 4})
+    for (const Ordinal n : {33, 64, 97, 202}) {
+      const GridInfo g{n, n, n};
+      const Ordinal cap = 5117 / b;
+      const auto boxes = fgdd::detail::choose_geometric_boxes(g, cap, b);
+      CHECK(std::int64_t(boxes.cuts_x) * boxes.cuts_y * boxes.cuts_z == best_box_parts(g, cap, b));
+    }
+}
+
 TEST_CASE("geometric labeling of generated matrices", "[partition]") {
   const std::vector<fgdd::GeneratedProblem> problems = {
       fgdd::laplace7(7, 5, 3),          fgdd::laplace27(7, 5, 3), fgdd::laplace7(1, 1, 1),
@@ -304,7 +351,8 @@ TEST_CASE("geometric cuts of a 7-point Laplacian cut exactly the couplings acros
     const std::int64_t cx = g.nx / c.box, cy = g.ny / c.box, cz = g.nz / bz;
     const std::int64_t expected =
         2 * ((cx - 1) * g.ny * g.nz + (cy - 1) * g.nx * g.nz + (cz - 1) * g.nx * g.ny);
-    REQUIRE(cut_entries(problem.matrix, fgdd::reference::host_vector(labeling.part_of_row)) == expected);
+    REQUIRE(cut_entries(problem.matrix, fgdd::reference::host_vector(labeling.part_of_row)) ==
+            expected);
   }
   SECTION("the public cut picks 4x4x4 boxes on 12^3 with 64 rows each") {
     const auto problem = fgdd::laplace7(12, 12, 12);
@@ -312,7 +360,8 @@ TEST_CASE("geometric cuts of a 7-point Laplacian cut exactly the couplings acros
                                                                problem.matrix.num_block_rows(), 64);
     const auto sizes = check_labeling(labeling, 12 * 12 * 12, 64, 27);
     REQUIRE(std::all_of(sizes.begin(), sizes.end(), [](Ordinal s) { return s == 64; }));
-    REQUIRE(cut_entries(problem.matrix, fgdd::reference::host_vector(labeling.part_of_row)) == 2 * 3 * 2 * 144);
+    REQUIRE(cut_entries(problem.matrix, fgdd::reference::host_vector(labeling.part_of_row)) ==
+            2 * 3 * 2 * 144);
   }
 }
 
@@ -455,7 +504,9 @@ TEST_CASE("labelings are deterministic", "[partition]") {
   const Ordinal n = problem.matrix.num_block_rows();
   const SparseMatrix R = fgdd::make_matrix(fgdd::reference::random_matrix(400, 1, 4, 21));
   const auto same = [](const Labeling& a, const Labeling& b) {
-    return a.num_parts == b.num_parts && fgdd::reference::host_vector(a.part_of_row) == fgdd::reference::host_vector(b.part_of_row) &&
+    return a.num_parts == b.num_parts &&
+           fgdd::reference::host_vector(a.part_of_row) ==
+               fgdd::reference::host_vector(b.part_of_row) &&
            fgdd::reference::host_vector(a.order_key) == fgdd::reference::host_vector(b.order_key);
   };
   REQUIRE(same(fgdd::detail::geometric_labeling(space, problem.grid, n, 50),

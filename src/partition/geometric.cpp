@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -41,11 +42,28 @@ std::vector<AxisChoice> axis_choices(Ordinal n) {
   return choices;
 }
 
+// How many rows of a wavefront level share a scratch bank, at worst. Inside a box (x fastest) a
+// 7-point wavefront level's rows in one z plane lie w − 1 rows apart for an x slab of width w,
+// up to min(w, y width) of them, and GPU shared memory has 16 banks of doubles, so a fraction
+// gcd(b (w − 1), 16) / 16 of them share one: a level of 17 × 17 boxes is all in one bank. Both
+// slab widths of the axis count; widths of 1 hold one row per plane.
+int level_bank_crowding(Ordinal n, const AxisChoice& x, Ordinal width_y, int block_size) {
+  int worst = 1;
+  for (const Ordinal width : {x.width, Ordinal(n / x.cuts)}) {
+    if (width < 2) continue;
+    const std::int64_t share = std::gcd(std::int64_t(block_size) * (width - 1), std::int64_t(16));
+    const std::int64_t rows = std::min(width, width_y);
+    worst = std::max(worst, int((rows * share + 15) / 16));
+  }
+  return worst;
+}
+
 }  // namespace detail::geometric
 
 namespace detail {
 
-GeometricBoxes choose_geometric_boxes(const GridInfo& grid, Ordinal max_block_rows) {
+GeometricBoxes choose_geometric_boxes(const GridInfo& grid, Ordinal max_block_rows,
+                                      int block_size) {
   geometric::check_grid(grid);
   if (max_block_rows < 1) {
     throw InvalidInput("geometric partition: max_block_rows must be >= 1, got " +
@@ -54,8 +72,9 @@ GeometricBoxes choose_geometric_boxes(const GridInfo& grid, Ordinal max_block_ro
   const std::int64_t nx = grid.nx, ny = grid.ny, nz = grid.nz;
   const std::int64_t cap = max_block_rows;
   GeometricBoxes best;
+  // Compared as surface × weight: 5 where 4 or more of a level's rows share a scratch bank, else 4.
+  std::int64_t best_cost = std::numeric_limits<std::int64_t>::max();
   std::int64_t best_parts = std::numeric_limits<std::int64_t>::max();
-  std::int64_t best_surface = std::numeric_limits<std::int64_t>::max();
   // Given the x and y slabs, the widest z slab that still fits the cap is always best: it
   // lowers both the subdomain count and the cut area.
   for (const auto& x : geometric::axis_choices(grid.nx)) {
@@ -63,15 +82,17 @@ GeometricBoxes choose_geometric_boxes(const GridInfo& grid, Ordinal max_block_ro
     for (const auto& y : geometric::axis_choices(grid.ny)) {
       const std::int64_t area = std::int64_t(x.width) * y.width;
       if (area > cap) continue;
+      const int crowding = geometric::level_bank_crowding(grid.nx, x, y.width, block_size);
       const std::int64_t width_z = std::min(nz, cap / area);
       const std::int64_t cuts_z = (nz + width_z - 1) / width_z;
       const std::int64_t parts = std::int64_t(x.cuts) * y.cuts * cuts_z;
       // Area of the interior cut planes = half the couplings a 7-point stencil loses.
       const std::int64_t surface =
           (x.cuts - 1) * ny * nz + (y.cuts - 1) * nx * nz + (cuts_z - 1) * nx * ny;
-      if (surface < best_surface || (surface == best_surface && parts < best_parts)) {
+      const std::int64_t cost = surface * (crowding >= 4 ? 5 : 4);
+      if (cost < best_cost || (cost == best_cost && parts < best_parts)) {
+        best_cost = cost;
         best_parts = parts;
-        best_surface = surface;
         best.box_x = x.width;
         best.box_y = y.width;
         best.box_z = Ordinal((nz + cuts_z - 1) / cuts_z);
@@ -128,7 +149,7 @@ Labeling geometric_labeling_with_boxes(const ExecSpace& space, const GridInfo& g
 }
 
 Labeling geometric_labeling(const ExecSpace& space, const GridInfo& grid, Ordinal num_block_rows,
-                            Ordinal max_block_rows) {
+                            Ordinal max_block_rows, int block_size) {
   geometric::check_grid(grid);
   if (num_block_rows < 0 || grid.num_points() != Offset(num_block_rows)) {
     throw InvalidInput("geometric partition: the grid " + std::to_string(grid.nx) + "x" +
@@ -136,7 +157,7 @@ Labeling geometric_labeling(const ExecSpace& space, const GridInfo& grid, Ordina
                        std::to_string(grid.num_points()) + " points but the matrix has " +
                        std::to_string(num_block_rows) + " block rows");
   }
-  const GeometricBoxes boxes = choose_geometric_boxes(grid, max_block_rows);
+  const GeometricBoxes boxes = choose_geometric_boxes(grid, max_block_rows, block_size);
   return geometric_labeling_with_boxes(space, grid, boxes.box_x, boxes.box_y, boxes.box_z);
 }
 

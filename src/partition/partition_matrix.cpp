@@ -28,14 +28,10 @@ detail::Labeling label_rows(const ExecSpace& space, Partitioner partitioner, con
       if (grid.empty())
         throw InvalidInput("the geometric partitioner needs grid metadata (a generated problem)");
       return detail::geometric_labeling(space, grid, A.num_block_rows(), cap, A.block_size());
-    case Partitioner::Metis:
-      return detail::metis_labeling(space, A, cap);
-    case Partitioner::Rcm:
-      return detail::rcm_labeling(space, A, cap);
-    case Partitioner::Natural:
-      return detail::natural_labeling(space, A.num_block_rows(), cap);
-    case Partitioner::Auto:
-      break;
+    case Partitioner::Metis: return detail::metis_labeling(space, A, cap);
+    case Partitioner::Rcm: return detail::rcm_labeling(space, A, cap);
+    case Partitioner::Natural: return detail::natural_labeling(space, A.num_block_rows(), cap);
+    case Partitioner::Auto: break;
   }
   throw InvalidInput("unresolved partitioner");
 }

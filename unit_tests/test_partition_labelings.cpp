@@ -308,6 +308,9 @@ TEST_CASE("geometric boxes keep wavefront levels off a single scratch bank", "[p
   CHECK((blocks.box_x == 16 && blocks.box_y == 11 && blocks.box_z == 14));
   const auto scalars = fgdd::detail::choose_geometric_boxes({111, 111, 111}, 2558, 1);
   CHECK((scalars.box_x == 16 && scalars.box_y == 14 && scalars.box_z == 11));
+  // A 27-point stencil's levels (x + 2y + 4z) put rows w − 2 apart: 17-point slabs are fine there.
+  const auto box27 = fgdd::detail::choose_geometric_boxes({202, 202, 202}, 5117, 1, 2);
+  CHECK((box27.box_x == 17 && box27.box_y == 17 && box27.box_z == 17));
   for (const int b : {1, 2, 3, 4})
     for (const Ordinal n : {33, 64, 97, 202}) {
       const GridInfo g{n, n, n};
@@ -315,6 +318,19 @@ TEST_CASE("geometric boxes keep wavefront levels off a single scratch bank", "[p
       const auto boxes = fgdd::detail::choose_geometric_boxes(g, cap, b);
       CHECK(std::int64_t(boxes.cuts_x) * boxes.cuts_y * boxes.cuts_z == best_box_parts(g, cap, b));
     }
+}
+
+TEST_CASE("wavefront slope of the generated stencils", "[partition]") {
+  CHECK(fgdd::detail::wavefront_slope(fgdd::laplace7(9, 8, 7).matrix, {9, 8, 7}) == 1);
+  CHECK(fgdd::detail::wavefront_slope(fgdd::laplace27(9, 8, 7).matrix, {9, 8, 7}) == 2);
+  CHECK(fgdd::detail::wavefront_slope(fgdd::laplace27(9, 8, 1).matrix, {9, 8, 1}) == 2);
+  CHECK(fgdd::detail::wavefront_slope(fgdd::laplace7(13, 1, 1).matrix, {13, 1, 1}) == 1);
+  const auto bsr3 = fgdd::multicomponent_bsr3(5);
+  CHECK(fgdd::detail::wavefront_slope(bsr3.matrix, bsr3.grid) == 1);
+  const auto reservoir = fgdd::reservoir_pressure(7, 5, 3);
+  CHECK(fgdd::detail::wavefront_slope(reservoir.matrix, reservoir.grid) == 1);
+  // A grid with another point count does not describe the matrix: the 7-point default.
+  CHECK(fgdd::detail::wavefront_slope(fgdd::laplace27(9, 8, 7).matrix, {5, 5, 5}) == 1);
 }
 
 TEST_CASE("geometric labeling of generated matrices", "[partition]") {

@@ -7,6 +7,7 @@
 #include <limits>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/errors.hpp"
@@ -43,15 +44,18 @@ std::vector<AxisChoice> axis_choices(Ordinal n) {
 }
 
 // How many rows of a wavefront level share a scratch bank, at worst. Inside a box (x fastest) a
-// 7-point wavefront level's rows in one z plane lie w − 1 rows apart for an x slab of width w,
-// up to min(w, y width) of them, and GPU shared memory has 16 banks of doubles, so a fraction
-// gcd(b (w − 1), 16) / 16 of them share one: a level of 17 × 17 boxes is all in one bank. Both
-// slab widths of the axis count; widths of 1 hold one row per plane.
-int level_bank_crowding(Ordinal n, const AxisChoice& x, Ordinal width_y, int block_size) {
+// wavefront level (x + slope·y + … constant) has its rows in one z plane w − slope rows apart for
+// an x slab of width w, up to min(w, y width) of them, and GPU shared memory has 16 banks of
+// doubles, so a fraction gcd(b (w − slope), 16) / 16 of them share one: a 7-point level of
+// 17 × 17 boxes is all in one bank. Both slab widths of the axis count; a slab no wider than the
+// slope holds one row of a level per plane.
+int level_bank_crowding(Ordinal n, const AxisChoice& x, Ordinal width_y, int block_size,
+                        int slope) {
   int worst = 1;
   for (const Ordinal width : {x.width, Ordinal(n / x.cuts)}) {
-    if (width < 2) continue;
-    const std::int64_t share = std::gcd(std::int64_t(block_size) * (width - 1), std::int64_t(16));
+    if (width <= slope) continue;
+    const std::int64_t share =
+        std::gcd(std::int64_t(block_size) * (width - slope), std::int64_t(16));
     const std::int64_t rows = std::min(width, width_y);
     worst = std::max(worst, int((rows * share + 15) / 16));
   }
@@ -62,12 +66,16 @@ int level_bank_crowding(Ordinal n, const AxisChoice& x, Ordinal width_y, int blo
 
 namespace detail {
 
-GeometricBoxes choose_geometric_boxes(const GridInfo& grid, Ordinal max_block_rows,
-                                      int block_size) {
+GeometricBoxes choose_geometric_boxes(const GridInfo& grid, Ordinal max_block_rows, int block_size,
+                                      int slope) {
   geometric::check_grid(grid);
   if (max_block_rows < 1) {
     throw InvalidInput("geometric partition: max_block_rows must be >= 1, got " +
                        std::to_string(max_block_rows));
+  }
+  if (block_size < 1 || slope < 1) {
+    throw InvalidInput("geometric partition: block size and wavefront slope must be >= 1, got " +
+                       std::to_string(block_size) + " and " + std::to_string(slope));
   }
   const std::int64_t nx = grid.nx, ny = grid.ny, nz = grid.nz;
   const std::int64_t cap = max_block_rows;
@@ -82,7 +90,7 @@ GeometricBoxes choose_geometric_boxes(const GridInfo& grid, Ordinal max_block_ro
     for (const auto& y : geometric::axis_choices(grid.ny)) {
       const std::int64_t area = std::int64_t(x.width) * y.width;
       if (area > cap) continue;
-      const int crowding = geometric::level_bank_crowding(grid.nx, x, y.width, block_size);
+      const int crowding = geometric::level_bank_crowding(grid.nx, x, y.width, block_size, slope);
       const std::int64_t width_z = std::min(nz, cap / area);
       const std::int64_t cuts_z = (nz + width_z - 1) / width_z;
       const std::int64_t parts = std::int64_t(x.cuts) * y.cuts * cuts_z;
@@ -148,8 +156,32 @@ Labeling geometric_labeling_with_boxes(const ExecSpace& space, const GridInfo& g
   return labeling;
 }
 
+int wavefront_slope(const SparseMatrix& A, const GridInfo& grid) {
+  geometric::check_grid(grid);
+  if (grid.num_points() != Offset(A.num_block_rows())) return 1;
+  const Ordinal nx = grid.nx, ny = grid.ny;
+  const Ordinal x = nx / 2, y = ny / 2, z = grid.nz / 2;
+  const Ordinal p = x + nx * (y + ny * z);
+  Offset bounds[2];
+  Kokkos::deep_copy(
+      Kokkos::View<Offset*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(bounds, 2),
+      Kokkos::subview(A.row_map(), std::make_pair(Offset(p), Offset(p) + 2)));
+  std::vector<Ordinal> cols(bounds[1] - bounds[0]);
+  Kokkos::deep_copy(
+      Kokkos::View<Ordinal*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+          cols.data(), cols.size()),
+      Kokkos::subview(A.col_ind(), std::make_pair(bounds[0], bounds[1])));
+  int slope = 1;
+  for (const Ordinal c : cols) {
+    const Ordinal dx = c % nx - x, dy = (c / nx) % ny - y, dz = c / nx / ny - z;
+    // (x + dx, y + dy) with dy < 0 comes first, so x + slope·y must exceed its value.
+    if (dz == 0 && dy < 0 && dx >= 0) slope = std::max(slope, int(dx / -dy) + 1);
+  }
+  return slope;
+}
+
 Labeling geometric_labeling(const ExecSpace& space, const GridInfo& grid, Ordinal num_block_rows,
-                            Ordinal max_block_rows, int block_size) {
+                            Ordinal max_block_rows, int block_size, int slope) {
   geometric::check_grid(grid);
   if (num_block_rows < 0 || grid.num_points() != Offset(num_block_rows)) {
     throw InvalidInput("geometric partition: the grid " + std::to_string(grid.nx) + "x" +
@@ -157,7 +189,7 @@ Labeling geometric_labeling(const ExecSpace& space, const GridInfo& grid, Ordina
                        std::to_string(grid.num_points()) + " points but the matrix has " +
                        std::to_string(num_block_rows) + " block rows");
   }
-  const GeometricBoxes boxes = choose_geometric_boxes(grid, max_block_rows, block_size);
+  const GeometricBoxes boxes = choose_geometric_boxes(grid, max_block_rows, block_size, slope);
   return geometric_labeling_with_boxes(space, grid, boxes.box_x, boxes.box_y, boxes.box_z);
 }
 

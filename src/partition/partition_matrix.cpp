@@ -27,7 +27,8 @@ detail::Labeling label_rows(const ExecSpace& space, Partitioner partitioner, con
     case Partitioner::Geometric:
       if (grid.empty())
         throw InvalidInput("the geometric partitioner needs grid metadata (a generated problem)");
-      return detail::geometric_labeling(space, grid, A.num_block_rows(), cap, A.block_size());
+      return detail::geometric_labeling(space, grid, A.num_block_rows(), cap, A.block_size(),
+                                        detail::wavefront_slope(A, grid));
     case Partitioner::Metis: return detail::metis_labeling(space, A, cap);
     case Partitioner::Rcm: return detail::rcm_labeling(space, A, cap);
     case Partitioner::Natural: return detail::natural_labeling(space, A.num_block_rows(), cap);

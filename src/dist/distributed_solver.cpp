@@ -46,10 +46,7 @@ DistributedSolver::DistributedSolver(const Communicator& comm, SolverOptions opt
 void DistributedSolver::setup(const ExecSpace& space, const SparseMatrix* A_on_root,
                               const GridInfo& grid) {
   Kokkos::Timer timer;
-  preconditioner_.reset();
-  operator_.reset();
-  matrix_.reset();
-  whole_.reset();
+  clear_setup();
   comm_.run_collectively([&] {
     if (!comm_.is_root()) return;
     if (!A_on_root) throw InvalidInput("the root rank passed no matrix to DistributedSolver");
@@ -64,14 +61,20 @@ void DistributedSolver::setup(const ExecSpace& space, const SparseMatrix* A_on_r
 void DistributedSolver::setup(const ExecSpace& space, const LocalRows& mine,
                               const GridInfo& local_grid) {
   Kokkos::Timer timer;
+  clear_setup();
+  matrix_ = std::make_unique<DistributedMatrix>(space, comm_, mine, local_grid, options_.partition);
+  report_ = all_ranks_partition(comm_, matrix_->local_report());
+  finish_setup(space, timer);
+}
+
+void DistributedSolver::clear_setup() {
   preconditioner_.reset();
   operator_.reset();
   matrix_.reset();
   whole_.reset();
   report_ = PartitionReport{};
-  matrix_ = std::make_unique<DistributedMatrix>(space, comm_, mine, local_grid, options_.partition);
-  report_ = all_ranks_partition(comm_, matrix_->local_report());
-  finish_setup(space, timer);
+  rows_b_ = Vector();
+  rows_x_ = Vector();
 }
 
 void DistributedSolver::finish_setup(const ExecSpace& space, const Kokkos::Timer& timer) {

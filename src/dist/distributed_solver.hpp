@@ -68,6 +68,8 @@ class DistributedSolver {
   double update_seconds() const noexcept { return update_seconds_; }
 
  private:
+  // What either setup builds, dropped before it starts again.
+  void clear_setup();
   // The rest of either setup once matrix_ is built: preconditioner and operator.
   void finish_setup(const ExecSpace& space, const Kokkos::Timer& timer);
   // The rest of either update_values once matrix_ has the values: the refactorization.

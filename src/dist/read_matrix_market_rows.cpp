@@ -163,9 +163,8 @@ LocalRows read_matrix_market_rows(const Communicator& comm, const std::string& p
   out.values.reserve(my_rows.size());
   for (Ordinal r = 0; r < local_rows; ++r) {
     const auto begin = order.begin() + start[r], end = order.begin() + start[r + 1];
-    for (auto k = begin + (begin != end); k < end; ++k)  // insertion sort: short rows, stable
-      for (auto at = k; at != begin && my_cols[*at] < my_cols[*(at - 1)]; --at)
-        std::iter_swap(at, at - 1);
+    std::stable_sort(begin, end,
+                     [&](std::size_t a, std::size_t b) { return my_cols[a] < my_cols[b]; });
     for (auto k = begin; k != end; ++k) {
       if (k != begin && my_cols[*k] == my_cols[*(k - 1)]) {
         out.values.back() += my_values[*k];

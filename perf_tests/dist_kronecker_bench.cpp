@@ -36,7 +36,7 @@ struct Options : bench::KroneckerBenchOptions {
     problems = {"gen:lap7:200", "gen:bsr3:100"};
     stages = {1, 2, 4, 8};
   }
-  Offset subdomain_rows = 0;  // 0: the largest that fits team scratch
+  Offset subdomain_rows = 0;  // 0: the backend's default (default_subdomain_rows)
 };
 
 Options parse_options(int argc, char* argv[], const Communicator& comm) {

@@ -28,8 +28,8 @@ using namespace fgdd;
 struct Options {
   std::vector<std::string> problems = {"gen:lap7:160", "gen:bsr3:96", "gen:reservoir",
                                        "gen:lap27:100"};
-  // Scalar rows per subdomain at most; 0 = the scratch maximum (what subdomain_rows = 0 gives).
-  // Empty: 1000, 2000, 4000 (those below the maximum) and the maximum.
+  // Scalar rows per subdomain at most; 0 = the scratch maximum (max_subdomain_rows).
+  // Empty: 1000, 1500, 2000, 4000 (those below the maximum) and the maximum.
   std::vector<Offset> sizes;
   ApplyKernel kernel = ApplyKernel::Auto;
   double copy_mb = 512;
@@ -98,14 +98,18 @@ Options parse_options(int argc, char* argv[]) {
   return options;
 }
 
-// The sizes to run at block size b: the requested ones, or the default list cut at the maximum.
+// The caps to run at block size b: the requested ones, or the default list cut at the maximum;
+// 'max' (0) becomes the scratch maximum, which is not what subdomain_rows = 0 gives on a GPU.
 std::vector<Offset> sizes_for(const Options& options, int block_size) {
-  if (!options.sizes.empty()) return options.sizes;
   const Offset largest = max_subdomain_rows(block_size);
   std::vector<Offset> sizes;
-  for (const Offset rows : {Offset(1000), Offset(2000), Offset(4000)})
-    if (rows < largest) sizes.push_back(rows);
-  sizes.push_back(0);
+  if (options.sizes.empty()) {
+    for (const Offset rows : {Offset(1000), Offset(1500), Offset(2000), Offset(4000)})
+      if (rows < largest) sizes.push_back(rows);
+    sizes.push_back(largest);
+  } else {
+    for (const Offset rows : options.sizes) sizes.push_back(rows == 0 ? largest : rows);
+  }
   return sizes;
 }
 

@@ -97,8 +97,8 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
   --partitioner auto|geometric|metis|rcm|natural
                               subdomains (auto: geometric for generated grids, else METIS
                               when built with it, else RCM chunks); default auto
-  --subdomain-rows N          rows per subdomain at most; default: the most that fit team
-                              scratch on this backend
+  --subdomain-rows N          rows per subdomain at most; default: 1,500 on GPUs, the most
+                              that fit team scratch on CPU backends
   --rhs FILE.mtx              right-hand side (Matrix Market array); default all ones
   --solver bicgstab|gmres|cg|bicg
                               Krylov method; default bicgstab (cg: SPD A with ic0-dd or

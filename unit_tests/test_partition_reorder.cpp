@@ -177,9 +177,18 @@ TEST_CASE("partition options: subdomain size from team scratch", "[partition]") 
   const Offset largest = max_subdomain_rows(1);
   CHECK(largest == Offset(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)) / sizeof(double));
   CHECK(max_subdomain_rows(3) % 3 == 0);
+  // The default: 1,500 rows in whole blocks on GPUs (at most the maximum), the maximum on CPUs.
+  constexpr bool gpu = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible;
+  for (const int b : {1, 3, 7}) {
+    const Offset most = max_subdomain_rows(b);
+    const Offset expected = gpu ? std::min(most, Offset(1500 - 1500 % b)) : most;
+    CHECK(default_subdomain_rows(b) == expected);
+  }
   PartitionOptions options;
+  CHECK(options.subdomain_block_rows(1) == Ordinal(default_subdomain_rows(1)));
+  CHECK(options.subdomain_block_rows(3) == Ordinal(default_subdomain_rows(3) / 3));
+  options.subdomain_rows = largest;
   CHECK(options.subdomain_block_rows(1) == Ordinal(largest));
-  CHECK(options.subdomain_block_rows(3) == Ordinal(max_subdomain_rows(3) / 3));
   options.subdomain_rows = largest + 1;
   CHECK_THROWS_WITH(options.validate(1), FGDD_CONTAINS("exceeds what team scratch holds"));
   options.subdomain_rows = 2;

@@ -2,6 +2,8 @@
 
 #include "core/errors.hpp"
 
+#include <algorithm>
+
 namespace fgdd {
 
 const char* to_string(Partitioner partitioner) noexcept {
@@ -28,6 +30,14 @@ Offset max_subdomain_rows(int block_size) {
   return rows - rows % Offset(block_size);
 }
 
+Offset default_subdomain_rows(int block_size) {
+  constexpr bool gpu = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible;
+  const Offset largest = max_subdomain_rows(block_size);
+  if (!gpu) return largest;
+  const Offset gpu_rows = 1500 - 1500 % Offset(block_size);
+  return std::min(largest, std::max(gpu_rows, Offset(block_size)));
+}
+
 void PartitionOptions::validate(int block_size) const {
   if (subdomain_rows == 0) return;
   const Offset largest = max_subdomain_rows(block_size);
@@ -43,7 +53,7 @@ void PartitionOptions::validate(int block_size) const {
 
 Ordinal PartitionOptions::subdomain_block_rows(int block_size) const {
   validate(block_size);
-  const Offset rows = subdomain_rows == 0 ? max_subdomain_rows(block_size) : subdomain_rows;
+  const Offset rows = subdomain_rows == 0 ? default_subdomain_rows(block_size) : subdomain_rows;
   return Ordinal(rows / Offset(block_size));
 }
 

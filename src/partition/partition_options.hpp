@@ -22,14 +22,13 @@ Partitioner parse_partitioner(const std::string& name);
 
 struct PartitionOptions {
   Partitioner partitioner = Partitioner::Auto;
-  // Scalar rows per subdomain at most; 0 = the largest whose vector slice fits level-0 team
-  // scratch on this backend (max_subdomain_rows).
+  // Scalar rows per subdomain at most; 0 = default_subdomain_rows for this backend.
   Offset subdomain_rows = 0;
 
   // Throws InvalidInput when subdomain_rows is below the block size or above
   // max_subdomain_rows(block_size).
   void validate(int block_size) const;
-  // The cap in block rows that partitioners receive.
+  // The cap in block rows that partitioners receive (the default when subdomain_rows = 0).
   Ordinal subdomain_block_rows(int block_size) const;
 };
 
@@ -37,5 +36,13 @@ struct PartitionOptions {
 // execution space (H100 with Kokkos 4.6: 40,936 bytes -> 5,117 rows; Serial: 32 KB -> 4,096),
 // rounded down to whole blocks.
 Offset max_subdomain_rows(int block_size);
+
+// The cap used when subdomain_rows = 0. On a GPU (device memory the host cannot read): 1,500
+// rows, or the maximum if that is smaller, rounded down to whole blocks. Smaller subdomains drop
+// more couplings but have fewer levels, so the last team to start finishes sooner and more teams
+// fit an SM; on H100 and H200 that made the apply 15-30 % faster than at the maximum on most suite
+// matrices, iterations grew 0-7 %, and two GPUs scaled better (docs/PERFORMANCE.md). On CPU
+// threads the largest subdomains are fastest: max_subdomain_rows.
+Offset default_subdomain_rows(int block_size);
 
 }  // namespace fgdd

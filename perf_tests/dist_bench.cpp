@@ -1,6 +1,6 @@
 // Multi-rank scaling (paper Fig. 5.8 analog, and the full solver it left out): for each problem
 // the root generates A, DistributedSolver spreads whole subdomains over the ranks (or, with
-// --input local_rows, each rank passes its own planes), and each
+// --input local_rows, each rank generates and passes only its own planes), and each
 // rank's DD preconditioner apply, the distributed SpMV (halo exchange included) and a full
 // BiCGSTAB solve are timed. A time is the slowest rank's, best of the repeats. Run it with
 // mpirun -np 1, 2, ... (one rank per GPU); the root prints one JSON line per problem.
@@ -10,6 +10,7 @@
 #include "core/generators.hpp"
 #include "core/matrix_market.hpp"
 #include "dist/distributed_solver.hpp"
+#include "dist/generate_local_rows.hpp"
 #include "dist/local_rows.hpp"
 #include "dist/read_matrix_market_rows.hpp"
 
@@ -97,7 +98,7 @@ int main(int argc, char* argv[]) {
         Kokkos::Timer timer;
         comm.run_collectively([&] {
           if (file && comm.is_root() && !local) problem.matrix = read_matrix_market(spec);
-          if (!file && (comm.is_root() || local)) problem = generate_problem(spec);
+          if (!file && comm.is_root() && !local) problem = generate_problem(spec);
         });
         const LocalRows read_rows =
             local && file ? read_matrix_market_rows(comm, spec) : LocalRows{};
@@ -105,14 +106,9 @@ int main(int argc, char* argv[]) {
         if (local && file) {
           solver.setup(space, read_rows);
         } else if (local) {
-          // Rank r's planes: [nz r / P, nz (r + 1) / P).
-          const GridInfo g = problem.grid;  // a copy: problem is released below
-          const Ordinal first = Ordinal(Offset(g.nz) * comm.rank() / comm.size());
-          const Ordinal last = Ordinal(Offset(g.nz) * (comm.rank() + 1) / comm.size());
-          const LocalRows mine =
-              rows_of(problem.matrix, first * g.nx * g.ny, (last - first) * g.nx * g.ny);
-          problem = GeneratedProblem{};
-          solver.setup(space, mine, GridInfo{g.nx, g.ny, last - first});
+          // Every rank generates only its planes (generate_local_rows; not timed).
+          const GeneratedLocalRows mine = generate_local_rows(comm, spec);
+          solver.setup(space, mine.rows, mine.local_grid);
         } else {
           solver.setup(space, comm.is_root() ? &problem.matrix : nullptr, problem.grid);
         }

@@ -50,6 +50,7 @@
 #include "dist/distributed_matrix.hpp"
 #include "dist/distributed_operator.hpp"
 #include "dist/distributed_solver.hpp"
+#include "dist/generate_local_rows.hpp"
 #include "dist/local_rows.hpp"
 #include "dist/read_matrix_market_rows.hpp"
 #endif

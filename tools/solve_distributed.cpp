@@ -1,5 +1,6 @@
 #include "solve_distributed.hpp"
 
+#include "dist/generate_local_rows.hpp"
 #include "dist/mpi_transfer.hpp"
 #include "solve_input.hpp"
 #include "solve_report.hpp"
@@ -11,13 +12,14 @@
 namespace fgdd::cli {
 namespace {
 
-// Each rank's scalar rows [starts[r], ends[r]) of the matrix as read_matrix_market_rows cut it.
+// Each rank's scalar rows [starts[r], ends[r]) of the matrix as its LocalRows cut it.
 void row_ranges(const Communicator& comm, const DistributedSolver& solver,
                 std::vector<Offset>& starts, std::vector<Offset>& ends) {
   const auto& offsets = solver.matrix().distribution().block_row_offsets;
+  const Offset b = solver.matrix().block_size();
   for (int r = 0; r < comm.size(); ++r) {
-    starts.push_back(Offset(offsets[r]));
-    ends.push_back(Offset(offsets[r + 1]));
+    starts.push_back(b * offsets[r]);
+    ends.push_back(b * offsets[r + 1]);
   }
 }
 
@@ -56,21 +58,35 @@ SolveStep setup_from_root(const Communicator& comm, const SolveCommand& command,
   };
 }
 
-// --read-per-rank: every rank reads its rows of the file; the root reads b and scatters it.
+// --read-per-rank: every rank reads its rows of the file (or generates its z planes of a gen:
+// problem and partitions them on their own grid); the root reads b and scatters it.
 SolveStep setup_from_rows(const Communicator& comm, const SolveCommand& command,
                           DistributedSolver& solver, SolveReport& report) {
   const ExecSpace space;
   const bool root = comm.is_root();
+  const bool generated = is_generator_spec(command.matrix);
   Kokkos::Timer timer;
-  const LocalRows mine = read_matrix_market_rows(comm, command.matrix);
+  GeneratedLocalRows mine;
+  if (generated)
+    mine = generate_local_rows(comm, command.matrix);
+  else
+    mine.rows = read_matrix_market_rows(comm, command.matrix);
   report.load_seconds = comm.max(timer.seconds());
-  double sizes[2] = {double(mine.num_block_rows()), double(mine.col_ind.size())};
+  const int block_size = mine.rows.block_size;
+  double sizes[2] = {double(mine.rows.num_block_rows()) * block_size,
+                     double(mine.rows.col_ind.size()) * block_size * block_size};
   comm.sum(sizes, 2);
-  report.matrix = command.matrix + " (read by " + std::to_string(comm.size()) + " ranks)";
+  report.matrix = generated ? command.matrix + " (each of " + std::to_string(comm.size()) +
+                                  " ranks generating its z planes)"
+                            : command.matrix + " (read by " + std::to_string(comm.size()) +
+                                  " ranks)";
   report.rows = std::size_t(sizes[0]);
   report.entries = std::size_t(sizes[1]);
-  report.block_size = 1;
-  solver.setup(space, mine);
+  report.block_size = block_size;
+  if (generated)
+    solver.setup(space, mine.rows, mine.local_grid);
+  else
+    solver.setup(space, mine.rows);
   report.partition = solver.partition_report();
   std::vector<Offset> starts, ends;
   row_ranges(comm, solver, starts, ends);
@@ -120,7 +136,9 @@ int solve(const Communicator& comm, const SolveCommand& command) {
   DistributedSolver solver(comm, options);
   if (root)
     std::cout << "setup: "
-              << (command.read_per_rank ? "every rank reading its rows of " : "loading ")
+              << (!command.read_per_rank              ? "loading "
+                  : is_generator_spec(command.matrix) ? "every rank generating its planes of "
+                                                      : "every rank reading its rows of ")
               << command.matrix << ", partitioning, distributing and factoring ..." << std::flush;
   SolveStep solve_step;
   try {

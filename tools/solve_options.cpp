@@ -75,9 +75,6 @@ SolveCommand parse_solve_command(const std::vector<std::string>& args) {
   }
   if (command.help || command.version) return command;
   if (command.matrix.empty()) throw UsageError("--matrix FILE.mtx|gen:SPEC is required");
-  if (command.read_per_rank && is_generator_spec(command.matrix))
-    throw UsageError("--read-per-rank reads a Matrix Market file; " + command.matrix +
-                     " is generated (on the root)");
   try {
     command.options.validate();
   } catch (const std::exception& error) {
@@ -149,8 +146,9 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
   --abs-tol T                 absolute tolerance; default 0
   --max-iters N               iteration limit; default 1000
   --read-per-rank             under mpirun, every rank reads its share of the rows of the
-                              Matrix Market file and partitions them itself (no rank holds
-                              the whole matrix); default: the root reads and partitions it
+                              Matrix Market file (of gen:SPEC: generates its share of the z
+                              planes) and partitions them itself (no rank holds the whole
+                              matrix); default: the root reads (generates) and partitions it
   --write-solution FILE.mtx   write x as a Matrix Market array
   --json FILE                 write the summary as JSON
   --monitor                   print the residual of every iteration

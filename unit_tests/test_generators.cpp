@@ -449,3 +449,60 @@ TEST_CASE("generate_problem names the bad part of an invalid spec", "[core][gene
     REQUIRE(contains(message, "valid forms: gen:lap7:N, gen:lap7:NX:NY:NZ"));
   }
 }
+
+TEST_CASE("generate_planes gives the whole problem's rows bitwise, with global columns",
+          "[core][generators]") {
+  // Every generator kind on odd grids; plane ranges: one plane at either end and inside, an
+  // uneven split into three, and all planes.
+  for (const char* spec : {"gen:lap7:5:4:7", "gen:lap27:3:5:6", "gen:convdiff:5",
+                           "gen:reservoir:4:3:7", "gen:bsr3:3", "gen:lap7:3:2:1"}) {
+    INFO(spec);
+    const GeneratedProblem whole = fgdd::generate_problem(spec);
+    const HostMatrixArrays all = to_host(whole.matrix);
+    const fgdd::GridInfo grid = fgdd::generated_grid(spec);
+    REQUIRE(grid.nx == whole.grid.nx);
+    REQUIRE(grid.ny == whole.grid.ny);
+    REQUIRE(grid.nz == whole.grid.nz);
+    const int nz = grid.nz, plane = grid.nx * grid.ny;
+    const std::size_t b2 = std::size_t(all.block_size) * all.block_size;
+    std::vector<std::pair<int, int>> ranges = {{0, 1}, {nz - 1, nz}, {nz / 2, nz / 2 + 1},
+                                               {0, nz}, {0, nz / 3}, {nz / 3, nz - 1}};
+    for (const auto [first, last] : ranges) {
+      if (first >= last) continue;
+      INFO("planes [" << first << ", " << last << ")");
+      const fgdd::GeneratedPlanes planes = fgdd::generate_planes(spec, first, last);
+      const HostMatrixArrays& rows = planes.rows;
+      REQUIRE(planes.first_z == first);
+      REQUIRE(planes.last_z == last);
+      REQUIRE(planes.grid.nz == nz);
+      REQUIRE(rows.block_size == all.block_size);
+      REQUIRE(rows.num_block_rows == (last - first) * plane);
+      REQUIRE(rows.num_block_cols == all.num_block_rows);
+      REQUIRE(contains(planes.description, "planes"));
+      const Offset begin = all.row_map[std::size_t(first) * plane];
+      const Offset end = all.row_map[std::size_t(last) * plane];
+      REQUIRE(rows.row_map.size() == std::size_t(rows.num_block_rows) + 1);
+      for (std::size_t r = 0; r < rows.row_map.size(); ++r)
+        REQUIRE(rows.row_map[r] == all.row_map[std::size_t(first) * plane + r] - begin);
+      REQUIRE(rows.col_ind == std::vector<fgdd::Ordinal>(all.col_ind.begin() + begin,
+                                                         all.col_ind.begin() + end));
+      REQUIRE(rows.values.size() == std::size_t(end - begin) * b2);
+      REQUIRE(std::memcmp(rows.values.data(), all.values.data() + begin * b2,
+                          rows.values.size() * sizeof(double)) == 0);
+    }
+  }
+}
+
+TEST_CASE("generate_planes refuses a plane range outside the grid or empty",
+          "[core][generators]") {
+  for (const auto [first, last] : {std::pair{-1, 2}, {0, 0}, {3, 2}, {0, 5}, {4, 5}}) {
+    INFO("planes [" << first << ", " << last << ")");
+    const std::string message =
+        invalid_input_message([&] { fgdd::generate_planes("gen:lap7:3:3:4", first, last); });
+    REQUIRE(contains(message, "not a nonempty range of the 4 planes of gen:lap7:3:3:4"));
+  }
+  REQUIRE(contains(invalid_input_message([] { fgdd::generate_planes("gen:lap9:4", 0, 1); }),
+                   "unknown generator kind"));
+  REQUIRE(contains(invalid_input_message([] { fgdd::generated_grid("gen:lap7:0"); }),
+                   "must be at least 1"));
+}

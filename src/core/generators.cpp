@@ -2,6 +2,7 @@
 // problems, each problem a small coefficient policy; plus the host-side spec parser.
 #include "core/generators.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -51,26 +52,40 @@ Stencil make_stencil(bool with_edges_and_corners) {
 
 KOKKOS_INLINE_FUNCTION bool inside(Ordinal i, int d, Ordinal n) { return i + d >= 0 && i + d < n; }
 
-// Assembles the (block) matrix of a stencil on a grid, entirely on the device: one kernel counts
-// the in-grid neighbours of every row, a scan turns counts into the row map, one kernel writes
-// sorted columns and asks the coefficient policy for each b×b block (row-major). A policy is
+// The block rows of planes [first_z, last_z) of a stencil's matrix on a grid, with global
+// block columns, on the device (row_map from 0).
+struct AssembledRows {
+  Kokkos::View<Offset*, DeviceType> row_map;
+  SparseMatrix::ColumnIndices col_ind;
+  SparseMatrix::Values values;
+};
+
+// Assembles the rows, entirely on the device: one kernel counts the in-grid neighbours of every
+// row, a scan turns counts into the row map, one kernel writes sorted columns and asks the
+// coefficient policy for each b×b block (row-major). A policy is
 //   void operator()(Ordinal x, Ordinal y, Ordinal z, int dx, int dy, int dz, Scalar* block) const
-// called only for in-grid neighbours; (dx, dy, dz) = (0, 0, 0) is the diagonal block.
+// called only for in-grid neighbours; (dx, dy, dz) = (0, 0, 0) is the diagonal block. A row's
+// entries depend on its grid point only, so any plane range gives the whole matrix's rows.
 template <class Coefficients>
-SparseMatrix assemble_stencil(const GridInfo& grid, const Stencil& stencil_in, int block_size,
-                              const Coefficients& coefficients_in) {
+AssembledRows assemble_stencil_rows(const GridInfo& grid, const Stencil& stencil_in,
+                                    int block_size, const Coefficients& coefficients_in,
+                                    Ordinal first_z, Ordinal last_z) {
   const Ordinal nx = grid.nx;
   const Ordinal ny = grid.ny;
   const Ordinal nz = grid.nz;
-  const Ordinal n = static_cast<Ordinal>(grid.num_points());
+  const Ordinal first_row = first_z * nx * ny;
+  const Ordinal n = (last_z - first_z) * nx * ny;
   const Stencil stencil = stencil_in;
   const Coefficients coefficients = coefficients_in;
   const Offset block_entries = Offset(block_size) * Offset(block_size);
 
-  Kokkos::View<Offset*, DeviceType> row_map("fgdd::generators::row_map", Offset(n) + 1);
+  AssembledRows rows;
+  rows.row_map = Kokkos::View<Offset*, DeviceType>("fgdd::generators::row_map", Offset(n) + 1);
+  const auto row_map = rows.row_map;
   Kokkos::parallel_for(
       "fgdd::generators::count_entries", Kokkos::RangePolicy<ExecSpace>(0, n),
-      KOKKOS_LAMBDA(const Ordinal row) {
+      KOKKOS_LAMBDA(const Ordinal local) {
+        const Ordinal row = first_row + local;
         const Ordinal x = row % nx;
         const Ordinal y = (row / nx) % ny;
         const Ordinal z = row / nx / ny;
@@ -79,25 +94,28 @@ SparseMatrix assemble_stencil(const GridInfo& grid, const Stencil& stencil_in, i
           count += inside(x, stencil.dx[s], nx) && inside(y, stencil.dy[s], ny) &&
                    inside(z, stencil.dz[s], nz);
         }
-        row_map(row) = count;
+        row_map(local) = count;
       });
   // row_map(n) is 0 from the allocation, so an exclusive scan over n + 1 entries ends with the
   // entry count.
   const Offset num_blocks =
       exclusive_scan_in_place(ExecSpace(), "fgdd::generators::row_map_scan", row_map);
 
-  SparseMatrix::ColumnIndices col_ind(
+  rows.col_ind = SparseMatrix::ColumnIndices(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::generators::col_ind"), num_blocks);
-  SparseMatrix::Values values(
+  rows.values = SparseMatrix::Values(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::generators::values"),
       num_blocks * block_entries);
+  const auto col_ind = rows.col_ind;
+  const auto values = rows.values;
   Kokkos::parallel_for(
       "fgdd::generators::fill_entries", Kokkos::RangePolicy<ExecSpace>(0, n),
-      KOKKOS_LAMBDA(const Ordinal row) {
+      KOKKOS_LAMBDA(const Ordinal local) {
+        const Ordinal row = first_row + local;
         const Ordinal x = row % nx;
         const Ordinal y = (row / nx) % ny;
         const Ordinal z = row / nx / ny;
-        Offset k = row_map(row);
+        Offset k = row_map(local);
         for (int s = 0; s < stencil.size; ++s) {
           const int dx = stencil.dx[s];
           const int dy = stencil.dy[s];
@@ -108,7 +126,7 @@ SparseMatrix assemble_stencil(const GridInfo& grid, const Stencil& stencil_in, i
           ++k;
         }
       });
-  return make_matrix(n, n, block_size, row_map, col_ind, values, /*arrays_may_change=*/true);
+  return rows;
 }
 
 // lap7 / lap27: the classic SPD model problems; the diagonal stays 6 (26) at the boundary, as
@@ -161,22 +179,44 @@ KOKKOS_INLINE_FUNCTION double standard_normal(std::uint64_t seed, std::uint64_t 
   return detail::sqrt(-2.0 * detail::log(u1)) * detail::cos(two_pi * u2);
 }
 
+// Seeds streams of the reservoir's random field.
+constexpr std::uint64_t layer_stream = 1;
+constexpr std::uint64_t cell_stream = 2;
+
+// A cell's x-permeability: log k = layer mean + N(0, 1), with layer means ~ N(0, 1.5²), which
+// gives SPE10-like layers several orders of magnitude apart; the within-layer std of 1.0 gives
+// the channel-scale contrast.
+KOKKOS_INLINE_FUNCTION double cell_permeability(std::uint64_t seed, Ordinal layer_size,
+                                                Ordinal cell) {
+  const Ordinal layer = cell / layer_size;
+  const double log_k = 1.5 * standard_normal(seed, layer_stream, std::uint64_t(layer)) +
+                       1.0 * standard_normal(seed, cell_stream, std::uint64_t(cell));
+  return detail::exp(log_k);
+}
+
+// The harmonic average 2 k_i k_j / (k_i + k_j) along the face normal (kz = 0.1 kx), written so
+// both cells of a face compute the same bits.
+KOKKOS_INLINE_FUNCTION double face_transmissibility(double k_cell, double k_neighbour, int dz) {
+  const double anisotropy = dz != 0 ? 0.1 : 1.0;
+  const double k_i = anisotropy * k_cell;
+  const double k_j = anisotropy * k_neighbour;
+  return 2.0 * (k_i * k_j) / (k_i + k_j);
+}
+
 // reservoir: two-point flux approximation on unit cells. Transmissibility between neighbours is
-// the harmonic average 2 k_i k_j / (k_i + k_j) of the permeability along the face normal
-// (kz = 0.1 kx, typical vertical anisotropy), written so both rows compute the same bits and
-// A == Aᵀ exactly. Faces on the grid boundary are no-flow (nothing added), and the diagonal adds
-// an accumulation term (compressibility / time step) = 1e-3 × mean transmissibility, which
-// makes the matrix SPD and nonsingular with every row diagonally dominant by that margin.
+// face_transmissibility, so A == Aᵀ exactly. Faces on the grid boundary are no-flow (nothing
+// added), and the diagonal adds an accumulation term (compressibility / time step) = 1e-3 × mean
+// transmissibility, which makes the matrix SPD and nonsingular with every row diagonally
+// dominant by that margin.
 struct ReservoirCoefficients {
   Ordinal nx, ny, nz;
-  Kokkos::View<const double*, DeviceType> permeability;  // kx = ky per cell
+  Kokkos::View<const double*, DeviceType> permeability;  // kx = ky of cells from first_cell
+  Ordinal first_cell;
   double accumulation;
 
   KOKKOS_INLINE_FUNCTION double transmissibility(Ordinal cell, Ordinal neighbour, int dz) const {
-    const double anisotropy = dz != 0 ? 0.1 : 1.0;
-    const double k_i = anisotropy * permeability(cell);
-    const double k_j = anisotropy * permeability(neighbour);
-    return 2.0 * (k_i * k_j) / (k_i + k_j);
+    return face_transmissibility(permeability(cell - first_cell),
+                                 permeability(neighbour - first_cell), dz);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(Ordinal x, Ordinal y, Ordinal z, int dx, int dy, int dz,
@@ -224,10 +264,6 @@ struct MulticomponentCoefficients {
   }
 };
 
-// Seeds streams of the reservoir's random field.
-constexpr std::uint64_t layer_stream = 1;
-constexpr std::uint64_t cell_stream = 2;
-
 // Throws unless every dimension is >= 1 and nx*ny*nz*block_size fits in Ordinal.
 GridInfo checked_grid(const char* generator, long long nx, long long ny, long long nz,
                       int block_size) {
@@ -261,43 +297,42 @@ std::string grid_text(const GridInfo& grid, const SparseMatrix& A) {
          " entries";
 }
 
-Kokkos::View<double*, DeviceType> permeability_field(Ordinal nx_in, Ordinal ny_in, Ordinal nz_in,
-                                                     std::uint64_t seed) {
-  const GridInfo grid = checked_grid("reservoir_permeability", nx_in, ny_in, nz_in, 1);
-  // log k = layer mean + N(0, 1): layer means ~ N(0, 1.5²) give SPE10-like layers several
-  // orders of magnitude apart; the within-layer std of 1.0 gives the channel-scale contrast.
+// The permeability of the cells of planes [first_z, last_z), on the device.
+Kokkos::View<double*, DeviceType> permeability_planes(const GridInfo& grid, std::uint64_t seed,
+                                                      Ordinal first_z, Ordinal last_z) {
   const Ordinal layer_size = grid.nx * grid.ny;
+  const Ordinal first_cell = first_z * layer_size;
   Kokkos::View<double*, DeviceType> permeability(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::generators::permeability"),
-      grid.num_points());
+      Offset(last_z - first_z) * layer_size);
   Kokkos::parallel_for(
       "fgdd::generators::reservoir_permeability",
-      Kokkos::RangePolicy<ExecSpace>(0, static_cast<Ordinal>(grid.num_points())),
-      KOKKOS_LAMBDA(const Ordinal cell) {
-        const Ordinal layer = cell / layer_size;
-        const double log_k = 1.5 * standard_normal(seed, layer_stream, std::uint64_t(layer)) +
-                             1.0 * standard_normal(seed, cell_stream, std::uint64_t(cell));
-        permeability(cell) = detail::exp(log_k);
+      Kokkos::RangePolicy<ExecSpace>(0, (last_z - first_z) * layer_size),
+      KOKKOS_LAMBDA(const Ordinal i) {
+        permeability(i) = cell_permeability(seed, layer_size, first_cell + i);
       });
   return permeability;
 }
 
 // The accumulation term: 1e-3 × the mean transmissibility over interior faces (or × the mean
-// permeability when the grid has no interior face).
-double reservoir_accumulation(const GridInfo& grid, const ReservoirCoefficients& coefficients_in) {
-  const ReservoirCoefficients coefficients = coefficients_in;
+// permeability when the grid has no interior face). Computed from the permeabilities drawn on
+// the fly, so that a rank building some planes gets the same bits without the whole field.
+double reservoir_accumulation(const GridInfo& grid, std::uint64_t seed) {
   const Ordinal nx = grid.nx;
   const Ordinal ny = grid.ny;
   const Ordinal nz = grid.nz;
+  const Ordinal layer_size = nx * ny;
   const Offset faces =
       Offset(nx - 1) * ny * nz + Offset(nx) * (ny - 1) * nz + Offset(nx) * ny * (nz - 1);
   const Ordinal n = static_cast<Ordinal>(grid.num_points());
   double sum = 0.0;
   if (faces == 0) {
-    const auto permeability = coefficients.permeability;
     Kokkos::parallel_reduce(
         "fgdd::generators::mean_permeability", Kokkos::RangePolicy<ExecSpace>(0, n),
-        KOKKOS_LAMBDA(const Ordinal cell, double& partial) { partial += permeability(cell); }, sum);
+        KOKKOS_LAMBDA(const Ordinal cell, double& partial) {
+          partial += cell_permeability(seed, layer_size, cell);
+        },
+        sum);
     return 1e-3 * sum / double(n);
   }
   Kokkos::parallel_reduce(
@@ -306,9 +341,14 @@ double reservoir_accumulation(const GridInfo& grid, const ReservoirCoefficients&
         const Ordinal x = cell % nx;
         const Ordinal y = (cell / nx) % ny;
         const Ordinal z = cell / nx / ny;
-        if (x + 1 < nx) partial += coefficients.transmissibility(cell, cell + 1, 0);
-        if (y + 1 < ny) partial += coefficients.transmissibility(cell, cell + nx, 0);
-        if (z + 1 < nz) partial += coefficients.transmissibility(cell, cell + nx * ny, 1);
+        const double k = cell_permeability(seed, layer_size, cell);
+        if (x + 1 < nx)
+          partial += face_transmissibility(k, cell_permeability(seed, layer_size, cell + 1), 0);
+        if (y + 1 < ny)
+          partial += face_transmissibility(k, cell_permeability(seed, layer_size, cell + nx), 0);
+        if (z + 1 < nz)
+          partial += face_transmissibility(
+              k, cell_permeability(seed, layer_size, cell + layer_size), 1);
       },
       sum);
   return 1e-3 * sum / double(faces);
@@ -319,28 +359,96 @@ double reservoir_accumulation(const GridInfo& grid, const ReservoirCoefficients&
 namespace detail {
 Kokkos::View<double*, DeviceType> reservoir_permeability(Ordinal nx, Ordinal ny, Ordinal nz,
                                                          std::uint64_t seed) {
-  return generators::permeability_field(nx, ny, nz, seed);
+  const GridInfo grid = generators::checked_grid("reservoir_permeability", nx, ny, nz, 1);
+  return generators::permeability_planes(grid, seed, 0, grid.nz);
 }
 }  // namespace detail
+
+namespace detail::generators {
+
+enum class Kind { Lap7, Lap27, ConvDiff, Reservoir, Bsr3 };
+
+// A generator and its parameters.
+struct Generator {
+  Kind kind;
+  double peclet = 10.0;       // ConvDiff
+  std::uint64_t seed = 2026;  // Reservoir
+};
+
+int block_size_of(Kind kind) { return kind == Kind::Bsr3 ? 3 : 1; }
+
+std::string describe(const Generator& generator) {
+  switch (generator.kind) {
+    case Kind::Lap7: return "7-point Laplacian (SPD)";
+    case Kind::Lap27: return "27-point Laplacian (SPD)";
+    case Kind::ConvDiff: {
+      std::ostringstream text;
+      text << "upwind convection-diffusion (nonsymmetric), Peclet " << generator.peclet;
+      return text.str();
+    }
+    case Kind::Reservoir:
+      return "reservoir pressure (TPFA, layered lognormal permeability, seed " +
+             std::to_string(generator.seed) + ", SPD)";
+    case Kind::Bsr3: return "3-component 7-point system (3x3 nonsymmetric blocks)";
+  }
+  return "";
+}
+
+// The rows of planes [first_z, last_z) of the generator's matrix on grid (checked_grid'ed).
+AssembledRows assemble(const Generator& generator, const GridInfo& grid, Ordinal first_z,
+                       Ordinal last_z) {
+  const Stencil faces = make_stencil(false);
+  switch (generator.kind) {
+    case Kind::Lap7:
+      return assemble_stencil_rows(grid, faces, 1, LaplaceCoefficients{6.0}, first_z, last_z);
+    case Kind::Lap27:
+      return assemble_stencil_rows(grid, make_stencil(true), 1, LaplaceCoefficients{26.0},
+                                   first_z, last_z);
+    case Kind::ConvDiff: {
+      const double h = 1.0 / (double(grid.nx) + 1.0);
+      const ConvectionDiffusionCoefficients coefficients{std::fabs(generator.peclet) * h,
+                                                         generator.peclet >= 0 ? -1 : 1};
+      return assemble_stencil_rows(grid, faces, 1, coefficients, first_z, last_z);
+    }
+    case Kind::Reservoir: {
+      // The planes' cells and one plane either side (the neighbours' permeability).
+      const Ordinal low = std::max(first_z - 1, Ordinal(0));
+      const Ordinal high = std::min(last_z + 1, grid.nz);
+      const ReservoirCoefficients coefficients{grid.nx,
+                                               grid.ny,
+                                               grid.nz,
+                                               permeability_planes(grid, generator.seed, low, high),
+                                               low * grid.nx * grid.ny,
+                                               reservoir_accumulation(grid, generator.seed)};
+      return assemble_stencil_rows(grid, faces, 1, coefficients, first_z, last_z);
+    }
+    case Kind::Bsr3:
+      return assemble_stencil_rows(grid, faces, 3, MulticomponentCoefficients{}, first_z, last_z);
+  }
+  throw InvalidInput("unknown generator");
+}
+
+GeneratedProblem whole_problem(const Generator& generator, const GridInfo& grid) {
+  AssembledRows rows = assemble(generator, grid, 0, grid.nz);
+  GeneratedProblem problem;
+  problem.grid = grid;
+  const Ordinal n = Ordinal(grid.num_points());
+  problem.matrix = make_matrix(n, n, block_size_of(generator.kind), rows.row_map, rows.col_ind,
+                               rows.values, /*arrays_may_change=*/true);
+  problem.description = describe(generator) + ", " + grid_text(grid, problem.matrix);
+  return problem;
+}
+
+}  // namespace detail::generators
 
 namespace gen = detail::generators;
 
 GeneratedProblem laplace7(Ordinal nx, Ordinal ny, Ordinal nz) {
-  GeneratedProblem problem;
-  problem.grid = gen::checked_grid("laplace7", nx, ny, nz, 1);
-  problem.matrix = gen::assemble_stencil(problem.grid, gen::make_stencil(false), 1,
-                                         gen::LaplaceCoefficients{6.0});
-  problem.description = "7-point Laplacian (SPD), " + gen::grid_text(problem.grid, problem.matrix);
-  return problem;
+  return gen::whole_problem({gen::Kind::Lap7}, gen::checked_grid("laplace7", nx, ny, nz, 1));
 }
 
 GeneratedProblem laplace27(Ordinal nx, Ordinal ny, Ordinal nz) {
-  GeneratedProblem problem;
-  problem.grid = gen::checked_grid("laplace27", nx, ny, nz, 1);
-  problem.matrix = gen::assemble_stencil(problem.grid, gen::make_stencil(true), 1,
-                                         gen::LaplaceCoefficients{26.0});
-  problem.description = "27-point Laplacian (SPD), " + gen::grid_text(problem.grid, problem.matrix);
-  return problem;
+  return gen::whole_problem({gen::Kind::Lap27}, gen::checked_grid("laplace27", nx, ny, nz, 1));
 }
 
 GeneratedProblem convection_diffusion(Ordinal n, double peclet) {
@@ -348,40 +456,18 @@ GeneratedProblem convection_diffusion(Ordinal n, double peclet) {
     throw InvalidInput("convection_diffusion: the Peclet number must be finite, got " +
                        std::to_string(peclet));
   }
-  GeneratedProblem problem;
-  problem.grid = gen::checked_grid("convection_diffusion", n, n, n, 1);
-  const double h = 1.0 / (double(n) + 1.0);
-  const gen::ConvectionDiffusionCoefficients coefficients{std::fabs(peclet) * h,
-                                                          peclet >= 0 ? -1 : 1};
-  problem.matrix = gen::assemble_stencil(problem.grid, gen::make_stencil(false), 1, coefficients);
-  std::ostringstream text;
-  text << "upwind convection-diffusion (nonsymmetric), Peclet " << peclet << ", "
-       << gen::grid_text(problem.grid, problem.matrix);
-  problem.description = text.str();
-  return problem;
+  return gen::whole_problem({gen::Kind::ConvDiff, peclet},
+                            gen::checked_grid("convection_diffusion", n, n, n, 1));
 }
 
 GeneratedProblem reservoir_pressure(Ordinal nx, Ordinal ny, Ordinal nz, std::uint64_t seed) {
-  GeneratedProblem problem;
-  problem.grid = gen::checked_grid("reservoir_pressure", nx, ny, nz, 1);
-  gen::ReservoirCoefficients coefficients{nx, ny, nz,
-                                          detail::reservoir_permeability(nx, ny, nz, seed), 0.0};
-  coefficients.accumulation = gen::reservoir_accumulation(problem.grid, coefficients);
-  problem.matrix = gen::assemble_stencil(problem.grid, gen::make_stencil(false), 1, coefficients);
-  problem.description = "reservoir pressure (TPFA, layered lognormal permeability, seed " +
-                        std::to_string(seed) + ", SPD), " +
-                        gen::grid_text(problem.grid, problem.matrix);
-  return problem;
+  return gen::whole_problem({gen::Kind::Reservoir, 10.0, seed},
+                            gen::checked_grid("reservoir_pressure", nx, ny, nz, 1));
 }
 
 GeneratedProblem multicomponent_bsr3(Ordinal n) {
-  GeneratedProblem problem;
-  problem.grid = gen::checked_grid("multicomponent_bsr3", n, n, n, 3);
-  problem.matrix = gen::assemble_stencil(problem.grid, gen::make_stencil(false), 3,
-                                         gen::MulticomponentCoefficients{});
-  problem.description = "3-component 7-point system (3x3 nonsymmetric blocks), " +
-                        gen::grid_text(problem.grid, problem.matrix);
-  return problem;
+  return gen::whole_problem({gen::Kind::Bsr3},
+                            gen::checked_grid("multicomponent_bsr3", n, n, n, 3));
 }
 
 // ---- spec parsing (host) ----
@@ -432,22 +518,33 @@ struct GeneratorKind {
   bool takes_none;    // gen:KIND alone is valid (uses defaults)
   bool takes_one;     // gen:KIND:N
   bool takes_three;   // gen:KIND:NX:NY:NZ
-  int block_size;
+  gen::Kind kind;
 };
 
 const GeneratorKind kinds[] = {
-    {"lap7", "gen:lap7:N or gen:lap7:NX:NY:NZ", false, true, true, 1},
-    {"lap27", "gen:lap27:N or gen:lap27:NX:NY:NZ", false, true, true, 1},
-    {"convdiff", "gen:convdiff:N", false, true, false, 1},
-    {"reservoir", "gen:reservoir or gen:reservoir:NX:NY:NZ", true, false, true, 1},
-    {"bsr3", "gen:bsr3:N", false, true, false, 3},
+    {"lap7", "gen:lap7:N or gen:lap7:NX:NY:NZ", false, true, true, gen::Kind::Lap7},
+    {"lap27", "gen:lap27:N or gen:lap27:NX:NY:NZ", false, true, true, gen::Kind::Lap27},
+    {"convdiff", "gen:convdiff:N", false, true, false, gen::Kind::ConvDiff},
+    {"reservoir", "gen:reservoir or gen:reservoir:NX:NY:NZ", true, false, true,
+     gen::Kind::Reservoir},
+    {"bsr3", "gen:bsr3:N", false, true, false, gen::Kind::Bsr3},
 };
 
-}  // namespace
+template <class View, class T>
+void copy_to_host(const View& device, std::vector<T>& host) {
+  host.resize(device.extent(0));
+  Kokkos::deep_copy(Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host.data(),
+                                                                                  host.size()),
+                    device);
+}
 
-bool is_generator_spec(const std::string& spec) { return spec.rfind("gen:", 0) == 0; }
+// A parsed spec: its generator (default parameters) and checked grid.
+struct ParsedSpec {
+  gen::Generator generator;
+  GridInfo grid;
+};
 
-GeneratedProblem generate_problem(const std::string& spec) {
+ParsedSpec parse_spec(const std::string& spec) {
   const std::vector<std::string> parts = split(spec, ':');
   if (parts[0] != "gen") bad_spec(spec, "a spec starts with \"gen:\"");
   if (parts.size() < 2) bad_spec(spec, "missing generator kind after \"gen:\"");
@@ -475,21 +572,50 @@ GeneratedProblem generate_problem(const std::string& spec) {
   }
   if (sizes.empty()) sizes = {60, 220, 85};  // SPE10 model 2's grid
   if (sizes.size() == 1) sizes = {sizes[0], sizes[0], sizes[0]};
+  ParsedSpec parsed{{kind->kind}, GridInfo{}};
   try {
-    gen::checked_grid(kind->name, sizes[0], sizes[1], sizes[2], kind->block_size);
+    parsed.grid = gen::checked_grid(kind->name, sizes[0], sizes[1], sizes[2],
+                                    gen::block_size_of(kind->kind));
   } catch (const InvalidInput& error) {
     bad_spec(spec, error.what());
   }
+  return parsed;
+}
 
-  const auto nx = static_cast<Ordinal>(sizes[0]);
-  const auto ny = static_cast<Ordinal>(sizes[1]);
-  const auto nz = static_cast<Ordinal>(sizes[2]);
-  const std::string name = kind->name;
-  if (name == "lap7") return laplace7(nx, ny, nz);
-  if (name == "lap27") return laplace27(nx, ny, nz);
-  if (name == "convdiff") return convection_diffusion(nx);
-  if (name == "reservoir") return reservoir_pressure(nx, ny, nz);
-  return multicomponent_bsr3(nx);
+}  // namespace
+
+bool is_generator_spec(const std::string& spec) { return spec.rfind("gen:", 0) == 0; }
+
+GeneratedProblem generate_problem(const std::string& spec) {
+  const ParsedSpec parsed = parse_spec(spec);
+  return gen::whole_problem(parsed.generator, parsed.grid);
+}
+
+GridInfo generated_grid(const std::string& spec) { return parse_spec(spec).grid; }
+
+GeneratedPlanes generate_planes(const std::string& spec, Ordinal first_z, Ordinal last_z) {
+  const ParsedSpec parsed = parse_spec(spec);
+  const GridInfo& grid = parsed.grid;
+  if (first_z < 0 || first_z >= last_z || last_z > grid.nz)
+    throw InvalidInput("generate_planes: planes [" + std::to_string(first_z) + ", " +
+                       std::to_string(last_z) + ") are not a nonempty range of the " +
+                       std::to_string(grid.nz) + " planes of " + spec);
+  const gen::AssembledRows rows = gen::assemble(parsed.generator, grid, first_z, last_z);
+  GeneratedPlanes planes;
+  planes.grid = grid;
+  planes.first_z = first_z;
+  planes.last_z = last_z;
+  HostMatrixArrays& arrays = planes.rows;
+  arrays.num_block_rows = (last_z - first_z) * grid.nx * grid.ny;
+  arrays.num_block_cols = Ordinal(grid.num_points());
+  arrays.block_size = gen::block_size_of(parsed.generator.kind);
+  copy_to_host(rows.row_map, arrays.row_map);
+  copy_to_host(rows.col_ind, arrays.col_ind);
+  copy_to_host(rows.values, arrays.values);
+  planes.description = gen::describe(parsed.generator) + ", planes " + std::to_string(first_z) +
+                       "-" + std::to_string(last_z - 1) + " of a " + std::to_string(grid.nx) +
+                       "x" + std::to_string(grid.ny) + "x" + std::to_string(grid.nz) + " grid";
+  return planes;
 }
 
 }  // namespace fgdd

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/matrix_build.hpp"
 #include "core/sparse_matrix.hpp"
 #include "core/types.hpp"
 
@@ -46,6 +47,23 @@ GeneratedProblem multicomponent_bsr3(Ordinal n);
 //   gen:reservoir (60:220:85, SPE10's size)  gen:reservoir:NX:NY:NZ  gen:bsr3:N
 // Throws InvalidInput naming the offending part of the spec and listing the valid forms.
 GeneratedProblem generate_problem(const std::string& spec);
+
+// The grid of a generator spec, without building the matrix. Throws as generate_problem.
+GridInfo generated_grid(const std::string& spec);
+
+// Block rows of the z planes [first_z, last_z) of generate_problem(spec): the same rows, columns
+// and values bitwise, with global block columns, so that each rank of a distributed run builds
+// only its share (block row (x, y, z) of the planes is rows.row_map's entry
+// x + nx (y + ny (z − first_z))).
+struct GeneratedPlanes {
+  HostMatrixArrays rows;  // (last_z − first_z)·nx·ny block rows, nx·ny·nz block columns
+  GridInfo grid;          // the whole grid
+  Ordinal first_z = 0, last_z = 0;
+  std::string description;
+};
+// Throws InvalidInput for a bad spec (as generate_problem) or planes that are not a nonempty
+// range within [0, nz).
+GeneratedPlanes generate_planes(const std::string& spec, Ordinal first_z, Ordinal last_z);
 
 // True if spec starts with "gen:", i.e. is meant for generate_problem rather than a file.
 bool is_generator_spec(const std::string& spec);

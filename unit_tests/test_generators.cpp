@@ -495,7 +495,8 @@ TEST_CASE("generate_planes gives the whole problem's rows bitwise, with global c
 
 TEST_CASE("generate_planes refuses a plane range outside the grid or empty",
           "[core][generators]") {
-  for (const auto [first, last] : {std::pair{-1, 2}, {0, 0}, {3, 2}, {0, 5}, {4, 5}}) {
+  for (const std::pair<int, int> range : {std::pair{-1, 2}, {0, 0}, {3, 2}, {0, 5}, {4, 5}}) {
+    const int first = range.first, last = range.second;  // lambdas cannot capture bindings
     INFO("planes [" << first << ", " << last << ")");
     const std::string message =
         invalid_input_message([&] { fgdd::generate_planes("gen:lap7:3:3:4", first, last); });

@@ -18,13 +18,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <limits>
-#include <numeric>
 #include <string>
 #include <tuple>
-#include <utility>
-#include <vector>
 
 using namespace fgdd;
 
@@ -122,41 +118,6 @@ TEST_CASE("struct stencils: shapes, lower halves and the paper's level weights",
                   InvalidInput);
   CHECK_THROWS_WITH(Stencil::named("star9"), FGDD_CONTAINS("star9"));
   CHECK(!Stencil::from_offsets({{0, 0, 0}, {-1, 0, 0}}).is_symmetric());
-}
-
-TEST_CASE("struct sweep order: far neighbours first, each triangle once, stencil order",
-          "[struct]") {
-  // Far: the neighbour is two or more levels away, final when the tiles sweep has waited on the
-  // level before the point's. Counts from the paper's transforms (lower = upper by symmetry):
-  // star7 has only neighbours one level away; box27 (1, 2, 4) has 3 near ones: −x, +x−y and
-  // +x+y−z.
-  const std::pair<const char*, int> far_lower[] = {
-      {"star7", 0}, {"star13", 3}, {"diamond13", 3}, {"diamond25", 9}, {"box27", 10}};
-  const GridInfo cube{9, 9, 9};
-  for (const auto& [name, far] : far_lower) {
-    INFO(name);
-    const Stencil s = Stencil::named(name);
-    const LevelWeights w = s.level_weights(cube);
-    const SweepOrder order = sweep_order(s, w);
-    CHECK(order.lower_far == far);
-    CHECK(order.upper_far == far);
-    REQUIRE(order.entries.size() == std::size_t(s.num_lower() + s.num_upper()));
-    const auto check_triangle = [&](int begin, int count, int far_count, int first, int last) {
-      std::vector<int> seen(order.entries.begin() + begin, order.entries.begin() + begin + count);
-      for (int k = 0; k < count; ++k) {
-        const StencilOffset& o = s.offsets()[seen[k]];
-        const int step = std::abs(w.x * o.dx + w.y * o.dy + w.z * o.dz);
-        CHECK((step >= 2) == (k < far_count));
-        if (k > 0 && (k < far_count) == (k - 1 < far_count)) CHECK(seen[k - 1] < seen[k]);
-      }
-      std::sort(seen.begin(), seen.end());
-      std::vector<int> all(last - first);
-      std::iota(all.begin(), all.end(), first);
-      CHECK(seen == all);
-    };
-    check_triangle(0, s.num_lower(), order.lower_far, 0, s.num_lower());
-    check_triangle(s.num_lower(), s.num_upper(), order.upper_far, s.center() + 1, s.size());
-  }
 }
 
 TEST_CASE("struct levels: every point once, ascending, on its hyperplane", "[struct]") {

@@ -148,21 +148,4 @@ LevelWeights Stencil::level_weights(const GridInfo& grid) const {
   return best;
 }
 
-SweepOrder sweep_order(const Stencil& stencil, const LevelWeights& w) {
-  SweepOrder order;
-  const auto& o = stencil.offsets();
-  const auto add_triangle = [&](int first, int last, int& far) {
-    for (const bool want_far : {true, false})
-      for (int e = first; e < last; ++e) {
-        const int step = w.x * o[e].dx + w.y * o[e].dy + w.z * o[e].dz;
-        if ((step <= -2 || step >= 2) != want_far) continue;
-        order.entries.push_back(e);
-        far += want_far;
-      }
-  };
-  add_triangle(0, stencil.num_lower(), order.lower_far);
-  add_triangle(stencil.center() + 1, stencil.size(), order.upper_far);
-  return order;
-}
-
 }  // namespace fgdd

@@ -88,16 +88,6 @@ class Stencil {
   std::string name_ = "center";
 };
 
-// The structured sweeps' product order: per triangle (the lower entries, then the upper), the
-// entries whose neighbour lies two or more levels away under w (w·o <= −2 or >= 2) first, then
-// the rest, each group in stencil order. The tiles sweep takes the far ones before it waits on
-// the level before the point's (struct_kernels.hpp); every schedule sums in this order.
-struct SweepOrder {
-  std::vector<int> entries;  // num_lower() lower entries, then num_upper() upper ones
-  int lower_far = 0, upper_far = 0;
-};
-SweepOrder sweep_order(const Stencil& stencil, const LevelWeights& w);
-
 // "(dx,dy,dz)", for messages.
 std::string to_string(const StencilOffset& offset);
 

@@ -228,10 +228,6 @@ StructIlu0::StructIlu0(const ExecSpace& space, const StructuredMatrix& A,
   elim_upper_ = detail::to_device(upper, "fgdd::struct::elim_upper");
   elim_target_ = detail::to_device(target, "fgdd::struct::elim_target");
   mirror_ = detail::to_device(mirror, "fgdd::struct::mirror");
-  const SweepOrder order = sweep_order(stencil, stencil.level_weights(A.grid()));
-  lower_far_ = order.lower_far;
-  upper_far_ = order.upper_far;
-  sweep_order_ = detail::to_device(order.entries, "fgdd::struct::sweep_order");
   const int b = A.block_size();
   // Factorization lanes per point: a power of two covering the most (u, block column) updates of
   // one lower entry, at most 32 (and what the backend allows; CPU backends run lanes as a loop).
@@ -346,9 +342,6 @@ const FactorReport& StructIlu0::numeric(const ExecSpace& space, const Structured
 void StructIlu0::sweep(const ExecSpace& space, const Vector& v, bool lower) const {
   detail::StructData data = detail::make_data(factors_, storage_);
   data.points = levels_.points;
-  data.sweep_order = sweep_order_;
-  data.lower_far = lower_far_;
-  data.upper_far = upper_far_;
   detail::dispatch_block_size(factors_.block_size(), [&](auto block) {
     constexpr int B = decltype(block)::value;
     if (lower)

@@ -193,9 +193,6 @@ class StructIlu0 {
   // index(−o_u).
   Kokkos::View<int*, DeviceType> elim_ptr_, elim_upper_, elim_target_;
   Kokkos::View<int*, DeviceType> mirror_;  // per entry e: index of −o_e, -1 if absent
-  // The sweeps' product order and far-entry counts (detail::StructData::sweep_order).
-  Kokkos::View<int*, DeviceType> sweep_order_;
-  int lower_far_ = 0, upper_far_ = 0;
   detail::PivotStatus pivots_;             // per grid point
   int factor_lanes_ = 1;                   // vector lanes per point in the factorization
   StructSchedule factor_schedule_ = StructSchedule::Levels;  // see factor_schedule()

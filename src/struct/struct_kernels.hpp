@@ -27,10 +27,6 @@ struct StructData {
   Kokkos::View<Scalar*, DeviceType> inv_diag;
   Kokkos::View<Ordinal*, DeviceType> points;
   Kokkos::View<int*, DeviceType> elim_ptr, elim_upper, elim_target, mirror;
-  // The sweeps' product order: the lower entries, then the upper ones, each group with the
-  // neighbours two or more levels away first (lower_far, upper_far of them), in stencil order.
-  Kokkos::View<int*, DeviceType> sweep_order;
-  int lower_far = 0, upper_far = 0;
   Kokkos::View<Ordinal, DeviceType> failed_point;
   Kokkos::View<Scalar*, DeviceType> pivot_value;
   Kokkos::View<Offset, DeviceType> shifted;
@@ -56,9 +52,8 @@ template <int B, SyncMode Mode>
 struct StructKernelBase {
   static constexpr int capacity = block_capacity(B);
   static constexpr bool level_layout = Mode == SyncMode::Tiles;
-  // Whether the kernel has begin(site, Early&, bool) and end(site, Early&, bool), which the
-  // tiles launch calls around its wait (the sweeps).
-  static constexpr bool pipelined = false;
+  // Whether the kernel has load_own(site, Own&) and point(member, site, Own&) (the DoF-1 sweeps).
+  static constexpr bool loads_own_early = false;
   StructData data;
   Kokkos::View<unsigned*, DeviceType> done;
   unsigned epoch = 0;
@@ -270,82 +265,40 @@ struct StructIc0UpperKernel : StructKernelBase<B, Mode> {
 // the upper neighbours on later levels. z is in the kernel's layout (component()). A GPU thread
 // issues in order, so a load followed by its use per entry would cost a memory latency per entry:
 // the entries go in batches whose loads are all issued before the first product (a branch on
-// whether an entry is in the grid does not wait for memory).
+// whether an entry is in the grid does not wait for memory); the products keep the serial order.
 //
-// The products follow data.sweep_order: the neighbours two or more levels away first, then
-// those one level away (the paper's intra-row pipelined dot product, §4.2.1). The tiles launch
-// (pipelined) splits a point there: begin() loads z_p and D⁻¹_p and, where the team's wait for
-// the level before already made them final, subtracts the far neighbours; it runs before the
-// team waits on the current level's neighbour tiles, so only the near neighbours' batches are
-// left after the wait (box27 DoF 3: one batch of four entries instead of four). Every schedule
-// takes the same order, so all give the same bits.
+// At DoF 1 the tiles launch first loads what no other point writes (Own: z_p, D⁻¹_p, the first
+// batch's entries) and then waits on the tiles before it, so those loads overlap the wait (H100:
+// sweeps 12–14 % faster). At DoF 2–3 the same split cost 20–58 % (a098bf9, likely registers), so
+// there every launch takes point().
 template <int B, bool Lower, SyncMode Mode>
 struct StructSweepKernel : StructKernelBase<B, Mode> {
   using Base = StructKernelBase<B, Mode>;
   static constexpr int width = B > 0 ? B : max_block_size;
   // Entries per batch: about 48 scalars of registers (1 for the runtime block size).
   static constexpr int batch = B <= 0 ? 1 : 48 / (B * B + B) > 16 ? 16 : 48 / (B * B + B);
-  static constexpr bool pipelined = true;
+  static constexpr bool loads_own_early = B == 1;
   Vector z;
 
+  KOKKOS_INLINE_FUNCTION int first_entry() const { return Lower ? 0 : this->data.center + 1; }
+  KOKKOS_INLINE_FUNCTION int last_entry() const {
+    return Lower ? this->data.num_lower : this->data.s;
+  }
+
   KOKKOS_INLINE_FUNCTION void point(const TeamMember&, const StructSite& s) const {
-    Scalar sum[width], inv[Base::capacity];
-    start(s, sum, inv);
-    subtract(s, 0, count(), sum);
-    finish(s, sum, inv);
-  }
-
-  // What a point carries across the tiles launch's wait.
-  struct Early {
-    Scalar sum[width];           // z_p minus the products so far
-    Scalar inv[Base::capacity];  // D⁻¹_p (upper)
-  };
-
-  // Before the wait; far_final: the neighbours two or more levels away are final.
-  KOKKOS_INLINE_FUNCTION void begin(const StructSite& s, Early& early, bool far_final) const {
-    start(s, early.sum, early.inv);
-    if (far_final) subtract(s, 0, far_count(), early.sum);
-  }
-
-  // After the wait: the rest of point().
-  KOKKOS_INLINE_FUNCTION void end(const StructSite& s, Early& early, bool far_final) const {
-    subtract(s, far_final ? far_count() : 0, count(), early.sum);
-    finish(s, early.sum, early.inv);
-  }
-
- private:
-  // The sweep's entries in product order: entry(k) for k in [0, count()), the first
-  // far_count() of them two or more levels away.
-  KOKKOS_INLINE_FUNCTION int count() const {
-    return Lower ? this->data.num_lower : this->data.s - this->data.center - 1;
-  }
-  KOKKOS_INLINE_FUNCTION int far_count() const {
-    return Lower ? this->data.lower_far : this->data.upper_far;
-  }
-  KOKKOS_INLINE_FUNCTION int entry(int k) const {
-    return this->data.sweep_order(Lower ? k : this->data.num_lower + k);
-  }
-
-  // z_p, and D⁻¹_p for the upper sweep.
-  KOKKOS_INLINE_FUNCTION void start(const StructSite& s, Scalar* sum, Scalar* inv) const {
-    const int bs = this->b();
-    for (int r = 0; r < bs; ++r) sum[r] = z(this->component(s.self, r));
-    if (!Lower)
-      for (int rc = 0; rc < bs * bs; ++rc) inv[rc] = this->inv_diag(rc, s.self);
-  }
-
-  // sum −= the products of entries [k0, k1), a batch at a time.
-  KOKKOS_INLINE_FUNCTION void subtract(const StructSite& s, int k0, int k1, Scalar* sum) const {
     const Offset p = s.self;
     const int bs = this->b(), bb = bs * bs;
-    for (int first = k0; first < k1; first += batch) {
+    const int first = first_entry(), last = last_entry();
+    Scalar sum[width], inv[Base::capacity];
+    for (int r = 0; r < bs; ++r) sum[r] = z(this->component(p, r));
+    if (!Lower)
+      for (int rc = 0; rc < bb; ++rc) inv[rc] = this->inv_diag(rc, p);
+    for (int e0 = first; e0 < last; e0 += batch) {
       bool in[batch];
       Scalar values[batch][Base::capacity], other[batch][width];
       for (int j = 0; j < batch; ++j) {
-        in[j] = first + j < k1;
-        if (!in[j]) continue;
-        const int e = entry(first + j);
-        in[j] = this->inside(e, s);
+        const int e = e0 + j;
+        in[j] = e < last && this->inside(e, s);
         if (!in[j]) continue;
         const Offset q = this->neighbour(s, e);
         this->wait(q);
@@ -357,6 +310,67 @@ struct StructSweepKernel : StructKernelBase<B, Mode> {
         for (int r = 0; r < bs; ++r)
           for (int c = 0; c < bs; ++c) sum[r] -= values[j][r * bs + c] * other[j][c];
       }
+    }
+    finish(s, sum, inv);
+  }
+
+  // What no other point writes, loaded before the point's waits (loads_own_early).
+  struct Own {
+    Scalar sum[width];           // z_p
+    Scalar inv[Base::capacity];  // D⁻¹_p (upper)
+    bool in[batch];              // the first batch's entries in the grid
+    Scalar values[batch][Base::capacity];
+  };
+
+  KOKKOS_INLINE_FUNCTION void load_own(const StructSite& s, Own& own) const {
+    const int bs = this->b();
+    for (int r = 0; r < bs; ++r) own.sum[r] = z(this->component(s.self, r));
+    if (!Lower)
+      for (int rc = 0; rc < bs * bs; ++rc) own.inv[rc] = this->inv_diag(rc, s.self);
+    load_batch(s, first_entry(), own.in, own.values);
+  }
+
+  // point() after load_own.
+  KOKKOS_INLINE_FUNCTION void point(const TeamMember&, const StructSite& s, Own& own) const {
+    subtract_loaded_batch(s, first_entry(), own.in, own.values, own.sum);
+    for (int e0 = first_entry() + batch; e0 < last_entry(); e0 += batch) {
+      bool in[batch];
+      Scalar values[batch][Base::capacity];
+      load_batch(s, e0, in, values);
+      subtract_loaded_batch(s, e0, in, values, own.sum);
+    }
+    finish(s, own.sum, own.inv);
+  }
+
+ private:
+  // The entries of the batch from e0 at the point (in: whether each neighbour is in the grid).
+  KOKKOS_INLINE_FUNCTION void load_batch(const StructSite& s, int e0, bool* in,
+                                         Scalar (*values)[Base::capacity]) const {
+    const int bb = this->b() * this->b();
+    for (int j = 0; j < batch; ++j) {
+      const int e = e0 + j;
+      in[j] = e < last_entry() && this->inside(e, s);
+      if (in[j])
+        for (int rc = 0; rc < bb; ++rc) values[j][rc] = this->lu(e, rc, s.self);
+    }
+  }
+
+  // Waits on and loads the batch's neighbours, then subtracts its products.
+  KOKKOS_INLINE_FUNCTION void subtract_loaded_batch(const StructSite& s, int e0, const bool* in,
+                                                    const Scalar (*values)[Base::capacity],
+                                                    Scalar* sum) const {
+    const int bs = this->b();
+    Scalar other[batch][width];
+    for (int j = 0; j < batch; ++j) {
+      if (!in[j]) continue;
+      const Offset q = this->neighbour(s, e0 + j);
+      this->wait(q);
+      for (int c = 0; c < bs; ++c) other[j][c] = this->read(z(this->component(q, c)));
+    }
+    for (int j = 0; j < batch; ++j) {
+      if (!in[j]) continue;
+      for (int r = 0; r < bs; ++r)
+        for (int c = 0; c < bs; ++c) sum[r] -= values[j][r * bs + c] * other[j][c];
     }
   }
 

@@ -164,19 +164,17 @@ struct StructTileLaunch {
       const Ordinal level = reverse ? hi - step : lo + step;
       const Ordinal key = reverse ? last_key - level : level;
       const Ordinal level_slot = level % kernel.data.level.column_length;
-      if constexpr (Kernel::pipelined) {
-        // A thread's first column starts its point before the wait: the last level's wait made
-        // the values two levels back final (none at a tile's first level). Further columns (a
-        // team smaller than the tile) come after it.
+      if constexpr (Kernel::loads_own_early) {
+        // A thread's first column loads what its point alone writes before the wait, so those
+        // loads overlap it; further columns (a team smaller than the tile) come after it.
         const int rank = member.team_rank(), threads = member.team_size();
-        const bool far_final = step > 0;
         StructSite site;
-        typename Kernel::Early early;
+        typename Kernel::Own own;
         const bool here = rank < columns && column_site(rank, tu, tv, level, level_slot, site);
-        if (here) kernel.begin(site, early, far_final);
+        if (here) kernel.load_own(site, own);
         wait_for(member, tu, tv, key, ready);
         member.team_barrier();
-        if (here) kernel.end(site, early, far_final);
+        if (here) kernel.point(member, site, own);
         for (int c = rank + threads; c < columns; c += threads)
           if (column_site(c, tu, tv, level, level_slot, site)) kernel.point(member, site);
       } else {

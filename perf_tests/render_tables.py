@@ -256,7 +256,8 @@ def sweep_tables(records):
            f"DD ILDU0 applied by {context['kernel']}; BiCGSTAB, b = 1, x0 = 0, relative tolerance "
            f"{context['tol']:.0e}; times in ms, best of {context['repeats']} after warm-up (setup "
            f"once); every run verified: {all(r['verified'] for r in ran)}. Subdomain rows is the "
-           f"cap the partitioner worked with (max: the team-scratch maximum; the GPU default is 1,500, the CPU default the maximum). "
+           f"cap the partitioner worked with (max: the team-scratch maximum, the CPU default; "
+           f"the GPU default is 1,500). "
            f"TTS (time to solution) is setup + solve; the best per matrix in bold.", "",
            "| matrix | rows | subdomain rows | subdomains | dropped % | iterations | apply ms "
            "| setup ms | solve ms | TTS ms |",

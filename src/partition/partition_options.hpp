@@ -40,9 +40,9 @@ Offset max_subdomain_rows(int block_size);
 // The cap used when subdomain_rows = 0. On a GPU (device memory the host cannot read): 1,500
 // rows, or the maximum if that is smaller, rounded down to whole blocks. Smaller subdomains drop
 // more couplings but have fewer levels, so the last team to start finishes sooner and more teams
-// fit an SM; on H100 and H200 that made the apply 15-30 % faster than at the maximum on most suite
-// matrices, iterations grew 0-7 %, and two GPUs scaled better (docs/PERFORMANCE.md). On CPU
-// threads the largest subdomains are fastest: max_subdomain_rows.
+// fit an SM. On an H200 the apply was 14-25 % faster than at the maximum on seven suite matrices,
+// the solve 0.93x (iterations −9 to +13 %), and two GPUs scaled better (docs/PERFORMANCE.md). On
+// CPU threads the largest subdomains are fastest: max_subdomain_rows.
 Offset default_subdomain_rows(int block_size);
 
 }  // namespace fgdd

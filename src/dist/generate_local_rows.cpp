@@ -16,7 +16,9 @@ GeneratedLocalRows generate_local_rows(const Communicator& comm, const std::stri
                        " ranks a z plane to generate");
   const Ordinal first = Ordinal(Offset(grid.nz) * comm.rank() / ranks);
   const Ordinal last = Ordinal(Offset(grid.nz) * (comm.rank() + 1) / ranks);
-  GeneratedPlanes planes = generate_planes(spec, first, last);
+  // Collective, so that a rank that cannot build its planes (device memory) fails every rank.
+  GeneratedPlanes planes;
+  comm.run_collectively([&] { planes = generate_planes(spec, first, last); });
   GeneratedLocalRows mine;
   mine.rows.first_block_row = first * grid.nx * grid.ny;
   mine.rows.block_size = planes.rows.block_size;

@@ -18,8 +18,9 @@ struct GeneratedLocalRows {
 };
 
 // Rank r of P builds the z planes [nz r / P, nz (r + 1) / P) of generate_problem(spec), bitwise
-// its rows (generate_planes). Throws InvalidInput on every rank alike for a bad spec or fewer
-// z planes than ranks (a rank would get no rows).
+// its rows (generate_planes). Collective. Throws InvalidInput on every rank alike for a bad spec
+// or fewer z planes than ranks (a rank would get no rows), and any rank's failure to build its
+// planes on every rank.
 GeneratedLocalRows generate_local_rows(const Communicator& comm, const std::string& spec);
 
 }  // namespace fgdd

@@ -1,5 +1,6 @@
 // What the MPI tests share: rounding bounds for comparing distributed and serial results,
-// gathering a distributed vector, and the halo plan's consistency across ranks.
+// gathering a distributed vector, solving from each rank's rows and the residual of that, and
+// the halo plan's consistency across ranks.
 #pragma once
 
 #include "catch_compat.hpp"
@@ -65,6 +66,32 @@ inline std::vector<double> gather_whole(const Communicator& comm,
   MPI_Allgatherv(mine.data(), int(mine.size()), MPI_DOUBLE, whole.data(), counts.data(),
                  displs.data(), MPI_DOUBLE, comm.get());
   return whole;
+}
+
+// Sets solver up from each rank's rows and solves A x = 1 in their order (x: this rank's rows).
+inline SolveResult solve_ones_from_rows(DistributedSolver& solver, const LocalRows& mine,
+                                        const GridInfo& local_grid, Vector& x) {
+  const ExecSpace space;
+  solver.setup(space, mine, local_grid);
+  const Offset n = solver.matrix().num_rows();
+  Vector b("b", n);
+  x = Vector("x", n);
+  Kokkos::deep_copy(b, 1.0);
+  return solver.solve_rows(space, b, x);
+}
+
+// ‖1 − A x‖₂ on the whole matrix A (which every rank holds), x gathered from each rank's block
+// rows [offsets[r], offsets[r + 1]) in A's ordering: what a solve of A x = 1 must make small.
+inline double whole_residual_of_ones(const Communicator& comm,
+                                     const std::vector<Ordinal>& offsets, const SparseMatrix& A,
+                                     ConstVector x_mine) {
+  const std::vector<double> x = gather_whole(comm, offsets, A.block_size(),
+                                             reference::to_host(x_mine));
+  Vector Ax("Ax", A.num_rows());
+  spmv(ExecSpace(), A, reference::to_device(x), Ax);
+  std::vector<double> residual = reference::to_host(Ax);
+  for (double& r : residual) r = 1.0 - r;
+  return norm2(residual);
 }
 
 // With several ranks the plan has messages, and the counts agree on both sides.

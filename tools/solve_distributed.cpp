@@ -83,10 +83,7 @@ SolveStep setup_from_rows(const Communicator& comm, const SolveCommand& command,
   report.rows = std::size_t(sizes[0]);
   report.entries = std::size_t(sizes[1]);
   report.block_size = block_size;
-  if (generated)
-    solver.setup(space, mine.rows, mine.local_grid);
-  else
-    solver.setup(space, mine.rows);
+  solver.setup(space, mine.rows, mine.local_grid);  // a file's rows have no grid: {}
   report.partition = solver.partition_report();
   std::vector<Offset> starts, ends;
   row_ranges(comm, solver, starts, ends);

@@ -27,7 +27,6 @@ GeneratedLocalRows generate_local_rows(const Communicator& comm, const std::stri
   mine.rows.values = std::move(planes.rows.values);
   mine.local_grid = GridInfo{grid.nx, grid.ny, last - first};
   mine.grid = grid;
-  mine.description = std::move(planes.description);
   return mine;
 }
 

@@ -14,7 +14,6 @@ struct GeneratedLocalRows {
   LocalRows rows;         // this rank's block rows, global block columns
   GridInfo local_grid;    // its planes' grid: nx, ny and its number of z planes
   GridInfo grid;          // the whole grid
-  std::string description;
 };
 
 // Rank r of P builds the z planes [nz r / P, nz (r + 1) / P) of generate_problem(spec), bitwise

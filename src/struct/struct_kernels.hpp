@@ -37,11 +37,10 @@ struct StructData {
 using TeamMember = Kokkos::TeamPolicy<ExecSpace>::member_type;
 
 // How a point knows that what it reads is final. Levels: a launch per level. PointFlags
-// (StructSchedule::SyncFree): a point waits on the done flags of the neighbours it reads
-// (acquire loads) and publishes its own (a release store). LevelCounter
-// (StructSchedule::LevelCounters): its team waited for a counter of completed levels before
-// starting. Tiles: its team waited on the progress of the tiles it reads, and values live in the
-// level layout (level_layout.hpp).
+// (StructSchedule::SyncFree): a point waits on the done flags of the neighbours it reads and
+// publishes its own with a fence before its flag. LevelCounter (StructSchedule::LevelCounters):
+// its team waited for a counter of completed levels before starting. Tiles: its team waited on
+// the progress of the tiles it reads, and values live in the level layout (level_layout.hpp).
 // In the one-launch modes other points' values are read with volatile loads (never a stale L1
 // line on GPUs).
 enum class SyncMode { Levels, PointFlags, LevelCounter, Tiles };
@@ -53,9 +52,14 @@ template <int B, SyncMode Mode>
 struct StructKernelBase {
   static constexpr int capacity = block_capacity(B);
   static constexpr bool level_layout = Mode == SyncMode::Tiles;
-  // Whether the tiles launch calls load_own(site, Own&) before a level's wait and then
-  // point(member, site, Own&) (the DoF-1 sweeps).
+  // Whether the kernel has load_own(site, Own&) and point(member, site, Own&) (the DoF-1 sweeps).
   static constexpr bool loads_own_early = false;
+  // Whether the tiles launch publishes and waits on progress with release stores and acquire
+  // loads (else relaxed ones beside fences in every thread). H100, against the fences: star7
+  // and diamond13 DoF-1 sweeps 10–13 % faster (box27 the same), factorizations up to 7 %
+  // faster, but DoF 2–3 sweeps 6–7 % slower (diamond25, box27; cause not established), so
+  // those keep the fences.
+  static constexpr bool acquire_release_progress = true;
   StructData data;
   Kokkos::View<unsigned*, DeviceType> done;
   unsigned epoch = 0;
@@ -101,12 +105,17 @@ struct StructKernelBase {
     return v;
   }
   KOKKOS_INLINE_FUNCTION void wait(Offset q) const {
-    if constexpr (Mode == SyncMode::PointFlags)
-      while (acquire_load(&done(q)) != epoch) {
+    if constexpr (Mode == SyncMode::PointFlags) {
+      while (atomic_load(&done(q)) != epoch) {
       }
+      Kokkos::memory_fence();
+    }
   }
   KOKKOS_INLINE_FUNCTION void publish(Offset p) const {
-    if constexpr (Mode == SyncMode::PointFlags) release_store(&done(p), epoch);
+    if constexpr (Mode == SyncMode::PointFlags) {
+      Kokkos::memory_fence();
+      atomic_store(&done(p), epoch);
+    }
   }
   // Block e of this thread's own point (values at i).
   KOKKOS_INLINE_FUNCTION void load(int e, Offset i, Scalar* block) const {
@@ -264,11 +273,12 @@ struct StructIc0UpperKernel : StructKernelBase<B, Mode> {
 // the entries go in batches whose loads are all issued before the first product (a branch on
 // whether an entry is in the grid does not wait for memory); the products keep the serial order.
 //
-// What no other point writes (Own: z_p, D⁻¹_p, the first batch's entries and where its
-// neighbours' values live) is loaded first. At DoF 1 the tiles launch does that before it waits
-// on the tiles before it, so those loads overlap the wait and only the neighbours' values are
-// loaded after it (H100: sweeps 12–14 % faster). At DoF 2–3 that split cost 20–58 % (a098bf9,
-// likely registers), so there the launches load Own after the wait.
+// At DoF 1 the tiles launch first loads what no other point writes (Own: z_p, D⁻¹_p, the first
+// batch's entries) and then waits on the tiles before it, so those loads overlap the wait (H100:
+// sweeps 12–14 % faster). At DoF 2–3 the same split cost 20–58 % (a098bf9, likely registers), so
+// there every launch takes point(). point() keeps its own batch loop: one loop for both paths
+// made the H100 sweeps 10–17 % slower with the same loads, and up to 2.2× slower with the
+// neighbours' addresses loaded before the wait (1a48446).
 template <int B, bool Lower, SyncMode Mode>
 struct StructSweepKernel : StructKernelBase<B, Mode> {
   using Base = StructKernelBase<B, Mode>;
@@ -276,76 +286,100 @@ struct StructSweepKernel : StructKernelBase<B, Mode> {
   // Entries per batch: about 48 scalars of registers (1 for the runtime block size).
   static constexpr int batch = B <= 0 ? 1 : 48 / (B * B + B) > 16 ? 16 : 48 / (B * B + B);
   static constexpr bool loads_own_early = B == 1;
+  static constexpr bool acquire_release_progress = B == 1;
   Vector z;
-
-  // A batch's entries at the point: whether each neighbour is in the grid, where its values
-  // live, and the point's block for it.
-  struct Batch {
-    bool in[batch];
-    Offset q[batch];
-    Scalar values[batch][Base::capacity];
-  };
-  struct Own {
-    Scalar sum[width];           // z_p
-    Scalar inv[Base::capacity];  // D⁻¹_p (upper)
-    Batch first;
-  };
 
   KOKKOS_INLINE_FUNCTION int first_entry() const { return Lower ? 0 : this->data.center + 1; }
   KOKKOS_INLINE_FUNCTION int last_entry() const {
     return Lower ? this->data.num_lower : this->data.s;
   }
 
+  KOKKOS_INLINE_FUNCTION void point(const TeamMember&, const StructSite& s) const {
+    const Offset p = s.self;
+    const int bs = this->b(), bb = bs * bs;
+    const int first = first_entry(), last = last_entry();
+    Scalar sum[width], inv[Base::capacity];
+    for (int r = 0; r < bs; ++r) sum[r] = z(this->component(p, r));
+    if (!Lower)
+      for (int rc = 0; rc < bb; ++rc) inv[rc] = this->inv_diag(rc, p);
+    for (int e0 = first; e0 < last; e0 += batch) {
+      bool in[batch];
+      Scalar values[batch][Base::capacity], other[batch][width];
+      for (int j = 0; j < batch; ++j) {
+        const int e = e0 + j;
+        in[j] = e < last && this->inside(e, s);
+        if (!in[j]) continue;
+        const Offset q = this->neighbour(s, e);
+        this->wait(q);
+        for (int rc = 0; rc < bb; ++rc) values[j][rc] = this->lu(e, rc, p);
+        for (int c = 0; c < bs; ++c) other[j][c] = this->read(z(this->component(q, c)));
+      }
+      for (int j = 0; j < batch; ++j) {
+        if (!in[j]) continue;
+        for (int r = 0; r < bs; ++r)
+          for (int c = 0; c < bs; ++c) sum[r] -= values[j][r * bs + c] * other[j][c];
+      }
+    }
+    finish(s, sum, inv);
+  }
+
+  // What no other point writes, loaded before the point's waits (loads_own_early).
+  struct Own {
+    Scalar sum[width];           // z_p
+    Scalar inv[Base::capacity];  // D⁻¹_p (upper)
+    bool in[batch];              // the first batch's entries in the grid
+    Scalar values[batch][Base::capacity];
+  };
+
   KOKKOS_INLINE_FUNCTION void load_own(const StructSite& s, Own& own) const {
     const int bs = this->b();
     for (int r = 0; r < bs; ++r) own.sum[r] = z(this->component(s.self, r));
     if (!Lower)
       for (int rc = 0; rc < bs * bs; ++rc) own.inv[rc] = this->inv_diag(rc, s.self);
-    load_batch(s, first_entry(), own.first);
-  }
-
-  KOKKOS_INLINE_FUNCTION void point(const TeamMember& member, const StructSite& s) const {
-    Own own;
-    load_own(s, own);
-    point(member, s, own);
+    load_batch(s, first_entry(), own.in, own.values);
   }
 
   // point() after load_own.
   KOKKOS_INLINE_FUNCTION void point(const TeamMember&, const StructSite& s, Own& own) const {
-    subtract_batch(own.first, own.sum);
+    subtract_loaded_batch(s, first_entry(), own.in, own.values, own.sum);
     for (int e0 = first_entry() + batch; e0 < last_entry(); e0 += batch) {
-      Batch next;
-      load_batch(s, e0, next);
-      subtract_batch(next, own.sum);
+      bool in[batch];
+      Scalar values[batch][Base::capacity];
+      load_batch(s, e0, in, values);
+      subtract_loaded_batch(s, e0, in, values, own.sum);
     }
     finish(s, own.sum, own.inv);
   }
 
  private:
-  KOKKOS_INLINE_FUNCTION void load_batch(const StructSite& s, int e0, Batch& batch_entries) const {
+  // The entries of the batch from e0 at the point (in: whether each neighbour is in the grid).
+  KOKKOS_INLINE_FUNCTION void load_batch(const StructSite& s, int e0, bool* in,
+                                         Scalar (*values)[Base::capacity]) const {
     const int bb = this->b() * this->b();
     for (int j = 0; j < batch; ++j) {
       const int e = e0 + j;
-      batch_entries.in[j] = e < last_entry() && this->inside(e, s);
-      if (!batch_entries.in[j]) continue;
-      batch_entries.q[j] = this->neighbour(s, e);
-      for (int rc = 0; rc < bb; ++rc) batch_entries.values[j][rc] = this->lu(e, rc, s.self);
+      in[j] = e < last_entry() && this->inside(e, s);
+      if (in[j])
+        for (int rc = 0; rc < bb; ++rc) values[j][rc] = this->lu(e, rc, s.self);
     }
   }
 
   // Waits on and loads the batch's neighbours, then subtracts its products.
-  KOKKOS_INLINE_FUNCTION void subtract_batch(const Batch& entries, Scalar* sum) const {
+  KOKKOS_INLINE_FUNCTION void subtract_loaded_batch(const StructSite& s, int e0, const bool* in,
+                                                    const Scalar (*values)[Base::capacity],
+                                                    Scalar* sum) const {
     const int bs = this->b();
     Scalar other[batch][width];
     for (int j = 0; j < batch; ++j) {
-      if (!entries.in[j]) continue;
-      this->wait(entries.q[j]);
-      for (int c = 0; c < bs; ++c) other[j][c] = this->read(z(this->component(entries.q[j], c)));
+      if (!in[j]) continue;
+      const Offset q = this->neighbour(s, e0 + j);
+      this->wait(q);
+      for (int c = 0; c < bs; ++c) other[j][c] = this->read(z(this->component(q, c)));
     }
     for (int j = 0; j < batch; ++j) {
-      if (!entries.in[j]) continue;
+      if (!in[j]) continue;
       for (int r = 0; r < bs; ++r)
-        for (int c = 0; c < bs; ++c) sum[r] -= entries.values[j][r * bs + c] * other[j][c];
+        for (int c = 0; c < bs; ++c) sum[r] -= values[j][r * bs + c] * other[j][c];
     }
   }
 

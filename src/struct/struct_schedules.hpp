@@ -88,9 +88,9 @@ struct StructCounterLaunch {
 // The persistent-tile schedule: one launch, a team per tile of columns taken by ticket in tu + tv
 // order (reverse for the upper sweep). The team walks the tile's levels in sweep order; thread
 // (column) c does the column's point on the level, if it has one. Before a level, the team waits
-// (a thread per neighbour tile, acquire loads) until every tile the level can read from (below
-// and to the left, tile_mapping.hpp) has done all earlier levels; after it, the tile publishes
-// its progress (a team barrier, then a release store).
+// (a thread per neighbour tile) until every tile the level can read from (below and to the
+// left, tile_mapping.hpp) has done all earlier levels; after it, the tile publishes its progress
+// (the kernel's acquire_release_progress says how).
 // Deadlock-free for any number of tiles: a tile waits only on tiles of earlier tickets, held by
 // running teams. Progress is a key that grows in sweep order (the level, or last_key − level in
 // reverse); a finished or empty tile holds the largest key. The teams are persistent (about as many
@@ -118,11 +118,18 @@ struct StructTileLaunch {
       const int du = k / span_v, dv = k % span_v;
       const Ordinal nu = reverse ? tu + du : tu - du, nv = reverse ? tv + dv : tv - dv;
       if (nu < 0 || nu >= tiles.tiles_u || nv < 0 || nv >= tiles.tiles_v) continue;
+      Ordinal* const flag = &progress(nu * tiles.tiles_v + nv);
       Ordinal seen;
-      while ((seen = acquire_load(&progress(nu * tiles.tiles_v + nv))) < key) {
+      if constexpr (Kernel::acquire_release_progress) {
+        while ((seen = acquire_load(flag)) < key) {
+        }
+      } else {
+        while ((seen = atomic_load(flag)) < key) {
+        }
       }
       if (seen < ready) ready = seen;
     }
+    if constexpr (!Kernel::acquire_release_progress) Kokkos::memory_fence();
   }
 
   // Persistent teams: each takes tiles by ticket until none is left.
@@ -185,11 +192,17 @@ struct StructTileLaunch {
           if (column_site(c, tu, tv, level, level_slot, site)) kernel.point(member, site);
         });
       }
-      // The barrier orders every thread's writes before the release (H100: a star7 128³ sweep
-      // 34 % faster than a fence in every thread before the barrier and relaxed flags).
-      member.team_barrier();
-      if (member.team_rank() == 0)
-        release_store(&progress(tile), step == hi - lo ? done_key : key + 1);
+      // The barrier orders every thread's writes before the release, or each thread fences its
+      // own before the barrier and the store is relaxed.
+      const Ordinal next = step == hi - lo ? done_key : key + 1;
+      if constexpr (Kernel::acquire_release_progress) {
+        member.team_barrier();
+        if (member.team_rank() == 0) release_store(&progress(tile), next);
+      } else {
+        Kokkos::memory_fence();
+        member.team_barrier();
+        if (member.team_rank() == 0) atomic_store(&progress(tile), next);
+      }
     }
     member.team_barrier();  // the whole team leaves the tile before it takes the next ticket
   }

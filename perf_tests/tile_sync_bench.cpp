@@ -10,6 +10,7 @@
 // "no_wait" (no waits: a lower bound whose answer is wrong and not checked). fgdd's tiles launch
 // uses acquire_release where it measured faster (struct_kernels.hpp, acquire_release_progress).
 #include "core/errors.hpp"
+#include "core/host_copy.hpp"
 #include "core/kokkos_compat.hpp"
 
 #include "bench_common.hpp"
@@ -138,12 +139,6 @@ std::vector<double> reference_sweep(int n) {
   return z;
 }
 
-Kokkos::View<int*, DeviceType> to_device(const std::string& label, const std::vector<int>& host) {
-  Kokkos::View<int*, DeviceType> d(label, host.size());
-  Kokkos::deep_copy(d, Kokkos::View<const int*, Kokkos::HostSpace>(host.data(), host.size()));
-  return d;
-}
-
 int team_size_max() {
   TileSweep<Protocol::Fences> probe;
   return Kokkos::TeamPolicy<ExecSpace>(1, 1).team_size_max(probe, Kokkos::ParallelForTag());
@@ -174,9 +169,9 @@ Result run(const TileGrid& grid, const Options& options, const std::vector<doubl
   for (int d = 0; d < grid.tiles_u + grid.tiles_v - 1; ++d)
     for (int tu = 0; tu < grid.tiles_u; ++tu)
       if (d - tu >= 0 && d - tu < grid.tiles_v) order.push_back(tu * grid.tiles_v + d - tu);
-  sweep.first = to_device("fgdd::tile_sync_bench::first", first);
-  sweep.last = to_device("fgdd::tile_sync_bench::last", last);
-  sweep.order = to_device("fgdd::tile_sync_bench::order", order);
+  sweep.first = detail::to_device(first, "fgdd::tile_sync_bench::first");
+  sweep.last = detail::to_device(last, "fgdd::tile_sync_bench::last");
+  sweep.order = detail::to_device(order, "fgdd::tile_sync_bench::order");
   sweep.progress =
       Kokkos::View<int*, DeviceType>("fgdd::tile_sync_bench::progress", grid.num_tiles());
   sweep.tickets = Kokkos::View<int, DeviceType>("fgdd::tile_sync_bench::tickets");

@@ -14,6 +14,7 @@
 
 #include "core/errors.hpp"
 #include "core/exclusive_scan.hpp"
+#include "core/host_copy.hpp"
 #include "core/kokkos_compat.hpp"
 #include "core/matrix_build.hpp"
 
@@ -530,14 +531,6 @@ const GeneratorKind kinds[] = {
     {"bsr3", "gen:bsr3:N", false, true, false, gen::Kind::Bsr3},
 };
 
-template <class View, class T>
-void copy_to_host(const View& device, std::vector<T>& host) {
-  host.resize(device.extent(0));
-  Kokkos::deep_copy(Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host.data(),
-                                                                                  host.size()),
-                    device);
-}
-
 // A parsed spec: its generator (default parameters) and checked grid.
 struct ParsedSpec {
   gen::Generator generator;
@@ -609,9 +602,9 @@ GeneratedPlanes generate_planes(const std::string& spec, Ordinal first_z, Ordina
   arrays.num_block_rows = (last_z - first_z) * grid.nx * grid.ny;
   arrays.num_block_cols = Ordinal(grid.num_points());
   arrays.block_size = gen::block_size_of(parsed.generator.kind);
-  copy_to_host(rows.row_map, arrays.row_map);
-  copy_to_host(rows.col_ind, arrays.col_ind);
-  copy_to_host(rows.values, arrays.values);
+  arrays.row_map = detail::to_host_vector(rows.row_map);
+  arrays.col_ind = detail::to_host_vector(rows.col_ind);
+  arrays.values = detail::to_host_vector(rows.values);
   planes.description = gen::describe(parsed.generator) + ", planes " + std::to_string(first_z) +
                        "-" + std::to_string(last_z - 1) + " of a " + std::to_string(grid.nx) +
                        "x" + std::to_string(grid.ny) + "x" + std::to_string(grid.nz) + " grid";

@@ -4,6 +4,7 @@
 
 #include "core/exclusive_scan.hpp"
 #include "core/first_row_where.hpp"
+#include "core/host_copy.hpp"
 #include "core/kokkos_compat.hpp"
 
 #include <sstream>
@@ -204,22 +205,9 @@ SparseMatrix make_matrix(const HostMatrixArrays& arrays) {
     throw InvalidMatrix("row map has " + std::to_string(arrays.row_map.size()) +
                         " entries, expected number of block rows + 1 = " + std::to_string(n + 1));
   }
-  using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
-  const Kokkos::View<const Offset*, Kokkos::HostSpace, Unmanaged> host_row_map(
-      arrays.row_map.data(), arrays.row_map.size());
-  const Kokkos::View<const Ordinal*, Kokkos::HostSpace, Unmanaged> host_cols(
-      arrays.col_ind.data(), arrays.col_ind.size());
-  const Kokkos::View<const Scalar*, Kokkos::HostSpace, Unmanaged> host_values(
-      arrays.values.data(), arrays.values.size());
-  MutableRowMap row_map(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::core::row_map"),
-                        host_row_map.extent(0));
-  ColumnIndices col_ind(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::core::col_ind"),
-                        host_cols.extent(0));
-  Values values(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::core::values"),
-                host_values.extent(0));
-  Kokkos::deep_copy(row_map, host_row_map);
-  Kokkos::deep_copy(col_ind, host_cols);
-  Kokkos::deep_copy(values, host_values);
+  const MutableRowMap row_map = detail::to_device(arrays.row_map, "fgdd::core::row_map");
+  const ColumnIndices col_ind = detail::to_device(arrays.col_ind, "fgdd::core::col_ind");
+  const Values values = detail::to_device(arrays.values, "fgdd::core::values");
   return make_matrix(n, arrays.num_block_cols, arrays.block_size, row_map, col_ind, values,
                      /*arrays_may_change=*/true);
 }

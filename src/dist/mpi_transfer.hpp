@@ -3,6 +3,7 @@
 // host/device copies around them.
 #pragma once
 
+#include "core/host_copy.hpp"
 #include "core/types.hpp"
 #include "dist/communicator.hpp"
 
@@ -26,26 +27,10 @@ HostCopy<typename View::non_const_value_type> host_copy(const View& device) {
   return host;
 }
 
-// A device copy of a host vector (setup arrays, the scattered parts of vectors).
-template <class T>
-Kokkos::View<T*, DeviceType> to_device(const std::vector<T>& host, const std::string& label) {
-  Kokkos::View<T*, DeviceType> view(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
-                                    host.size());
-  Kokkos::deep_copy(
-      view, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-                host.data(), host.size()));
-  return view;
-}
-
-// A host vector of a device vector (what gather_ranges sends).
-inline std::vector<Scalar> to_host_vector(ConstVector v) {
-  std::vector<Scalar> host(v.extent(0));
-  Kokkos::deep_copy(
-      Kokkos::View<Scalar*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-          host.data(), host.size()),
-      v);
-  return host;
-}
+// Host/device copies of setup arrays and of the scattered parts of vectors (what gather_ranges
+// sends).
+using detail::to_device;
+using detail::to_host_vector;
 
 template <class T>
 MPI_Datatype mpi_type() {

@@ -7,6 +7,7 @@
 
 #include "core/errors.hpp"
 #include "core/exclusive_scan.hpp"
+#include "core/host_copy.hpp"
 #include "core/kokkos_compat.hpp"
 
 #include <algorithm>
@@ -175,13 +176,7 @@ GlobalLevels build_global_levels(const ExecSpace& space, const SparseMatrix& A,
   }
 
   levels.num_levels = Ordinal(levels.host_level_ptr.size()) - 1;
-  levels.level_ptr = Kokkos::View<Ordinal*, DeviceType>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::factor::global_level_ptr"),
-      levels.host_level_ptr.size());
-  Kokkos::deep_copy(
-      levels.level_ptr,
-      Kokkos::View<const Ordinal*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-          levels.host_level_ptr.data(), levels.host_level_ptr.size()));
+  levels.level_ptr = detail::to_device(levels.host_level_ptr, "fgdd::factor::global_level_ptr");
   for (Ordinal l = 0; l < levels.num_levels; ++l)
     levels.max_level_rows =
         std::max(levels.max_level_rows, levels.host_level_ptr[l + 1] - levels.host_level_ptr[l]);

@@ -3,6 +3,8 @@
 // execution space; the host sees one entry per part.
 #include "partition/balance.hpp"
 
+#include "core/host_copy.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
@@ -49,28 +51,6 @@ void check_input(const ExecSpace& space, const SymmetricGraph& graph, const Labe
                        ") or a negative order key");
 }
 
-template <class View>
-std::vector<typename View::non_const_value_type> to_host(const ExecSpace& space, const View& view) {
-  const auto mirror = Kokkos::create_mirror_view(Kokkos::HostSpace(), view);
-  Kokkos::deep_copy(space, mirror, view);
-  space.fence();
-  return std::vector<typename View::non_const_value_type>(mirror.data(),
-                                                          mirror.data() + mirror.extent(0));
-}
-
-template <class T>
-Kokkos::View<T*, DeviceType> to_device(const ExecSpace& space, const std::vector<T>& values,
-                                       const std::string& label) {
-  Kokkos::View<T*, DeviceType> view(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
-                                    values.size());
-  const Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(
-      values.data(), values.size());
-  Kokkos::deep_copy(space, view, host);
-  // The host vector may die before an asynchronous copy finishes.
-  space.fence();
-  return view;
-}
-
 // Rows per part; atomic counts do not depend on the update order.
 std::vector<Ordinal> part_sizes(const ExecSpace& space, const OrdinalView& part_of_row,
                                 Ordinal num_parts) {
@@ -78,7 +58,7 @@ std::vector<Ordinal> part_sizes(const ExecSpace& space, const OrdinalView& part_
   Kokkos::parallel_for(
       "fgdd::partition::balance_count_parts", Policy(space, 0, Ordinal(part_of_row.extent(0))),
       KOKKOS_LAMBDA(const Ordinal i) { Kokkos::atomic_add(&sizes(part_of_row(i)), Ordinal(1)); });
-  return to_host(space, sizes);
+  return detail::to_host_vector(sizes);
 }
 
 // Step (a). Every part p gets pieces(p) = ceil(size / max) consecutive new labels from
@@ -107,17 +87,17 @@ Ordinal split_oversized(const ExecSpace& space, const Labeling& labeling,
 
   const Ordinal n = Ordinal(new_part.extent(0));
   const auto part_of_row = labeling.part_of_row;
-  const auto first = to_device(space, first_label, "fgdd::partition::balance_first_label");
+  const auto first = detail::to_device(first_label, "fgdd::partition::balance_first_label");
   Kokkos::parallel_for(
       "fgdd::partition::balance_first_piece", Policy(space, 0, n),
       KOKKOS_LAMBDA(const Ordinal i) { new_part(i) = first(part_of_row(i)); });
   if (oversized_sizes.empty()) return next_label;
 
-  const auto over_index = to_device(space, oversized_index, "fgdd::partition::balance_over_index");
-  const auto over_size = to_device(space, oversized_sizes, "fgdd::partition::balance_over_size");
+  const auto over_index = detail::to_device(oversized_index, "fgdd::partition::balance_over_index");
+  const auto over_size = detail::to_device(oversized_sizes, "fgdd::partition::balance_over_size");
   const auto over_pieces =
-      to_device(space, oversized_pieces, "fgdd::partition::balance_over_pieces");
-  const auto offsets = to_device(space, bucket_offsets, "fgdd::partition::balance_over_offsets");
+      detail::to_device(oversized_pieces, "fgdd::partition::balance_over_pieces");
+  const auto offsets = detail::to_device(bucket_offsets, "fgdd::partition::balance_over_offsets");
   const Offset total = bucket_offsets.back();
   const auto order_key = labeling.order_key;
   OrdinalView keys(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::balance_keys"),
@@ -161,7 +141,7 @@ NeighbourParts tiny_part_neighbours(const ExecSpace& space, const SymmetricGraph
   const Ordinal n = graph.num_vertices;
   const auto row_map = graph.row_map;
   const auto adjacency = graph.adjacency;
-  const auto tiny_index = to_device(space, tiny_index_host, "fgdd::partition::balance_tiny_index");
+  const auto tiny_index = detail::to_device(tiny_index_host, "fgdd::partition::balance_tiny_index");
 
   // Bucket the labels across every cut edge leaving a tiny part, by tiny part.
   OffsetView bucket("fgdd::partition::balance_tiny_offsets", num_tiny + 1);
@@ -230,9 +210,9 @@ NeighbourParts tiny_part_neighbours(const ExecSpace& space, const SymmetricGraph
       });
 
   NeighbourParts neighbours;
-  neighbours.offsets = to_host(space, runs);
-  neighbours.parts = to_host(space, run_part);
-  neighbours.edges = to_host(space, run_edges);
+  neighbours.offsets = detail::to_host_vector(runs);
+  neighbours.parts = detail::to_host_vector(run_part);
+  neighbours.edges = detail::to_host_vector(run_edges);
   return neighbours;
 }
 
@@ -304,7 +284,7 @@ std::vector<Ordinal> merge_tiny_parts(const std::vector<Ordinal>& sizes,
 
 void relabel(const ExecSpace& space, const OrdinalView& part_of_row,
              const std::vector<Ordinal>& label_of_part) {
-  const auto map = to_device(space, label_of_part, "fgdd::partition::balance_label_map");
+  const auto map = detail::to_device(label_of_part, "fgdd::partition::balance_label_map");
   Kokkos::parallel_for(
       "fgdd::partition::balance_relabel", Policy(space, 0, Ordinal(part_of_row.extent(0))),
       KOKKOS_LAMBDA(const Ordinal i) { part_of_row(i) = map(part_of_row(i)); });

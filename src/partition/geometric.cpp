@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/host_copy.hpp"
 
 namespace fgdd {
 namespace detail::geometric {
@@ -162,15 +163,10 @@ int wavefront_slope(const SparseMatrix& A, const GridInfo& grid) {
   const Ordinal nx = grid.nx, ny = grid.ny;
   const Ordinal x = nx / 2, y = ny / 2, z = grid.nz / 2;
   const Ordinal p = x + nx * (y + ny * z);
-  Offset bounds[2];
-  Kokkos::deep_copy(
-      Kokkos::View<Offset*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(bounds, 2),
+  const auto bounds = detail::to_host_vector(
       Kokkos::subview(A.row_map(), std::make_pair(Offset(p), Offset(p) + 2)));
-  std::vector<Ordinal> cols(bounds[1] - bounds[0]);
-  Kokkos::deep_copy(
-      Kokkos::View<Ordinal*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-          cols.data(), cols.size()),
-      Kokkos::subview(A.col_ind(), std::make_pair(bounds[0], bounds[1])));
+  const auto cols =
+      detail::to_host_vector(Kokkos::subview(A.col_ind(), std::make_pair(bounds[0], bounds[1])));
   int slope = 1;
   for (const Ordinal c : cols) {
     const Ordinal dx = c % nx - x, dy = (c / nx) % ny - y, dz = c / nx / ny - z;

@@ -1,6 +1,7 @@
 #include "struct/struct_ilu0.hpp"
 
 #include "core/errors.hpp"
+#include "core/host_copy.hpp"
 #include "struct/level_layout.hpp"
 #include "struct/struct_schedules.hpp"
 
@@ -104,14 +105,6 @@ void check_vector(const StructIlu0& M, Offset size, const char* name) {
     throw DimensionMismatch(std::string(name) + " has " + std::to_string(size) +
                             " entries; the structured factors have " +
                             std::to_string(M.num_rows()) + " rows");
-}
-
-Kokkos::View<int*, DeviceType> to_device(const std::vector<int>& host, const char* label) {
-  Kokkos::View<int*, DeviceType> view(std::string(label), host.size());
-  const auto mirror = Kokkos::create_mirror_view(view);
-  for (std::size_t k = 0; k < host.size(); ++k) mirror(k) = host[k];
-  Kokkos::deep_copy(view, mirror);
-  return view;
 }
 
 // Each tile's level range [first, last] (first > last: the tile has no grid point), from its

@@ -15,9 +15,7 @@
 namespace fgdd {
 
 int RowDistribution::owner_of(Ordinal block_row) const {
-  const auto after =
-      std::upper_bound(block_row_offsets.begin(), block_row_offsets.end(), block_row);
-  return int(after - block_row_offsets.begin()) - 1;
+  return detail::owner_of(block_row_offsets, block_row);
 }
 
 RowDistribution distribute_subdomains(const std::vector<Ordinal>& subdomain_offsets, int ranks) {

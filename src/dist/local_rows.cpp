@@ -131,13 +131,16 @@ void check_local_values(const LocalRows& mine) {
   for (Ordinal i = 0; i < mine.num_block_rows(); ++i) check_row_values(mine, i);
 }
 
+int owner_of(const std::vector<Ordinal>& offsets, Ordinal row) {
+  return int(std::upper_bound(offsets.begin(), offsets.end(), row) - offsets.begin()) - 1;
+}
+
 std::vector<Ordinal> renumber_remote_rows(const Communicator& comm,
                                           const std::vector<Ordinal>& offsets,
                                           const std::vector<Ordinal>& rows,
                                           const std::vector<Ordinal>& my_perm) {
   std::vector<int> asked(comm.size(), 0);
-  for (const Ordinal row : rows)
-    ++asked[int(std::upper_bound(offsets.begin(), offsets.end(), row) - offsets.begin()) - 1];
+  for (const Ordinal row : rows) ++asked[owner_of(offsets, row)];
   const std::vector<int> asking = receive_counts(comm, asked);
   std::vector<Ordinal> requests = all_to_all(comm, rows, asked, asking);
   const Ordinal first = offsets[comm.rank()];

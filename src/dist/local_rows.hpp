@@ -44,6 +44,10 @@ void check_local_rows(const LocalRows& mine, Ordinal global_rows);
 // Only the values of rows whose pattern was checked before: their count, and NaN or Inf.
 void check_local_values(const LocalRows& mine);
 
+// The rank r whose rows [offsets[r], offsets[r + 1]) hold row (offsets ascending, one more
+// entry than ranks, row inside their range).
+int owner_of(const std::vector<Ordinal>& offsets, Ordinal row);
+
 // Collective. For each of rows (global, sorted, none of this rank's), its owner's answer:
 // offsets[owner] + owner_perm(row − offsets[owner]), where every rank passes its own perm
 // (local row → its place among its rows). One all-to-all of counts and two of rows.

@@ -12,6 +12,8 @@
 #include "core/errors.hpp"
 #include "core/host_copy.hpp"
 #include "core/kokkos_compat.hpp"
+#include "core/team_size.hpp"
+#include "struct/tile_mapping.hpp"
 
 #include "bench_common.hpp"
 
@@ -157,7 +159,7 @@ Result run(const TileGrid& grid, const Options& options, const std::vector<doubl
   sweep.v = grid.v;
   sweep.tiles_u = grid.tiles_u;
   sweep.tiles_v = grid.tiles_v;
-  std::vector<int> first(grid.num_tiles()), last(grid.num_tiles()), order;
+  std::vector<int> first(grid.num_tiles()), last(grid.num_tiles());
   for (int tu = 0; tu < grid.tiles_u; ++tu)
     for (int tv = 0; tv < grid.tiles_v; ++tv) {
       const int x_last = std::min(grid.n, (tu + 1) * grid.u) - 1;
@@ -165,26 +167,20 @@ Result run(const TileGrid& grid, const Options& options, const std::vector<doubl
       first[tu * grid.tiles_v + tv] = tu * grid.u + tv * grid.v;
       last[tu * grid.tiles_v + tv] = x_last + y_last + grid.n - 1;
     }
-  // Tickets in tu + tv order: a tile waits only on tiles of earlier tickets (no deadlock).
-  for (int d = 0; d < grid.tiles_u + grid.tiles_v - 1; ++d)
-    for (int tu = 0; tu < grid.tiles_u; ++tu)
-      if (d - tu >= 0 && d - tu < grid.tiles_v) order.push_back(tu * grid.tiles_v + d - tu);
   sweep.first = detail::to_device(first, "fgdd::tile_sync_bench::first");
   sweep.last = detail::to_device(last, "fgdd::tile_sync_bench::last");
-  sweep.order = detail::to_device(order, "fgdd::tile_sync_bench::order");
+  sweep.order = detail::to_device(tile_ticket_order(grid.tiles_u, grid.tiles_v),
+                                  "fgdd::tile_sync_bench::order");
   sweep.progress =
       Kokkos::View<int*, DeviceType>("fgdd::tile_sync_bench::progress", grid.num_tiles());
   sweep.tickets = Kokkos::View<int, DeviceType>("fgdd::tile_sync_bench::tickets");
   sweep.z = Kokkos::View<double*, DeviceType>("fgdd::tile_sync_bench::z", reference.size());
 
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  const int team = grid.u * grid.v;
-  // As many persistent teams as the device likely holds at once (as launch_tiles does).
-  const int warp = Policy::vector_length_max();
-  const int slots = (team + warp - 1) / warp * warp;
-  const int resident = std::max(1, ExecSpace().concurrency() / slots / (warp > 1 ? 4 : 1));
-  const int league = std::min(grid.num_tiles(), resident);
   const ExecSpace space;
+  const int team = grid.u * grid.v;
+  // As many persistent teams as the device likely holds at once, in the tickets' order.
+  const int league = std::min(grid.num_tiles(), detail::resident_teams(space, team));
   const auto run_once = [&]() {
     Kokkos::deep_copy(space, sweep.z, 1.0);
     Kokkos::deep_copy(space, sweep.tickets, 0);

@@ -28,4 +28,13 @@ int independent_team_size(const ExecSpace& space, const Functor& functor, int la
   return host ? 1 : team_size_within(space, functor, lanes, wanted);
 }
 
+// How many teams of `threads` threads (vector lanes included) the device likely holds at once,
+// for persistent teams that take work by ticket: its thread slots over a team's (whole warps on
+// GPUs, where registers typically leave a quarter of the slots usable), at least one.
+inline int resident_teams(const ExecSpace& space, int threads) {
+  const int warp = Kokkos::TeamPolicy<ExecSpace>::vector_length_max();
+  const int slots = (threads + warp - 1) / warp * warp;
+  return std::max(1, space.concurrency() / slots / (warp > 1 ? 4 : 1));
+}
+
 }  // namespace fgdd::detail

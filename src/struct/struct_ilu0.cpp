@@ -134,14 +134,8 @@ void build_tile_ranges(const ExecSpace& space, StructSyncState& state) {
         Kokkos::atomic_fetch_min(&first(tile), Ordinal(lo));
         Kokkos::atomic_fetch_max(&last(tile), Ordinal(hi));
       });
-  // Tickets in tu + tv order: a tile's dependencies all have a smaller sum.
-  std::vector<int> order;
-  order.reserve(tiles.num_tiles());
-  for (Ordinal sum = 0; sum + 1 < tiles.tiles_u + tiles.tiles_v; ++sum)
-    for (Ordinal tu = std::max<Ordinal>(0, sum - tiles.tiles_v + 1);
-         tu <= std::min<Ordinal>(sum, tiles.tiles_u - 1); ++tu)
-      order.push_back(int(tu * tiles.tiles_v + (sum - tu)));
-  state.tile_order = to_device(order, "fgdd::struct::tile_order");
+  state.tile_order =
+      to_device(tile_ticket_order(tiles.tiles_u, tiles.tiles_v), "fgdd::struct::tile_order");
   state.tile_progress =
       Kokkos::View<Ordinal*, DeviceType>("fgdd::struct::tile_progress", tiles.num_tiles());
   state.tickets = Kokkos::View<Ordinal, DeviceType>("fgdd::struct::tickets");

@@ -318,11 +318,7 @@ void launch_tiles(const ExecSpace& space, const char* label, const Kernel& kerne
   const int columns = state.tile_grid.shape.u * state.tile_grid.shape.v;
   const int lanes = kernel.data.lanes;
   const int team_size = team_size_for(space, launch, columns);
-  // As many persistent teams as the device likely holds at once: its thread slots over a team's
-  // (whole warps on GPUs, where registers typically leave a quarter of the slots usable).
-  const int warp = Policy::vector_length_max();
-  const int team_slots = (team_size * lanes + warp - 1) / warp * warp;
-  const int resident = std::max(1, space.concurrency() / team_slots / (warp > 1 ? 4 : 1));
+  const int resident = resident_teams(space, team_size * lanes);
   Kokkos::parallel_for(
       label, Policy(space, std::min<Ordinal>(num_tiles, resident), team_size, lanes), launch);
 }

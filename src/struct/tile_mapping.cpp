@@ -150,4 +150,14 @@ StructTileGrid make_tile_grid(const StructTileMapping& mapping, const GridInfo& 
   return tiles;
 }
 
+std::vector<int> tile_ticket_order(Ordinal tiles_u, Ordinal tiles_v) {
+  std::vector<int> order;
+  order.reserve(std::size_t(tiles_u) * std::size_t(tiles_v));
+  for (Ordinal sum = 0; sum + 1 < tiles_u + tiles_v; ++sum)
+    for (Ordinal tu = std::max<Ordinal>(0, sum - tiles_v + 1);
+         tu <= std::min<Ordinal>(sum, tiles_u - 1); ++tu)
+      order.push_back(int(tu * tiles_v + (sum - tu)));
+  return order;
+}
+
 }  // namespace fgdd

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <optional>
+#include <vector>
 
 namespace fgdd {
 
@@ -116,5 +117,10 @@ struct StructTileGrid {
 // Throws InvalidInput for a shape with a side < 1.
 StructTileGrid make_tile_grid(const StructTileMapping& mapping, const GridInfo& grid,
                               StructTileShape shape);
+
+// The tiles tu·tiles_v + tv of a tiles_u × tiles_v grid in ticket order, by tu + tv: a tile's
+// lower-sweep dependencies all have a smaller sum, so teams taking tickets in this order (or in
+// reverse, for the upper sweep) cannot deadlock.
+std::vector<int> tile_ticket_order(Ordinal tiles_u, Ordinal tiles_v);
 
 }  // namespace fgdd

@@ -37,6 +37,26 @@ void dispatch_block_size(int b, Functor&& f) {
   }
 }
 
+void make_level_chunks(const std::vector<Ordinal>& level_ptr, StructSyncState& state) {
+  std::vector<Ordinal> chunks, chunk_step, step_chunks;
+  for (std::size_t l = 0; l + 1 < level_ptr.size(); ++l) {
+    if (level_ptr[l + 1] == level_ptr[l]) continue;
+    step_chunks.push_back(0);
+    for (Ordinal k = level_ptr[l]; k < level_ptr[l + 1]; k += state.chunk_points) {
+      chunks.push_back(k);
+      chunk_step.push_back(Ordinal(step_chunks.size()) - 1);
+      ++step_chunks.back();
+    }
+  }
+  chunks.push_back(level_ptr.empty() ? 0 : level_ptr.back());
+  state.chunk_ptr = to_device(chunks, "fgdd::struct::chunk_ptr");
+  state.chunk_step = to_device(chunk_step, "fgdd::struct::chunk_step");
+  state.step_chunks = to_device(step_chunks, "fgdd::struct::step_chunks");
+  state.step_done = Kokkos::View<Ordinal*, DeviceType>("fgdd::struct::step_done", step_chunks.size());
+  state.levels_done = Kokkos::View<Ordinal, DeviceType>("fgdd::struct::levels_done");
+  state.tickets = Kokkos::View<Ordinal, DeviceType>("fgdd::struct::tickets");
+}
+
 // The launches' data for the factors' shape, with their values and D⁻¹ in the schedule's
 // layout.
 StructData make_data(const StructuredMatrix& shape, const StructIlu0Storage& storage) {
@@ -252,29 +272,8 @@ StructIlu0::StructIlu0(const ExecSpace& space, const StructuredMatrix& A,
       "fgdd::struct::inv_diag", Offset(b) * b * storage_.stride(A.num_points()));
   if (!level_layout()) inv_diag_ = storage_.inv_diag;
   if (schedule_ == StructSchedule::LevelCounters || schedule_ == StructSchedule::SyncFree) {
-    // Chunks of at most chunk_points points, never across a level (built from the level
-    // offsets: one entry per chunk, no per-point host work), and the non-empty levels ("steps")
-    // they belong to.
-    std::vector<Ordinal> chunks, chunk_step, step_chunks;
-    const auto& level_ptr = levels_.host_level_ptr;
-    for (std::size_t l = 0; l + 1 < level_ptr.size(); ++l) {
-      if (level_ptr[l + 1] == level_ptr[l]) continue;
-      step_chunks.push_back(0);
-      for (Ordinal k = level_ptr[l]; k < level_ptr[l + 1]; k += sync_.chunk_points) {
-        chunks.push_back(k);
-        chunk_step.push_back(Ordinal(step_chunks.size()) - 1);
-        ++step_chunks.back();
-      }
-    }
-    chunks.push_back(level_ptr.back());
-    sync_.chunk_ptr = detail::to_device(chunks, "fgdd::struct::chunk_ptr");
-    sync_.chunk_step = detail::to_device(chunk_step, "fgdd::struct::chunk_step");
-    sync_.step_chunks = detail::to_device(step_chunks, "fgdd::struct::step_chunks");
-    sync_.step_done =
-        Kokkos::View<Ordinal*, DeviceType>("fgdd::struct::step_done", step_chunks.size());
-    sync_.levels_done = Kokkos::View<Ordinal, DeviceType>("fgdd::struct::levels_done");
+    detail::make_level_chunks(levels_.host_level_ptr, sync_);
     sync_.done = Kokkos::View<unsigned*, DeviceType>("fgdd::struct::done", A.num_points());
-    sync_.tickets = Kokkos::View<Ordinal, DeviceType>("fgdd::struct::tickets");
   }
   pivots_ = detail::PivotStatus("fgdd::struct", Ordinal(A.num_points()));
   space.fence();

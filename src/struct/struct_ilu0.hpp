@@ -94,6 +94,11 @@ struct StructSyncState {
   mutable unsigned epoch = 0;
 };
 
+// Chunks of at most state.chunk_points points, never across a level (from the level offsets: an
+// entry per chunk, no per-point host work), the non-empty levels ("steps") they belong to, and
+// zeroed counters: the state of the sync-free and level-counter launches.
+void make_level_chunks(const std::vector<Ordinal>& level_ptr, StructSyncState& state);
+
 // The factor values and D⁻¹ as the kernels hold them: in grid order or in the tile schedule's
 // level layout.
 struct StructIlu0Storage {

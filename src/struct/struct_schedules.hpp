@@ -64,11 +64,14 @@ struct StructCounterLaunch {
     const Ordinal chunk = reverse ? num_chunks - 1 - ticket : ticket;
     const Ordinal level = chunk_step(chunk);  // the non-empty level's index, ascending
     const Ordinal step = reverse ? num_steps - 1 - level : level;
-    if (member.team_rank() == 0) {
+    // One lane of one thread waits and, below, counts: team_rank() == 0 holds on every vector
+    // lane of thread 0, and each lane counting the chunk advanced levels_done before the level's
+    // other chunks were done (wrong factors on GPUs with vector lanes; box27 has 16).
+    Kokkos::single(Kokkos::PerTeam(member), [&]() {
       while (atomic_load(&levels_done()) < step) {
       }
       Kokkos::memory_fence();
-    }
+    });
     member.team_barrier();
     Kokkos::parallel_for(
         Kokkos::TeamThreadRange(member, chunk_ptr(chunk), chunk_ptr(chunk + 1)),
@@ -76,12 +79,12 @@ struct StructCounterLaunch {
     // Every thread's writes before the barrier, the barrier before the counter.
     Kokkos::memory_fence();
     member.team_barrier();
-    if (member.team_rank() == 0) {
+    Kokkos::single(Kokkos::PerTeam(member), [&]() {
       if (Kokkos::atomic_fetch_add(&step_done(level), Ordinal(1)) + 1 == step_chunks(level)) {
         Kokkos::memory_fence();
         atomic_store(&levels_done(), step + 1);
       }
-    }
+    });
   }
 };
 

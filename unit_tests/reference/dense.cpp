@@ -1,6 +1,7 @@
 #include "reference/dense.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <random>
 
 namespace fgdd::reference {
@@ -31,6 +32,22 @@ std::vector<double> to_host(ConstVector x) {
   return std::vector<double>(host.data(), host.data() + host.extent(0));
 }
 
+std::string unequal_entries(const std::vector<double>& got, const std::vector<double>& want) {
+  if (got.size() != want.size())
+    return std::to_string(got.size()) + " entries, want " + std::to_string(want.size());
+  std::size_t count = 0, first = 0;
+  for (std::size_t i = got.size(); i-- > 0;)
+    if (!(got[i] == want[i])) {
+      ++count;
+      first = i;
+    }
+  if (count == 0) return "";
+  char text[160];
+  std::snprintf(text, sizeof text, "%zu of %zu entries differ, first at %zu: %.17g, want %.17g",
+                count, got.size(), first, got[first], want[first]);
+  return text;
+}
+
 Vector to_device(const std::vector<double>& x) {
   Vector device("fgdd::test::vector", x.size());
   const auto host = Kokkos::create_mirror_view(device);
@@ -59,7 +76,8 @@ double relative_residual(const SparseMatrix& A, const std::vector<double>& x,
                          const std::vector<double>& b) {
   const auto Ax = multiply(to_dense(A), x);
   double r = 0, bn = 0;
-  for (std::size_t i = 0; i < b.size(); ++i) r += (b[i] - Ax[i]) * (b[i] - Ax[i]), bn += b[i] * b[i];
+  for (std::size_t i = 0; i < b.size(); ++i)
+    r += (b[i] - Ax[i]) * (b[i] - Ax[i]), bn += b[i] * b[i];
   return std::sqrt(r / bn);
 }
 

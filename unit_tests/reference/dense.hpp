@@ -3,6 +3,7 @@
 
 #include "core/sparse_matrix.hpp"
 
+#include <string>
 #include <vector>
 
 namespace fgdd::reference {
@@ -26,6 +27,10 @@ double relative_residual(const SparseMatrix& A, const std::vector<double>& x,
 bool all_finite(const std::vector<double>& x);
 
 std::vector<double> to_host(ConstVector x);
+
+// "" when got and want are equal entry by entry, else how many entries differ and the first one:
+// a CHECK on it names the difference where comparing the vectors would print both whole.
+std::string unequal_entries(const std::vector<double>& got, const std::vector<double>& want);
 
 // Any 1-D device view as a host std::vector.
 template <class View>

@@ -67,6 +67,7 @@ StructData make_data(const StructuredMatrix& shape, const StructIlu0Storage& sto
   data.s = shape.stencil().size();
   data.num_lower = shape.stencil().num_lower();
   data.center = shape.stencil().center();
+  data.margin = shape.stencil().radius();
   data.runtime_b = shape.block_size();
   data.np = shape.num_points();
   data.stride = storage.stride(data.np);

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 namespace fgdd::detail {
@@ -169,15 +170,16 @@ struct StructTileLaunch {
     if (lo > hi) return;
     const Ordinal tu = tile / tiles.tiles_v, tv = tile % tiles.tiles_v;
     const int columns = tiles.shape.u * tiles.shape.v;
+    const int rank = member.team_rank(), threads = member.team_size();
+    const Ordinal slots = kernel.data.level.column_length;
     Ordinal ready = -1;
+    Ordinal level_slot = (reverse ? hi : lo) % slots;  // level mod slots, stepped with the level
     for (Ordinal step = 0; step <= hi - lo; ++step) {
       const Ordinal level = reverse ? hi - step : lo + step;
       const Ordinal key = reverse ? last_key - level : level;
-      const Ordinal level_slot = level % kernel.data.level.column_length;
       if constexpr (Kernel::loads_own_early) {
         // A thread's first column loads what its point alone writes before the wait, so those
         // loads overlap it; further columns (a team smaller than the tile) come after it.
-        const int rank = member.team_rank(), threads = member.team_size();
         StructSite site;
         typename Kernel::Own own;
         const bool here = rank < columns && column_site(rank, tu, tv, level, level_slot, site);
@@ -206,6 +208,10 @@ struct StructTileLaunch {
         member.team_barrier();
         if (member.team_rank() == 0) atomic_store(&progress(tile), next);
       }
+      if (reverse)
+        level_slot = level_slot == 0 ? slots - 1 : level_slot - 1;
+      else
+        level_slot = level_slot + 1 == slots ? 0 : level_slot + 1;
     }
     member.team_barrier();  // the whole team leaves the tile before it takes the next ticket
   }
@@ -367,10 +373,10 @@ struct FactorFor {
   using Ic0 = StructFactorKernel<B, true, Mode>;
 };
 
-template <int B, bool Lower>
+template <int B, bool Lower, int Batch>
 struct SweepFor {
   template <SyncMode Mode>
-  using Kernel = StructSweepKernel<B, Lower, Mode>;
+  using Kernel = StructSweepKernel<B, Lower, Batch, Mode>;
 };
 
 template <int B>
@@ -404,9 +410,19 @@ void sweep_points(const ExecSpace& space, const StructData& data,
     kernel.data = data;
     kernel.z = z;
   };
-  run_schedule<SweepFor<B, Lower>::template Kernel>(
-      space, Lower ? "fgdd::struct::lower_sweep" : "fgdd::struct::upper_sweep", schedule,
-      data.level_layout, state, level_ptr, !Lower, setup);
+  const auto run = [&](auto batch) {
+    run_schedule<SweepFor<B, Lower, decltype(batch)::value>::template Kernel>(
+        space, Lower ? "fgdd::struct::lower_sweep" : "fgdd::struct::upper_sweep", schedule,
+        data.level_layout, state, level_ptr, !Lower, setup);
+  };
+  // The batch for the stencil's entries on this side (one kernel where b > 1).
+  const int batch = sweep_batch(B, Lower ? data.num_lower : data.s - data.center - 1);
+  if (batch == sweep_batch(B, 4))
+    run(std::integral_constant<int, sweep_batch(B, 4)>{});
+  else if (batch == sweep_batch(B, 8))
+    run(std::integral_constant<int, sweep_batch(B, 8)>{});
+  else
+    run(std::integral_constant<int, sweep_batch(B, 16)>{});
 }
 
 }  // namespace fgdd::detail

@@ -83,7 +83,7 @@ struct StructKernelBase {
   }
   // Whether every neighbour of s lies in the grid, so that the factorization's entries need no
   // inside(): most points of a grid are interior, and inside() costs three table loads and six
-  // comparisons an entry (box27 factors 2–5 % faster on the H100).
+  // comparisons an entry (diamond13, box27 and diamond25 factors 2–5 % faster in an H100 A/B).
   KOKKOS_INLINE_FUNCTION bool interior(const StructSite& s) const {
     const int m = data.margin;
     return s.x >= m && s.x < data.g.nx - m && s.y >= m && s.y < data.g.ny - m && s.z >= m &&
@@ -299,7 +299,7 @@ constexpr int sweep_batch(int b, int entries) {
 // there every launch takes point(). point() keeps its own batch loop: one loop for both paths
 // made the H100 sweeps 10–17 % slower with the same loads, and up to 2.2× slower with the
 // neighbours' addresses loaded before the wait (1a48446). The sweeps test inside() at every
-// point: skipping it at interior() points made the H100 solves 1–4 % slower (box27 DoF 1 the
+// point: skipping it at interior() points made the H100 solves 1–5 % slower (box27 DoF 1 the
 // most), likely because warps that mix boundary and interior points run both paths.
 template <int B, bool Lower, int Batch, SyncMode Mode>
 struct StructSweepKernel : StructKernelBase<B, Mode> {

@@ -49,11 +49,20 @@ struct StructLevelLayout {
   // The site of the grid point at column (u, v), level l (level_slot = l mod M).
   KOKKOS_INLINE_FUNCTION StructSite site(Offset p, Ordinal x, Ordinal y, Ordinal z, long long u,
                                          long long v, Ordinal level_slot) const {
+    return column_site(p, x, y, z, Ordinal(u - u_min), v_slot(v), level_slot);
+  }
+  // The same from the column's u − u_min and v_slot(v), which its sites on every level share.
+  KOKKOS_INLINE_FUNCTION StructSite column_site(Offset p, Ordinal x, Ordinal y, Ordinal z,
+                                                Ordinal u_offset, Ordinal v_slot,
+                                                Ordinal level_slot) const {
     StructSite s = StructSite::grid_order(p, x, y, z);
     s.level_slot = level_slot;
-    s.v_slot = Ordinal((v - v_min) % v_slots);
-    s.self = (Offset(level_slot) * v_slots + s.v_slot) * u_count + Offset(u - u_min);
+    s.v_slot = v_slot;
+    s.self = (Offset(level_slot) * v_slots + v_slot) * u_count + Offset(u_offset);
     return s;
+  }
+  KOKKOS_INLINE_FUNCTION Ordinal v_slot(long long v) const {
+    return Ordinal((v - v_min) % v_slots);
   }
   // The site of grid point p at (x, y, z).
   KOKKOS_INLINE_FUNCTION StructSite site(Offset p, Ordinal x, Ordinal y, Ordinal z) const {

@@ -148,18 +148,35 @@ struct StructTileLaunch {
     }
   }
 
-  // Column c of tile (tu, tv) on level: its point's site, if it has one there (level_slot: the
-  // level's slot in the level layout's columns).
-  KOKKOS_INLINE_FUNCTION bool column_site(int c, Ordinal tu, Ordinal tv, Ordinal level,
-                                          Ordinal level_slot, StructSite& site) const {
+  // What the sites of column c of tile (tu, tv) share on every level, found once per tile.
+  struct Column {
+    long long base[3];                 // the column's point on level 0 (StructColumnMap::base)
+    Ordinal u_offset = 0, v_slot = 0;  // its u − u_min and v slot in the level layout
+  };
+
+  // Column c of tile (tu, tv).
+  KOKKOS_INLINE_FUNCTION Column column(int c, Ordinal tu, Ordinal tv) const {
     const long long u = tiles.u_min + (long long)tu * tiles.shape.u + c % tiles.shape.u;
     const long long v = tiles.v_min + (long long)tv * tiles.shape.v + c / tiles.shape.u;
+    Column column;
+    map.base(u, v, column.base);
+    if constexpr (Kernel::level_layout) {
+      column.u_offset = Ordinal(u - kernel.data.level.u_min);
+      column.v_slot = kernel.data.level.v_slot(v);
+    }
+    return column;
+  }
+
+  // The column's point on level, if it has one there (level_slot: the level's slot in the level
+  // layout's columns).
+  KOKKOS_INLINE_FUNCTION bool column_site(const Column& column, Ordinal level, Ordinal level_slot,
+                                          StructSite& site) const {
     Ordinal x, y, z;
-    if (!map.point(u, v, level, x, y, z)) return false;
+    if (!map.point_on(column.base, level, x, y, z)) return false;
     const Offset nx = kernel.data.g.nx, ny = kernel.data.g.ny;
     const Offset p = x + nx * (y + ny * z);
     if constexpr (Kernel::level_layout)
-      site = kernel.data.level.site(p, x, y, z, u, v, level_slot);
+      site = kernel.data.level.column_site(p, x, y, z, column.u_offset, column.v_slot, level_slot);
     else
       site = kernel.site(p, x, y, z);
     return true;
@@ -171,6 +188,9 @@ struct StructTileLaunch {
     const Ordinal tu = tile / tiles.tiles_v, tv = tile % tiles.tiles_v;
     const int columns = tiles.shape.u * tiles.shape.v;
     const int rank = member.team_rank(), threads = member.team_size();
+    // The thread's first column, where a DoF-1 sweep's column work leaves the level loop (the
+    // other kernels keep it inside: a column held across levels costs them registers).
+    const Column own_column = Kernel::loads_own_early ? column(rank, tu, tv) : Column{};
     const Ordinal slots = kernel.data.level.column_length;
     Ordinal ready = -1;
     Ordinal level_slot = (reverse ? hi : lo) % slots;  // level mod slots, stepped with the level
@@ -182,19 +202,19 @@ struct StructTileLaunch {
         // loads overlap it; further columns (a team smaller than the tile) come after it.
         StructSite site;
         typename Kernel::Own own;
-        const bool here = rank < columns && column_site(rank, tu, tv, level, level_slot, site);
+        const bool here = rank < columns && column_site(own_column, level, level_slot, site);
         if (here) kernel.load_own(site, own);
         wait_for(member, tu, tv, key, ready);
         member.team_barrier();
         if (here) kernel.point(member, site, own);
         for (int c = rank + threads; c < columns; c += threads)
-          if (column_site(c, tu, tv, level, level_slot, site)) kernel.point(member, site);
+          if (column_site(column(c, tu, tv), level, level_slot, site)) kernel.point(member, site);
       } else {
         wait_for(member, tu, tv, key, ready);
         member.team_barrier();
         Kokkos::parallel_for(Kokkos::TeamThreadRange(member, columns), [&](const int c) {
           StructSite site;
-          if (column_site(c, tu, tv, level, level_slot, site)) kernel.point(member, site);
+          if (column_site(column(c, tu, tv), level, level_slot, site)) kernel.point(member, site);
         });
       }
       // The barrier orders every thread's writes before the release, or each thread fences its

@@ -58,12 +58,16 @@ struct StructColumnMap {
   Kokkos::Array<int, 3> column_u{}, column_v{}, along{}, extent{};  // extent: nx, ny, nz
   Ordinal num_levels = 0;
 
-  // p = column_u·u + column_v·v + along·l; false when it lies outside the grid.
-  KOKKOS_INLINE_FUNCTION bool point(long long u, long long v, long long l, Ordinal& x, Ordinal& y,
-                                    Ordinal& z) const {
+  // Column (u, v)'s point on level 0, unchecked: its point on level l is base + along·l.
+  KOKKOS_INLINE_FUNCTION void base(long long u, long long v, long long* c) const {
+    for (int i = 0; i < 3; ++i) c[i] = column_u[i] * u + column_v[i] * v;
+  }
+  // The point base + along·l (base()); false when it lies outside the grid.
+  KOKKOS_INLINE_FUNCTION bool point_on(const long long* base, long long l, Ordinal& x, Ordinal& y,
+                                       Ordinal& z) const {
     long long c[3];
     for (int i = 0; i < 3; ++i) {
-      c[i] = column_u[i] * u + column_v[i] * v + along[i] * l;
+      c[i] = base[i] + along[i] * l;
       if (c[i] < 0 || c[i] >= extent[i]) return false;
     }
     x = Ordinal(c[0]);

@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <string>
 #include <tuple>
@@ -376,6 +377,50 @@ TEST_CASE("struct ILU0 on a user-defined one-sided stencil and a larger grid", "
   const StructIlu0 fresh(ExecSpace(), S2, ilu0_options());
   CHECK(reference::unequal_entries(reference::host_vector(refactored.factors().values()),
                                    reference::host_vector(fresh.factors().values())) == "");
+}
+
+TEST_CASE("struct ILU0 with more entries a side than a DoF-1 sweep batch holds", "[struct]") {
+  // A radius-2 stencil of 57 points (|o|∞ ≤ 2, |o|₁ ≤ 3): 28 entries a side take two of the
+  // DoF-1 sweeps' 16-entry batches (the named stencils take one), and the interior points that
+  // skip inside() in the factorization lie 2 from every face. Every schedule and layout gives
+  // the level-per-launch bits; those factors meet the reference's rounding bound.
+  std::vector<StencilOffset> offsets{{0, 0, 0}};
+  for (int dz = -2; dz <= 2; ++dz)
+    for (int dy = -2; dy <= 2; ++dy)
+      for (int dx = -2; dx <= 2; ++dx)
+        if ((dx || dy || dz) && std::abs(dx) + std::abs(dy) + std::abs(dz) <= 3)
+          offsets.push_back({dx, dy, dz});
+  const Stencil stencil = Stencil::from_offsets(offsets, "radius2");
+  REQUIRE(stencil.size() == 57);
+  REQUIRE(stencil.num_lower() == 28);
+  const int b = GENERATE(1, 2);
+  CAPTURE(b);
+  const GridInfo grid{9, 7, 6};  // 5·3·2 interior points
+  const StructuredMatrix S =
+      structured_problem(ExecSpace(), grid, stencil, b, StructuredValues::Nonsymmetric, 7);
+  const SparseMatrix A = to_sparse(ExecSpace(), S);
+  const StructIlu0 levels(ExecSpace(), S, ilu0_options(), StructSchedule::Levels);
+  const auto F = reference::to_host_csr(to_sparse(ExecSpace(), levels.factors()));
+  const auto reference = reference::ilu0(reference::to_host_csr(A));
+  CHECK(max_difference(F.values, reference.values) <= factor_tolerance(reference));
+  const auto r = reference::random_vector(A.num_rows(), 5u);
+  Vector z_levels("z_levels", A.num_rows()), z("z", A.num_rows());
+  levels.apply(ExecSpace(), reference::to_device(r), z_levels);
+  CHECK(apply_ratio(F, reference::substitution_gamma(F, point_major_inv_diag(levels)), r,
+                    reference::to_host(z_levels)) <= 1);
+  const auto expected_values = reference::host_vector(levels.factors().values());
+  const auto expected_z = reference::to_host(z_levels);
+  for (const StructSchedule schedule : one_launch_schedules)
+    for (const StructLayout layout : {StructLayout::Grid, StructLayout::Level}) {
+      if (schedule != StructSchedule::Tiles && layout == StructLayout::Level) continue;
+      INFO("schedule " << int(schedule) << ", layout " << int(layout));
+      const StructIlu0 one_launch(ExecSpace(), S, ilu0_options(), schedule, {}, layout);
+      CHECK(one_launch.schedule() == schedule);
+      CHECK(reference::unequal_entries(reference::host_vector(one_launch.factors().values()),
+                                       expected_values) == "");
+      one_launch.apply(ExecSpace(), reference::to_device(r), z);
+      CHECK(reference::unequal_entries(reference::to_host(z), expected_z) == "");
+    }
 }
 
 TEST_CASE("struct preconditioner in the solver's permuted ordering", "[struct]") {

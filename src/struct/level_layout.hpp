@@ -46,12 +46,8 @@ struct StructLevelLayout {
   // ((w·o) mod M)·V·U before the wraps.
   Kokkos::View<int* [3], DeviceType> entry_shift;
 
-  // The site of the grid point at column (u, v), level l (level_slot = l mod M).
-  KOKKOS_INLINE_FUNCTION StructSite site(Offset p, Ordinal x, Ordinal y, Ordinal z, long long u,
-                                         long long v, Ordinal level_slot) const {
-    return column_site(p, x, y, z, Ordinal(u - u_min), v_slot(v), level_slot);
-  }
-  // The same from the column's u − u_min and v_slot(v), which its sites on every level share.
+  // The site of the grid point in column (u, v) on level l, from the column's u − u_min and
+  // v_slot(v), which its sites on every level share (level_slot = l mod M).
   KOKKOS_INLINE_FUNCTION StructSite column_site(Offset p, Ordinal x, Ordinal y, Ordinal z,
                                                 Ordinal u_offset, Ordinal v_slot,
                                                 Ordinal level_slot) const {
@@ -69,7 +65,7 @@ struct StructLevelLayout {
     const long long u = (long long)a[0] * x + (long long)a[1] * y + (long long)a[2] * z;
     const long long v = (long long)b[0] * x + (long long)b[1] * y + (long long)b[2] * z;
     const long long l = (long long)w[0] * x + (long long)w[1] * y + (long long)w[2] * z;
-    return site(p, x, y, z, u, v, Ordinal(l % column_length));
+    return column_site(p, x, y, z, Ordinal(u - u_min), v_slot(v), Ordinal(l % column_length));
   }
   // The slot of s's neighbour through stencil entry e, which must lie in the grid.
   KOKKOS_INLINE_FUNCTION Offset neighbour(const StructSite& s, int e) const {

@@ -582,6 +582,24 @@ TEST_CASE("struct: bad input gives typed errors naming the row and column", "[st
   FactorOptions fill = ilu0_options();
   fill.level_of_fill = 1;
   CHECK_THROWS_AS(StructIlu0(ExecSpace(), S, fill), InvalidInput);
+  // The kernels hold a stencil's entries in their launch (StructEntryTable, 128 entries): a
+  // radius-2 box (125) is factored, a radius-3 box (343) refused by name and size.
+  const auto box = [](int r, const std::string& name) {
+    std::vector<StencilOffset> offsets;
+    for (int dz = -r; dz <= r; ++dz)
+      for (int dy = -r; dy <= r; ++dy)
+        for (int dx = -r; dx <= r; ++dx) offsets.push_back({dx, dy, dz});
+    return Stencil::from_offsets(offsets, name);
+  };
+  CHECK_NOTHROW(StructIlu0(ExecSpace(), structured_problem(ExecSpace(), grid, box(2, "box125"), 1),
+                           ilu0_options()));
+  try {
+    StructIlu0(ExecSpace(), structured_problem(ExecSpace(), grid, box(3, "box343"), 1),
+               ilu0_options());
+    FAIL("expected InvalidInput");
+  } catch (const InvalidInput& error) {
+    CHECK_THAT(std::string(error.what()), FGDD_CONTAINS("box343 has 343"));
+  }
   StructIlu0 ilu(ExecSpace(), S, ilu0_options());
   CHECK_THROWS_AS(
       ilu.numeric(ExecSpace(), structured_problem(ExecSpace(), grid, Stencil::box27(), 2)),

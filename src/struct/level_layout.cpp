@@ -16,6 +16,7 @@ Kokkos::Array<int, 3> to_array(const std::array<int, 3>& r) { return {r[0], r[1]
 StructLevelLayout make_level_layout(const ExecSpace& space, const StructTileMapping& mapping,
                                     const GridInfo& grid, const Stencil& stencil,
                                     Ordinal num_levels) {
+  check_entry_capacity(stencil);
   StructLevelLayout layout;
   layout.a = to_array(mapping.a);
   layout.b = to_array(mapping.b);
@@ -64,18 +65,14 @@ StructLevelLayout make_level_layout(const ExecSpace& space, const StructTileMapp
   layout.column_length = Ordinal(longest);
   layout.num_slots = Offset(longest) * Offset(widest) * Offset(u_count);
 
-  layout.entry_shift =
-      Kokkos::View<int* [3], DeviceType>("fgdd::struct::entry_shift", stencil.size());
-  const auto shift = Kokkos::create_mirror_view(layout.entry_shift);
   const auto modulo = [](long long value, long long m) { return ((value % m) + m) % m; };
   for (int e = 0; e < stencil.size(); ++e) {
     const StructColumnStep step = column_step(mapping, stencil.offsets()[e]);
     const long long level_step = modulo(step.dl, longest), v_step = modulo(step.dv, widest);
-    shift(e, 0) = int(level_step);
-    shift(e, 1) = int(v_step);
-    shift(e, 2) = int(step.du + v_step * u_count + level_step * widest * u_count);
+    layout.level_step[e] = int(level_step);
+    layout.v_step[e] = int(v_step);
+    layout.slot_step[e] = int(step.du + v_step * u_count + level_step * widest * u_count);
   }
-  Kokkos::deep_copy(space, layout.entry_shift, shift);
   return layout;
 }
 

@@ -11,6 +11,7 @@
 // element k (stencil entry and block element) at k·num_slots + s.
 #pragma once
 
+#include "struct/entry_table.hpp"
 #include "struct/structured_matrix.hpp"
 #include "struct/tile_mapping.hpp"
 
@@ -43,8 +44,8 @@ struct StructLevelLayout {
   Ordinal column_length = 1;  // M
   Offset num_slots = 0;       // M·V·U
   // Per stencil entry o: (w·o) mod M, (b·o) mod V, and the slot step a·o + ((b·o) mod V)·U +
-  // ((w·o) mod M)·V·U before the wraps.
-  Kokkos::View<int* [3], DeviceType> entry_shift;
+  // ((w·o) mod M)·V·U before the wraps; by value, like StructEntryTable.
+  Kokkos::Array<int, StructEntryTable::capacity> level_step{}, v_step{}, slot_step{};
 
   // The site of the grid point in column (u, v) on level l, from the column's u − u_min and
   // v_slot(v), which its sites on every level share (level_slot = l mod M).
@@ -69,14 +70,16 @@ struct StructLevelLayout {
   }
   // The slot of s's neighbour through stencil entry e, which must lie in the grid.
   KOKKOS_INLINE_FUNCTION Offset neighbour(const StructSite& s, int e) const {
-    long long q = (long long)s.self + entry_shift(e, 2);
-    if (s.level_slot + entry_shift(e, 0) >= column_length) q -= (long long)num_slots;
-    if (s.v_slot + entry_shift(e, 1) >= v_slots) q -= (long long)v_slots * u_count;
+    long long q = (long long)s.self + slot_step[e];
+    if (s.level_slot + level_step[e] >= column_length) q -= (long long)num_slots;
+    if (s.v_slot + v_step[e] >= v_slots) q -= (long long)v_slots * u_count;
     return Offset(q);
   }
 };
 
 // The layout for a stencil's tile mapping on grid (num_levels levels), built on the device.
+// Throws InvalidInput when the slots overflow Ordinal or the stencil has more entries than
+// StructEntryTable holds.
 StructLevelLayout make_level_layout(const ExecSpace& space, const StructTileMapping& mapping,
                                     const GridInfo& grid, const Stencil& stencil,
                                     Ordinal num_levels);

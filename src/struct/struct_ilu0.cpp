@@ -62,8 +62,7 @@ void make_level_chunks(const std::vector<Ordinal>& level_ptr, StructSyncState& s
 StructData make_data(const StructuredMatrix& shape, const StructIlu0Storage& storage) {
   StructData data;
   data.g = GridCoordinates{shape.grid().nx, shape.grid().ny, shape.grid().nz};
-  data.offsets = shape.device_stencil().offsets;
-  data.linear = shape.device_stencil().linear_offset;
+  data.entries = make_entry_table(shape.stencil(), shape.grid());
   data.s = shape.stencil().size();
   data.num_lower = shape.stencil().num_lower();
   data.center = shape.stencil().center();
@@ -213,6 +212,7 @@ StructIlu0::StructIlu0(const ExecSpace& space, const StructuredMatrix& A,
     throw InvalidInput("StructIlu0 is ILU(0): level_of_fill must be 0, not " +
                        std::to_string(options_.level_of_fill));
   const Stencil& stencil = A.stencil();
+  detail::check_entry_capacity(stencil);
   const bool ic0 = options_.form == IluForm::Ildlt;
   if (ic0 && !stencil.is_symmetric())
     throw InvalidInput("IC(0) needs a symmetric stencil; " + stencil.name() + " is not");

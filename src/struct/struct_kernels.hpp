@@ -6,6 +6,7 @@
 
 #include "core/dense_block.hpp"
 #include "core/kokkos_compat.hpp"
+#include "struct/entry_table.hpp"
 #include "struct/level_layout.hpp"
 #include "struct/structured_matrix.hpp"
 
@@ -16,8 +17,7 @@ namespace fgdd::detail {
 // is lu(((e·b + r)·b + c)·stride + i); D⁻¹'s is inv_diag((r·b + c)·stride + i).
 struct StructData {
   GridCoordinates g;
-  Kokkos::View<int* [3], DeviceType> offsets;
-  Kokkos::View<long long*, DeviceType> linear;
+  StructEntryTable entries;
   int s = 1, num_lower = 0, center = 0, runtime_b = 1;
   int margin = 0;     // the stencil's radius (interior())
   Offset np = 0;      // grid points
@@ -78,11 +78,11 @@ struct StructKernelBase {
   }
   // Whether the neighbour of s through entry e lies in the grid.
   KOKKOS_INLINE_FUNCTION bool inside(int e, const StructSite& s) const {
-    return data.g.inside(s.x + data.offsets(e, 0), s.y + data.offsets(e, 1),
-                         s.z + data.offsets(e, 2));
+    return data.g.inside(s.x + data.entries.dx[e], s.y + data.entries.dy[e],
+                         s.z + data.entries.dz[e]);
   }
   // Whether every neighbour of s lies in the grid, so that the factorization's entries need no
-  // inside(): most points of a grid are interior, and inside() costs three table loads and six
+  // inside(): most points of a grid are interior, and inside() costs three table reads and six
   // comparisons an entry (diamond13, box27 and diamond25 factors 2–5 % faster in an H100 A/B).
   KOKKOS_INLINE_FUNCTION bool interior(const StructSite& s) const {
     const int m = data.margin;
@@ -92,7 +92,7 @@ struct StructKernelBase {
   // Where that neighbour's values live.
   KOKKOS_INLINE_FUNCTION Offset neighbour(const StructSite& s, int e) const {
     if constexpr (level_layout) return data.level.neighbour(s, e);
-    return Offset((long long)s.self + data.linear(e));
+    return Offset((long long)s.self + data.entries.linear[e]);
   }
   KOKKOS_INLINE_FUNCTION Scalar& lu(int e, int rc, Offset i) const {
     return data.lu((Offset(e) * b() * b() + rc) * data.stride + i);

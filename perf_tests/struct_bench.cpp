@@ -13,8 +13,9 @@
 //    ((lower + upper)·b² + N·b²)·V + 2nV. No indices: offsets come from the stencil. The lower
 //    solve alone (solve_lower()): lower·b²·V + 2nV. The tile schedule's apply also moves r into
 //    its level layout and z out of it (2nV more, not in the model), as does its solve_lower.
-//  - --schedule and --layout (the tiles schedule's) take lists: each combination is timed on
-//    the same matrix, one JSON line each, with the same baselines.
+//  - --schedule, --layout (the tiles schedule's), --factor-lanes and --factor-threads
+//    (StructFactorLaunch, 0: the library's choice) take lists: each combination is timed on the
+//    same matrix, one JSON line each, with the same baselines.
 //  - struct factor (numeric(): the copy of A into the factors, then the in-place elimination):
 //    the copy reads and writes every stored value (s·b²·N, out-of-grid zeros included), the
 //    elimination reads and writes every in-grid value once and writes D⁻¹:
@@ -62,6 +63,8 @@ struct Options {
   std::vector<StructSchedule> schedules = {resolve_struct_schedule(StructSchedule::Auto)};
   std::vector<StructLayout> layouts = {StructLayout::Auto};  // each, for the tiles schedule
   StructTileShape tile;
+  // Each combination, for every schedule and layout (StructFactorLaunch; 0: StructIlu0's choice).
+  std::vector<int> factor_lanes = {0}, factor_threads = {0};
 };
 
 [[noreturn]] void usage() {
@@ -69,7 +72,7 @@ struct Options {
                "usage: fgdd_struct_bench [--grid NX:NY:NZ|N] [--stencil star7,star13,diamond13,"
                "diamond25,box27] [--dof 1,2,3,4] [--repeats R] [--warmup W] [--copy-mb MB] "
                "[--schedule auto,levels,level_counters,sync_free,tiles] [--tile UxV] [--layout "
-               "auto,grid,level]\n");
+               "auto,grid,level] [--factor-lanes 0,8,16,32] [--factor-threads 0,1,2,4,8]\n");
   std::exit(2);
 }
 
@@ -103,20 +106,27 @@ StructLayout parse_layout(const std::string& name) {
   throw InvalidInput("--layout takes auto, grid or level, not '" + name + "'");
 }
 
-// A schedule with a layout (for tiles; the other schedules have one layout, grid order).
+// A schedule with a layout (for tiles; the other schedules have one layout, grid order) and a
+// factorization launch shape.
 struct Variant {
   StructSchedule schedule;
   StructLayout layout;
+  StructFactorLaunch factor;
 };
 
 std::vector<Variant> variants(const Options& options) {
   std::vector<Variant> out;
+  const auto add = [&](StructSchedule schedule, StructLayout layout) {
+    for (const int lanes : options.factor_lanes)
+      for (const int threads : options.factor_threads)
+        out.push_back({schedule, layout, {lanes, threads}});
+  };
   for (const StructSchedule schedule : options.schedules) {
     if (schedule != StructSchedule::Tiles) {
-      out.push_back({schedule, StructLayout::Auto});
+      add(schedule, StructLayout::Auto);
       continue;
     }
-    for (const StructLayout layout : options.layouts) out.push_back({schedule, layout});
+    for (const StructLayout layout : options.layouts) add(schedule, layout);
   }
   return out;
 }
@@ -138,6 +148,13 @@ int parse_positive(const std::string& text, const char* what) {
       value > std::numeric_limits<Ordinal>::max())
     throw InvalidInput(std::string(what) + " takes positive integers, got '" + text + "'");
   return int(value);
+}
+
+std::vector<int> parse_counts(const std::string& list, const char* what) {
+  std::vector<int> out;
+  for (const std::string& text : bench::split_list(list))
+    out.push_back(text == "0" ? 0 : parse_positive(text, what));
+  return out;
 }
 
 // "NX:NY:NZ", or "N" for a cube.
@@ -185,6 +202,10 @@ Options parse_options(int argc, char* argv[]) {
         options.layouts.clear();
         for (const std::string& name : bench::split_list(value))
           options.layouts.push_back(parse_layout(name));
+      } else if (arg == "--factor-lanes") {
+        options.factor_lanes = parse_counts(value, "--factor-lanes");
+      } else if (arg == "--factor-threads") {
+        options.factor_threads = parse_counts(value, "--factor-threads");
       } else if (arg == "--tile") {
         const auto x = value.find('x');
         if (x == std::string::npos) throw InvalidInput("--tile takes UxV, got '" + value + "'");
@@ -199,7 +220,7 @@ Options parse_options(int argc, char* argv[]) {
     usage();
   }
   if (options.stencils.empty() || options.dofs.empty() || options.schedules.empty() ||
-      options.layouts.empty())
+      options.layouts.empty() || options.factor_lanes.empty() || options.factor_threads.empty())
     usage();
   return options;
 }
@@ -331,15 +352,18 @@ std::vector<std::string> run_case(const ExecSpace& space, const Options& options
   char head[768];
   std::string baselines;
   std::vector<std::string> phases, layouts, factor_schedules;
+  std::vector<StructFactorLaunch> factor_launches;
   std::vector<Vector> z_schedules;
   Ordinal levels = 0, nonempty_levels = 0;
   const std::vector<Variant> runs = variants(options);
   for (const Variant& run : runs) {
-    StructIlu0 ilu(space, S, ilu0_options(), run.schedule, options.tile, run.layout);
+    StructIlu0 ilu(space, S, ilu0_options(), run.schedule, options.tile, run.layout, run.factor);
     layouts.push_back(to_string(ilu.layout()));
     factor_schedules.push_back(to_string(ilu.factor_schedule()));
-    std::fprintf(stderr, "  schedule %s, layout %s\n", to_string(run.schedule),
-                 layouts.back().c_str());
+    factor_launches.push_back(ilu.factor_launch());
+    std::fprintf(stderr, "  schedule %s, layout %s, factor %s with %d lanes, %d threads a team\n",
+                 to_string(run.schedule), layouts.back().c_str(), factor_schedules.back().c_str(),
+                 factor_launches.back().lanes, factor_launches.back().team_threads);
     levels = ilu.levels().num_levels;
     const auto& level_ptr = ilu.levels().host_level_ptr;
     nonempty_levels = 0;
@@ -450,11 +474,13 @@ std::vector<std::string> run_case(const ExecSpace& space, const Options& options
     if (difference > tolerance)
       std::fprintf(stderr, "  %s apply differs from the global ILU0 apply by %.3e > %.3e\n",
                    to_string(runs[k].schedule), difference, tolerance);
-    char tail[320];
+    char tail[384];
     std::snprintf(tail, sizeof tail,
-                  ",\"schedule\":\"%s\",\"factor_schedule\":\"%s\",\"tile\":\"%dx%d\","
-                  "\"layout\":\"%s\",\"difference\":%.3e,\"tolerance\":%.3e,\"verified\":%s",
-                  to_string(runs[k].schedule), factor_schedules[k].c_str(), options.tile.u,
+                  ",\"schedule\":\"%s\",\"factor_schedule\":\"%s\",\"factor_lanes\":%d,"
+                  "\"factor_team_threads\":%d,\"tile\":\"%dx%d\",\"layout\":\"%s\","
+                  "\"difference\":%.3e,\"tolerance\":%.3e,\"verified\":%s",
+                  to_string(runs[k].schedule), factor_schedules[k].c_str(),
+                  factor_launches[k].lanes, factor_launches[k].team_threads, options.tile.u,
                   options.tile.v, layouts[k].c_str(), difference, tolerance,
                   verified ? "true" : "false");
     lines.push_back(std::string(head) + ",\"phases\":{" + phases[k] + "},\"baselines\":{" +

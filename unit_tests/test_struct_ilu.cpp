@@ -353,6 +353,44 @@ TEST_CASE("struct IC0 equals struct ILU0 on symmetric problems", "[struct]") {
   CHECK_THROWS_AS(StructIlu0(ExecSpace(), one_sided, ilu0_options(IluForm::Ildlt)), InvalidInput);
 }
 
+TEST_CASE("struct factorization: every launch shape gives the same bits", "[struct]") {
+  // Lanes split a lower entry's updates without changing any scalar's arithmetic, and a team's
+  // points are independent: any lanes and team threads (StructFactorLaunch), in a launch per
+  // level or in tiles (more than 8 lanes factor tiles per level), give the chosen shape's bits.
+  // ILU0 and IC0 (its own update path), block sizes 1-3, an odd grid and a single point.
+  const auto [name, b, form] = GENERATE(std::make_tuple("box27", 1, IluForm::Ilu0),
+                                        std::make_tuple("box27", 3, IluForm::Ilu0),
+                                        std::make_tuple("diamond25", 2, IluForm::Ilu0),
+                                        std::make_tuple("star13", 1, IluForm::Ildlt),
+                                        std::make_tuple("box27", 2, IluForm::Ildlt));
+  const GridInfo grid = GENERATE(GridInfo{5, 4, 7}, GridInfo{1, 1, 1});
+  CAPTURE(name, b, int(form), grid.nx, grid.ny, grid.nz);
+  const StructuredMatrix S = structured_problem(ExecSpace(), grid, Stencil::named(name), b,
+                                                form == IluForm::Ildlt
+                                                    ? StructuredValues::Symmetric
+                                                    : StructuredValues::Nonsymmetric,
+                                                70 + b);
+  const StructIlu0 chosen(ExecSpace(), S, ilu0_options(form), StructSchedule::Levels);
+  CHECK(chosen.factor_launch().lanes >= 1);
+  CHECK(chosen.factor_launch().team_threads * chosen.factor_launch().lanes == 256);
+  const auto values = reference::host_vector(chosen.factors().values());
+  const auto inv_diag = reference::host_vector(chosen.inv_diag());
+  for (const StructSchedule schedule : {StructSchedule::Levels, StructSchedule::Tiles})
+    for (const int lanes : {1, 2, 4, 8, 16, 32})
+      for (const int threads : {0, 1, 3}) {
+        CAPTURE(int(schedule), lanes, threads);
+        const StructIlu0 ilu(ExecSpace(), S, ilu0_options(form), schedule, {},
+                             StructLayout::Auto, {lanes, threads});
+        CHECK(ilu.factor_launch().lanes == lanes);
+        CHECK(ilu.factor_launch().team_threads == (threads > 0 ? threads : 256 / lanes));
+        CHECK(ilu.factor_schedule() ==
+              (schedule == StructSchedule::Tiles && lanes > 8 ? StructSchedule::Levels : schedule));
+        CHECK(reference::unequal_entries(reference::host_vector(ilu.factors().values()), values) ==
+              "");
+        CHECK(reference::unequal_entries(reference::host_vector(ilu.inv_diag()), inv_diag) == "");
+      }
+}
+
 TEST_CASE("struct ILU0 on a user-defined one-sided stencil and a larger grid", "[struct]") {
   // Lower and upper halves differ (no symmetry), so both sweeps' level orders are exercised.
   const Stencil stencil = Stencil::from_offsets(
@@ -582,6 +620,16 @@ TEST_CASE("struct: bad input gives typed errors naming the row and column", "[st
   FactorOptions fill = ilu0_options();
   fill.level_of_fill = 1;
   CHECK_THROWS_AS(StructIlu0(ExecSpace(), S, fill), InvalidInput);
+  // The factorization's launch shape: lanes 0 or a power of two up to 32, threads not negative.
+  for (const int lanes : {-1, 3, 12, 64}) {
+    CAPTURE(lanes);
+    CHECK_THROWS_WITH(StructIlu0(ExecSpace(), S, ilu0_options(), StructSchedule::Auto, {},
+                                 StructLayout::Auto, {lanes, 0}),
+                      FGDD_CONTAINS("lanes") && FGDD_CONTAINS("not " + std::to_string(lanes)));
+  }
+  CHECK_THROWS_WITH(StructIlu0(ExecSpace(), S, ilu0_options(), StructSchedule::Auto, {},
+                               StructLayout::Auto, {0, -2}),
+                    FGDD_CONTAINS("team_threads") && FGDD_CONTAINS("not -2"));
   // The kernels hold a stencil's entries in their launch (StructEntryTable, 128 entries): a
   // radius-2 box (125) is factored, a radius-3 box (343) refused by name and size.
   const auto box = [](int r, const std::string& name) {

@@ -196,8 +196,18 @@ StructSchedule resolve_struct_schedule(StructSchedule schedule, const Stencil& s
 
 StructIlu0::StructIlu0(const ExecSpace& space, const StructuredMatrix& A,
                        const FactorOptions& options, StructSchedule schedule,
-                       StructTileShape tile_shape, StructLayout layout)
+                       StructTileShape tile_shape, StructLayout layout,
+                       StructFactorLaunch factor_launch)
     : options_(options), schedule_(resolve_struct_schedule(schedule, A.stencil(), A.grid())) {
+  const int lanes_max = std::min(32, Kokkos::TeamPolicy<ExecSpace>::vector_length_max());
+  if (factor_launch.lanes < 0 || factor_launch.lanes > lanes_max ||
+      (factor_launch.lanes & (factor_launch.lanes - 1)) != 0)
+    throw InvalidInput("StructFactorLaunch::lanes takes 0 (chosen) or a power of two up to " +
+                       std::to_string(lanes_max) + " on this backend, not " +
+                       std::to_string(factor_launch.lanes));
+  if (factor_launch.team_threads < 0)
+    throw InvalidInput("StructFactorLaunch::team_threads takes 0 (chosen) or a positive count, not " +
+                       std::to_string(factor_launch.team_threads));
   if (layout == StructLayout::Level && schedule_ != StructSchedule::Tiles)
     throw InvalidInput(std::string("the level layout of the structured ILU needs the tiles "
                                    "schedule") +
@@ -247,11 +257,17 @@ StructIlu0::StructIlu0(const ExecSpace& space, const StructuredMatrix& A,
   int updates = 0;
   for (std::size_t a = 0; a + 1 < ptr.size(); ++a)
     updates = std::max(updates, (ptr[a + 1] - ptr[a]) * b);
-  const int lanes_max = std::min(32, Kokkos::TeamPolicy<ExecSpace>::vector_length_max());
-  factor_lanes_ = 1;
-  while (factor_lanes_ < lanes_max && factor_lanes_ < updates) factor_lanes_ *= 2;
+  int& lanes = factor_launch_.lanes;
+  lanes = factor_launch.lanes;
+  if (lanes == 0) {
+    lanes = 1;
+    while (lanes < lanes_max && lanes < updates) lanes *= 2;
+  }
+  factor_launch_.team_threads = factor_launch.team_threads > 0
+                                    ? factor_launch.team_threads
+                                    : detail::default_level_team_threads(lanes);
   factor_schedule_ =
-      schedule_ == StructSchedule::Tiles && factor_lanes_ > 8 ? StructSchedule::Levels : schedule_;
+      schedule_ == StructSchedule::Tiles && lanes > 8 ? StructSchedule::Levels : schedule_;
   if (schedule_ == StructSchedule::Tiles) {
     sync_.mapping = find_tile_mapping(stencil, levels_.weights, A.grid());
     sync_.column_map = column_map(sync_.mapping, A.grid(), levels_.num_levels);
@@ -312,7 +328,8 @@ const FactorReport& StructIlu0::numeric(const ExecSpace& space, const Structured
   data.pivot_value = pivots_.pivot_value;
   data.shifted = pivots_.shifted;
   data.rule = options_.pivot_rule();
-  data.lanes = factor_lanes_;
+  data.lanes = factor_launch_.lanes;
+  data.level_team_threads = factor_launch_.team_threads;
   const bool ic0 = options_.form == IluForm::Ildlt;
   const auto& level_ptr = levels_.host_level_ptr;
   detail::dispatch_block_size(b, [&](auto block) {

@@ -64,6 +64,18 @@ enum class StructSchedule {
 // 13.13 against 14.51 ms) and at DoF 2 (diamond25 10.79 against 14.00 ms). Auto: Level.
 enum class StructLayout { Auto, Grid, Level };
 
+// How the factorization spreads its work, for tuning to a device (as Kokkos-Kernels' handles
+// take a team and vector size). 0 takes StructIlu0's choice; every choice gives the same bits.
+struct StructFactorLaunch {
+  // Vector lanes per point, sharing its (upper entry, block column) updates: 0, or a power of
+  // two up to 32 that the backend allows (CPU backends run lanes as a loop). More than 8 factor
+  // a tiles schedule with a launch per level (factor_schedule()).
+  int lanes = 0;
+  // Points per team in a launch per level (the tiles schedule's teams hold a tile's columns);
+  // GPU backends only, capped by what the backend allows for the kernel (CPU backends take one).
+  int team_threads = 0;
+};
+
 // Auto as Tiles on GPU backends (memory the host cannot read) and Levels on CPU backends; any
 // other schedule as itself.
 StructSchedule resolve_struct_schedule(StructSchedule schedule);
@@ -122,10 +134,11 @@ class StructIlu0 {
   // tile_shape: columns per tile for StructSchedule::Tiles (else unused); InvalidInput for a
   // side < 1 or a stencil without a tile mapping (find_tile_mapping).
   // schedule: Auto is resolved (resolve_struct_schedule for A's stencil and grid). layout: for
-  // StructSchedule::Tiles; InvalidInput for Level with another schedule.
+  // StructSchedule::Tiles; InvalidInput for Level with another schedule. factor_launch:
+  // InvalidInput for lanes that are not 0 or an allowed power of two, or negative team_threads.
   StructIlu0(const ExecSpace& space, const StructuredMatrix& A, const FactorOptions& options,
              StructSchedule schedule = StructSchedule::Auto, StructTileShape tile_shape = {},
-             StructLayout layout = StructLayout::Auto);
+             StructLayout layout = StructLayout::Auto, StructFactorLaunch factor_launch = {});
 
   // Refactors with new values on the same grid, stencil and block size (else InvalidInput).
   // Throws ZeroPivot naming the scalar row (grid order, first row of the smallest failing
@@ -159,6 +172,9 @@ class StructIlu0 {
   // schedule where a point wants more than 8 vector lanes, one per update of a lower entry (more
   // than a tiles team should hold: box27, diamond25 at any DoF). The sweeps take schedule().
   StructSchedule factor_schedule() const noexcept { return factor_schedule_; }
+  // The factorization's launch shape in use (StructFactorLaunch, 0s resolved); team_threads is
+  // what a launch per level asks for, before the backend's cap.
+  StructFactorLaunch factor_launch() const noexcept { return factor_launch_; }
   // The layout in use: Grid or Level (Auto resolved).
   StructLayout layout() const noexcept {
     return level_layout() ? StructLayout::Level : StructLayout::Grid;
@@ -199,7 +215,7 @@ class StructIlu0 {
   Kokkos::View<int*, DeviceType> elim_ptr_, elim_upper_, elim_target_;
   Kokkos::View<int*, DeviceType> mirror_;  // per entry e: index of −o_e, -1 if absent
   detail::PivotStatus pivots_;             // per grid point
-  int factor_lanes_ = 1;                   // vector lanes per point in the factorization
+  StructFactorLaunch factor_launch_{1, 1};  // resolved: see factor_launch()
   StructSchedule factor_schedule_ = StructSchedule::Levels;  // see factor_schedule()
 };
 

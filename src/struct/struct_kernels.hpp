@@ -33,6 +33,7 @@ struct StructData {
   Kokkos::View<Offset, DeviceType> shifted;
   PivotRule rule;  // rule.tiny is relative: multiplied by the row's largest |entry|
   int lanes = 1;   // vector lanes per point: the launches' vector length
+  int level_team_threads = 0;  // points per team of a launch per level; 0: the default
 };
 
 using TeamMember = Kokkos::TeamPolicy<ExecSpace>::member_type;

@@ -237,6 +237,10 @@ struct StructTileLaunch {
   }
 };
 
+// Points per team of a launch per level unless the launch says (StructData::level_team_threads):
+// 256 threads, lanes included.
+constexpr int default_level_team_threads(int lanes) { return lanes < 256 ? 256 / lanes : 1; }
+
 // The launch-per-level schedule: a team thread per point of levels' [begin, end).
 template <class Kernel>
 struct StructLevelLaunch {
@@ -263,7 +267,9 @@ void launch_levels(const ExecSpace& space, const char* label, const Kernel& kern
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   StructLevelLaunch<Kernel> launch{kernel};
   const int lanes = kernel.data.lanes;
-  const int team_size = independent_team_size(space, launch, lanes, std::max(1, 256 / lanes));
+  const int wanted = kernel.data.level_team_threads > 0 ? kernel.data.level_team_threads
+                                                        : default_level_team_threads(lanes);
+  const int team_size = independent_team_size(space, launch, lanes, wanted);
   const std::size_t levels = level_ptr.size() - 1;
   for (std::size_t step = 0; step < levels; ++step) {
     const std::size_t l = reverse ? levels - 1 - step : step;

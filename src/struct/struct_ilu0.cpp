@@ -252,8 +252,10 @@ StructIlu0::StructIlu0(const ExecSpace& space, const StructuredMatrix& A,
   // A tiles team (a thread per column) with more than 8 lanes fits fewer columns and fewer tiles
   // at once, so a point that wants more is factored with a launch per level instead (H100, 32
   // lanes per level against 8 in tiles: diamond25 DoF 2 47.6 ms against 75.4, box27 DoF 3 98.8
-  // against 167.0, box27 DoF 1 38.6 against 40.0; star7 DoF 1 wants 1 lane, and its tiles
-  // factor takes 5.2 ms against 8.7 with the levels schedule).
+  // against 167.0; star7 DoF 1 wants 1 lane, and its tiles factor takes 5.2 ms against 8.7 with
+  // the levels schedule). Per level, every point takes the most lanes: spare lanes cost less
+  // than a second round of updates (H100, 32 lanes against 16: box27 DoF 1 32.8–34.8 ms against
+  // 38.3–41.4, diamond13 DoF 2 25.5–27.3 against 27.0–27.5; docs/PERFORMANCE.md).
   int updates = 0;
   for (std::size_t a = 0; a + 1 < ptr.size(); ++a)
     updates = std::max(updates, (ptr[a + 1] - ptr[a]) * b);
@@ -262,6 +264,7 @@ StructIlu0::StructIlu0(const ExecSpace& space, const StructuredMatrix& A,
   if (lanes == 0) {
     lanes = 1;
     while (lanes < lanes_max && lanes < updates) lanes *= 2;
+    if (lanes > 8) lanes = lanes_max;
   }
   factor_launch_.team_threads = factor_launch.team_threads > 0
                                     ? factor_launch.team_threads

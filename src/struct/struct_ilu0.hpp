@@ -69,10 +69,12 @@ enum class StructLayout { Auto, Grid, Level };
 struct StructFactorLaunch {
   // Vector lanes per point, sharing its (upper entry, block column) updates: 0, or a power of
   // two up to 32 that the backend allows (CPU backends run lanes as a loop). More than 8 factor
-  // a tiles schedule with a launch per level (factor_schedule()).
+  // a tiles schedule with a launch per level (factor_schedule()). Chosen: the most updates of
+  // one lower entry rounded up to a power of two, and 32 where that is more than 8.
   int lanes = 0;
   // Points per team in a launch per level (the tiles schedule's teams hold a tile's columns);
   // GPU backends only, capped by what the backend allows for the kernel (CPU backends take one).
+  // Chosen: 256 threads a team, lanes included.
   int team_threads = 0;
 };
 

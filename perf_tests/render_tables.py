@@ -372,6 +372,9 @@ def struct_tables(records):
         schedule = r.get('schedule', 'levels')
         if schedule == "tiles":
             schedule += f" ({r.get('layout', 'grid')})"
+        if "factor_lanes" in r:  # the factorization's launch (StructFactorLaunch), since 29575fc
+            schedule += (f"; factor {r.get('factor_schedule', schedule)}, {r['factor_lanes']} lanes"
+                         f" × {r['factor_team_threads']}")
         out.append(f"| {r['stencil']} | {r['dof']} | {schedule} | {r['rows']:,} "
                    f"| {r['levels']} "
                    f"| {1e3 * f['min_s']:.3f} ({f['gb_per_s']:.0f}, {f['gflops']:.1f}) "

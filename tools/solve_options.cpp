@@ -26,6 +26,8 @@ const std::vector<std::pair<std::string, std::string>> solver_flags = {
     {"--global-kernel", "global_kernel"},
     {"--struct-schedule", "struct_schedule"},
     {"--struct-layout", "struct_layout"},
+    {"--struct-factor-lanes", "struct_factor_lanes"},
+    {"--struct-factor-threads", "struct_factor_threads"},
     {"--trsv", "trsv"},
     {"--jacobi-sweeps", "jacobi_sweeps"},
     {"--jacobi-iters", "jacobi_iters"},
@@ -128,6 +130,11 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
                               where the tiles schedule keeps factors and vectors: level-based
                               layout (coalesced loads; auto, measured faster on the H100) or
                               grid order
+  --struct-factor-lanes N     vector lanes per point in the struct-ilu0/struct-ic0
+                              factorization: 0 (default: chosen from the stencil and DoF) or a
+                              power of two up to 32; any gives the same factors
+  --struct-factor-threads N   points per team when that factorization runs a launch per
+                              level; 0 (default) chooses
   --trsv exact|jacobi|KERNEL   triangular solves of the ILU preconditioners: exact (default;
                               a kernel name as for --apply), or jacobi: block-asynchronous
                               Jacobi with directed overlap, no level analysis (RCM ordering,

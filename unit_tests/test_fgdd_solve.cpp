@@ -98,6 +98,14 @@ TEST_CASE("parse_solve_command fills the options", "[tools][cli]") {
   CHECK(dd.options.dd.team_size == 96);
   CHECK(dd.options.partition.partitioner == Partitioner::Natural);
   CHECK(dd.options.partition.subdomain_rows == 300);
+  const auto structured = cli::parse_solve_command(
+      {"--matrix", "gen:lap27:8", "--precond", "struct-ilu0", "--struct-schedule", "levels",
+       "--struct-factor-lanes", "16", "--struct-factor-threads", "2"});
+  CHECK(structured.options.struct_schedule == StructSchedule::Levels);
+  CHECK(structured.options.struct_factor_launch.lanes == 16);
+  CHECK(structured.options.struct_factor_launch.team_threads == 2);
+  CHECK(defaults.options.struct_factor_launch.lanes == 0);
+  CHECK(defaults.options.struct_factor_launch.team_threads == 0);
 }
 
 TEST_CASE("parse_solve_command names the bad argument", "[tools][cli]") {

@@ -552,6 +552,22 @@ TEST_CASE("struct preconditioner in the solver's permuted ordering", "[struct]")
     Vector x3("x3", A.num_rows());
     CHECK(one_launch_solver.solve(ExecSpace(), rhs, x3).iterations == r1.iterations);
   }
+  // The factorization's launch shape through the solver's options reaches StructIlu0 and keeps
+  // the iterations; lanes that are not a power of two are refused at setup.
+  {
+    SolverOptions shaped = struct_options;
+    shaped.set_all({"struct_schedule=levels", "struct_factor_lanes=2", "struct_factor_threads=5"});
+    Solver shaped_solver(shaped);
+    shaped_solver.setup(ExecSpace(), A, problem.grid);
+    const auto& pre = dynamic_cast<const StructIlu0Preconditioner&>(shaped_solver.preconditioner());
+    CHECK(pre.factorization().factor_launch().lanes == 2);
+    CHECK(pre.factorization().factor_launch().team_threads == 5);
+    Vector x4("x4", A.num_rows());
+    CHECK(shaped_solver.solve(ExecSpace(), rhs, x4).iterations == r1.iterations);
+    shaped.set("struct_factor_lanes", "6");
+    Solver refused(shaped);
+    CHECK_THROWS_AS(refused.setup(ExecSpace(), A, problem.grid), InvalidInput);
+  }
   // New values of the same pattern through update_values.
   struct_solver.update_values(ExecSpace(), A);
   Kokkos::deep_copy(x1, 0.0);
@@ -684,6 +700,8 @@ TEST_CASE("struct: bad input gives typed errors naming the row and column", "[st
   bicg.set_all({"preconditioner=struct-ilu0", "method=bicg"});
   CHECK_THROWS_AS(bicg.validate(), InvalidInput);
   CHECK_THROWS_AS(options.set("struct_schedule", "flags"), InvalidInput);
+  CHECK_THROWS_AS(options.set("struct_factor_lanes", "-4"), InvalidInput);
+  CHECK_THROWS_AS(options.set("struct_factor_threads", "many"), InvalidInput);
   SolverOptions jacobi;
   jacobi.set_all({"preconditioner=struct-ic0", "trsv=jacobi"});
   CHECK_THROWS_AS(jacobi.validate(), InvalidInput);

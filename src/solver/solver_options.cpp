@@ -88,6 +88,8 @@ std::vector<std::string> SolverOptions::keys() {
           "global_kernel",
           "struct_schedule",
           "struct_layout",
+          "struct_factor_lanes",
+          "struct_factor_threads",
           "tol",
           "abs_tol",
           "max_iters",
@@ -139,6 +141,10 @@ void SolverOptions::set(const std::string& key, const std::string& value) {
                                          {StructLayout::Grid, "grid"},
                                          {StructLayout::Level, "level"}},
                                         key, value);
+  } else if (key == "struct_factor_lanes") {
+    struct_factor_launch.lanes = int(integer(key, value, int_max));
+  } else if (key == "struct_factor_threads") {
+    struct_factor_launch.team_threads = int(integer(key, value, int_max));
   } else if (key == "tol")
     krylov.relative_tolerance = number(key, value);
   else if (key == "abs_tol")

@@ -46,6 +46,7 @@ struct SolverOptions {
   // How struct-ilu0 / struct-ic0 walk their wavefront levels.
   StructSchedule struct_schedule = StructSchedule::Auto;
   StructLayout struct_layout = StructLayout::Auto;  // for struct_schedule tiles
+  StructFactorLaunch struct_factor_launch;          // lanes and team threads; 0s: chosen
   // Exact triangular solves, or Jacobi ones with the jacobi options (ILU preconditioners only).
   TrsvMethod trsv = TrsvMethod::Exact;
   JacobiTrsvOptions jacobi;
@@ -55,7 +56,8 @@ struct SolverOptions {
   // (ildu0-dd|ilu0-dd|ic0-dd|ilu0|ildu0|struct-ilu0|struct-ic0|jacobi|none), partitioner,
   // subdomain_rows, apply, fill, shift_pivots (true|false), pivot_threshold, team_size,
   // global_kernel (auto|thread|lanes|sync_free), struct_schedule (auto|levels|
-  // level_counters|sync_free|tiles), struct_layout (auto|grid|level), trsv (exact|jacobi, or an
+  // level_counters|sync_free|tiles), struct_layout (auto|grid|level), struct_factor_lanes,
+  // struct_factor_threads (StructFactorLaunch; 0: chosen), trsv (exact|jacobi, or an
   // apply kernel name, which also means exact), jacobi_sweeps, jacobi_iters, overlap,
   // jacobi_block_rows, tol, abs_tol, max_iters, restart, ortho (cgs2|mgs), stagnation. Throws
   // InvalidInput naming the key and the value.

@@ -61,6 +61,7 @@ std::unique_ptr<Preconditioner> make_preconditioner(
       structured.factor = dd.factor;
       structured.schedule = options.struct_schedule;
       structured.layout = options.struct_layout;
+      structured.factor_launch = options.struct_factor_launch;
       // The solver works in the partition's ordering; the structured factors in grid order.
       return std::make_unique<StructIlu0Preconditioner>(space, permuted, grid, structured,
                                                         partition.perm);

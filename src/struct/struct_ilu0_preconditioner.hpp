@@ -23,6 +23,7 @@ struct StructIluOptions {
   int detect_radius = 2;
   StructSchedule schedule = StructSchedule::Auto;
   StructLayout layout = StructLayout::Auto;  // for the tiles schedule
+  StructFactorLaunch factor_launch;          // for tuning; 0s: StructIlu0's choice
 };
 
 class StructIlu0Preconditioner final : public Preconditioner {

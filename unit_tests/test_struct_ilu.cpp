@@ -358,18 +358,16 @@ TEST_CASE("struct factorization: every launch shape gives the same bits", "[stru
   // points are independent: any lanes and team threads (StructFactorLaunch), in a launch per
   // level or in tiles (more than 8 lanes factor tiles per level), give the chosen shape's bits.
   // ILU0 and IC0 (its own update path), block sizes 1-3, an odd grid and a single point.
-  const auto [name, b, form] = GENERATE(std::make_tuple("box27", 1, IluForm::Ilu0),
-                                        std::make_tuple("box27", 3, IluForm::Ilu0),
-                                        std::make_tuple("diamond25", 2, IluForm::Ilu0),
-                                        std::make_tuple("star13", 1, IluForm::Ildlt),
-                                        std::make_tuple("box27", 2, IluForm::Ildlt));
+  const auto [name, b, form] = GENERATE(
+      std::make_tuple("box27", 1, IluForm::Ilu0), std::make_tuple("box27", 3, IluForm::Ilu0),
+      std::make_tuple("diamond25", 2, IluForm::Ilu0), std::make_tuple("star13", 1, IluForm::Ildlt),
+      std::make_tuple("box27", 2, IluForm::Ildlt));
   const GridInfo grid = GENERATE(GridInfo{5, 4, 7}, GridInfo{1, 1, 1});
   CAPTURE(name, b, int(form), grid.nx, grid.ny, grid.nz);
-  const StructuredMatrix S = structured_problem(ExecSpace(), grid, Stencil::named(name), b,
-                                                form == IluForm::Ildlt
-                                                    ? StructuredValues::Symmetric
-                                                    : StructuredValues::Nonsymmetric,
-                                                70 + b);
+  const StructuredMatrix S = structured_problem(
+      ExecSpace(), grid, Stencil::named(name), b,
+      form == IluForm::Ildlt ? StructuredValues::Symmetric : StructuredValues::Nonsymmetric,
+      70 + b);
   const StructIlu0 chosen(ExecSpace(), S, ilu0_options(form), StructSchedule::Levels);
   CHECK(chosen.factor_launch().lanes >= 1);
   CHECK(chosen.factor_launch().team_threads * chosen.factor_launch().lanes == 256);
@@ -379,8 +377,8 @@ TEST_CASE("struct factorization: every launch shape gives the same bits", "[stru
     for (const int lanes : {1, 2, 4, 8, 16, 32})
       for (const int threads : {0, 1, 3}) {
         CAPTURE(int(schedule), lanes, threads);
-        const StructIlu0 ilu(ExecSpace(), S, ilu0_options(form), schedule, {},
-                             StructLayout::Auto, {lanes, threads});
+        const StructIlu0 ilu(ExecSpace(), S, ilu0_options(form), schedule, {}, StructLayout::Auto,
+                             {lanes, threads});
         CHECK(ilu.factor_launch().lanes == lanes);
         CHECK(ilu.factor_launch().team_threads == (threads > 0 ? threads : 256 / lanes));
         CHECK(ilu.factor_schedule() ==

@@ -52,7 +52,8 @@ void make_level_chunks(const std::vector<Ordinal>& level_ptr, StructSyncState& s
   state.chunk_ptr = to_device(chunks, "fgdd::struct::chunk_ptr");
   state.chunk_step = to_device(chunk_step, "fgdd::struct::chunk_step");
   state.step_chunks = to_device(step_chunks, "fgdd::struct::step_chunks");
-  state.step_done = Kokkos::View<Ordinal*, DeviceType>("fgdd::struct::step_done", step_chunks.size());
+  state.step_done =
+      Kokkos::View<Ordinal*, DeviceType>("fgdd::struct::step_done", step_chunks.size());
   state.levels_done = Kokkos::View<Ordinal, DeviceType>("fgdd::struct::levels_done");
   state.tickets = Kokkos::View<Ordinal, DeviceType>("fgdd::struct::tickets");
 }
@@ -206,8 +207,9 @@ StructIlu0::StructIlu0(const ExecSpace& space, const StructuredMatrix& A,
                        std::to_string(lanes_max) + " on this backend, not " +
                        std::to_string(factor_launch.lanes));
   if (factor_launch.team_threads < 0)
-    throw InvalidInput("StructFactorLaunch::team_threads takes 0 (chosen) or a positive count, not " +
-                       std::to_string(factor_launch.team_threads));
+    throw InvalidInput(
+        "StructFactorLaunch::team_threads takes 0 (chosen) or a positive count, not " +
+        std::to_string(factor_launch.team_threads));
   if (layout == StructLayout::Level && schedule_ != StructSchedule::Tiles)
     throw InvalidInput(std::string("the level layout of the structured ILU needs the tiles "
                                    "schedule") +

@@ -217,7 +217,7 @@ class StructIlu0 {
   Kokkos::View<int*, DeviceType> elim_ptr_, elim_upper_, elim_target_;
   Kokkos::View<int*, DeviceType> mirror_;  // per entry e: index of −o_e, -1 if absent
   detail::PivotStatus pivots_;             // per grid point
-  StructFactorLaunch factor_launch_{1, 1};  // resolved: see factor_launch()
+  StructFactorLaunch factor_launch_;       // resolved by the constructor: see factor_launch()
   StructSchedule factor_schedule_ = StructSchedule::Levels;  // see factor_schedule()
 };
 

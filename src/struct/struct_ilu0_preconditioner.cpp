@@ -21,9 +21,9 @@ StructIlu0Preconditioner::StructIlu0Preconditioner(const ExecSpace& space, const
                               ? *options_.stencil
                               : detect_stencil(space, A, grid, options_.detect_radius, perm_);
   matrix_ = to_structured(space, A, grid, stencil, perm_);
-  factorization_ = std::make_unique<StructIlu0>(space, matrix_, options_.factor, options_.schedule,
-                                                StructTileShape{}, options_.layout,
-                                                options_.factor_launch);
+  factorization_ =
+      std::make_unique<StructIlu0>(space, matrix_, options_.factor, options_.schedule,
+                                   StructTileShape{}, options_.layout, options_.factor_launch);
 }
 
 void StructIlu0Preconditioner::check_symmetric(const ExecSpace& space,

@@ -31,9 +31,9 @@ struct StructData {
   Kokkos::View<Ordinal, DeviceType> failed_point;
   Kokkos::View<Scalar*, DeviceType> pivot_value;
   Kokkos::View<Offset, DeviceType> shifted;
-  PivotRule rule;  // rule.tiny is relative: multiplied by the row's largest |entry|
-  int lanes = 1;   // vector lanes per point: the launches' vector length
-  int level_team_threads = 0;  // points per team of a launch per level; 0: the default
+  PivotRule rule;              // rule.tiny is relative: multiplied by the row's largest |entry|
+  int lanes = 1;               // vector lanes per point: the launches' vector length
+  int level_team_threads = 0;  // points per team of a launch per level; 0: the default one
 };
 
 using TeamMember = Kokkos::TeamPolicy<ExecSpace>::member_type;

@@ -373,7 +373,7 @@ def struct_tables(records):
         if schedule == "tiles":
             schedule += f" ({r.get('layout', 'grid')})"
         if "factor_lanes" in r:  # the factorization's launch (StructFactorLaunch), since 29575fc
-            schedule += (f"; factor {r.get('factor_schedule', schedule)}, {r['factor_lanes']} lanes"
+            schedule += (f"; factor {r['factor_schedule']}, {r['factor_lanes']} lanes"
                          f" × {r['factor_team_threads']}")
         out.append(f"| {r['stencil']} | {r['dof']} | {schedule} | {r['rows']:,} "
                    f"| {r['levels']} "

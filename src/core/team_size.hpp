@@ -28,6 +28,21 @@ int independent_team_size(const ExecSpace& space, const Functor& functor, int la
   return host ? 1 : team_size_within(space, functor, lanes, wanted);
 }
 
+// The most vector lanes fgdd gives one row or point: a warp's 32, fewer where the backend allows
+// fewer (CPU backends run lanes as a loop).
+inline int max_vector_lanes() {
+  return std::min(32, Kokkos::TeamPolicy<ExecSpace>::vector_length_max());
+}
+
+// Lanes for `items` pieces of work that one row or point shares out: the smallest power of two
+// covering them, at most max_vector_lanes().
+inline int lanes_covering(Offset items) {
+  const int most = max_vector_lanes();
+  int lanes = 1;
+  while (lanes < most && Offset(lanes) < items) lanes *= 2;
+  return lanes;
+}
+
 // How many teams of `threads` threads (vector lanes included) the device likely holds at once,
 // for persistent teams that take work by ticket: its thread slots over a team's (whole warps on
 // GPUs, where registers typically leave a quarter of the slots usable), at least one.

@@ -207,9 +207,7 @@ GlobalIlu0::GlobalIlu0(const ExecSpace& space, const SparseMatrix& A, const Fact
   // Lanes per row: about the U blocks a row reads per L block, a power of two (at most 32, and
   // what the backend allows).
   const Offset upper_blocks = n > 0 ? (A.num_block_entries() - Offset(n)) / 2 / Offset(n) : 0;
-  const int lanes_max = std::min(32, Kokkos::TeamPolicy<ExecSpace>::vector_length_max());
-  vector_length_ = 1;
-  while (vector_length_ < lanes_max && Offset(vector_length_) < upper_blocks) vector_length_ *= 2;
+  vector_length_ = detail::lanes_covering(upper_blocks);
   space.fence();
   const double symbolic = timer.seconds();
   numeric(space, A);

@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/host_copy.hpp"
+#include "core/team_size.hpp"
 #include "struct/level_layout.hpp"
 #include "struct/struct_schedules.hpp"
 
@@ -200,7 +201,7 @@ StructIlu0::StructIlu0(const ExecSpace& space, const StructuredMatrix& A,
                        StructTileShape tile_shape, StructLayout layout,
                        StructFactorLaunch factor_launch)
     : options_(options), schedule_(resolve_struct_schedule(schedule, A.stencil(), A.grid())) {
-  const int lanes_max = std::min(32, Kokkos::TeamPolicy<ExecSpace>::vector_length_max());
+  const int lanes_max = detail::max_vector_lanes();
   if (factor_launch.lanes < 0 || factor_launch.lanes > lanes_max ||
       (factor_launch.lanes & (factor_launch.lanes - 1)) != 0)
     throw InvalidInput("StructFactorLaunch::lanes takes 0 (chosen) or a power of two up to " +
@@ -264,8 +265,7 @@ StructIlu0::StructIlu0(const ExecSpace& space, const StructuredMatrix& A,
   int& lanes = factor_launch_.lanes;
   lanes = factor_launch.lanes;
   if (lanes == 0) {
-    lanes = 1;
-    while (lanes < lanes_max && lanes < updates) lanes *= 2;
+    lanes = detail::lanes_covering(updates);
     if (lanes > 8) lanes = lanes_max;
   }
   factor_launch_.team_threads = factor_launch.team_threads > 0

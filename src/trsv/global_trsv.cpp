@@ -254,9 +254,7 @@ void choose_kernel(GlobalRowKernel requested, const GlobalLevels& levels, Ordina
   kernel = requested;
   if (kernel == GlobalRowKernel::Auto)
     kernel = average >= 16 ? GlobalRowKernel::LanesPerRow : GlobalRowKernel::ThreadPerRow;
-  const int lanes_max = std::min(32, Kokkos::TeamPolicy<ExecSpace>::vector_length_max());
-  lanes = 1;
-  while (lanes < lanes_max && Offset(lanes) < average) lanes *= 2;
+  lanes = detail::lanes_covering(average);
 }
 
 }  // namespace

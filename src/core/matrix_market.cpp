@@ -65,6 +65,59 @@ FileBuffer read_whole_file(const std::string& path) {
 
 inline bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
+// The length of the well-formed UTF-8 sequence at [p, end), 0 when there is none (a stray
+// continuation byte, an overlong form, a surrogate, a code point beyond U+10FFFF, a cut one).
+std::size_t utf8_sequence(const unsigned char* p, const unsigned char* end) {
+  const auto continuation = [&](std::size_t k, unsigned char low = 0x80,
+                                unsigned char high = 0xbf) {
+    return p + k < end && p[k] >= low && p[k] <= high;
+  };
+  const unsigned char lead = p[0];
+  if (lead >= 0xc2 && lead <= 0xdf) return continuation(1) ? 2 : 0;
+  if (lead >= 0xe0 && lead <= 0xef) {
+    const bool second = lead == 0xe0   ? continuation(1, 0xa0)
+                        : lead == 0xed ? continuation(1, 0x80, 0x9f)
+                                       : continuation(1);
+    return second && continuation(2) ? 3 : 0;
+  }
+  if (lead >= 0xf0 && lead <= 0xf4) {
+    const bool second = lead == 0xf0   ? continuation(1, 0x90)
+                        : lead == 0xf4 ? continuation(1, 0x80, 0x8f)
+                                       : continuation(1);
+    return second && continuation(2) && continuation(3) ? 4 : 0;
+  }
+  return 0;
+}
+
+// File text for a message: control bytes (a NUL would cut what(), an ESC would drive the
+// terminal), DEL and bytes that are not UTF-8 become \xNN; printable ASCII and UTF-8 stay.
+std::string printable(std::string_view text) {
+  static const char hex[] = "0123456789ABCDEF";
+  std::string out;
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const auto* end = p + text.size();
+  while (p < end) {
+    if (*p >= 0x20 && *p < 0x7f) {
+      out += static_cast<char>(*p++);
+    } else if (const std::size_t length = *p >= 0x80 ? utf8_sequence(p, end) : 0; length > 0) {
+      out.append(reinterpret_cast<const char*>(p), length);
+      p += length;
+    } else {
+      out += "\\x";
+      out += hex[*p >> 4];
+      out += hex[*p & 0xf];
+      ++p;
+    }
+  }
+  return out;
+}
+
+// Where a number's digits start: past a '+' that from_chars does not take, unless a second sign
+// follows it ("+-4" must not read as -4; from_chars then rejects the whole token).
+inline const char* number_start(const char* p) {
+  return p[0] == '+' && p[1] != '+' && p[1] != '-' ? p + 1 : p;
+}
+
 std::string lowercase(std::string_view text) {
   std::string out(text);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -87,8 +140,21 @@ class Parser {
 
   Header parse_banner(Target target) {
     if (begin_ == end_) fail(1, "empty file: expected the %%MatrixMarket banner on line 1");
+    if (end_ - p_ >= 3 && std::memcmp(p_, "\xEF\xBB\xBF", 3) == 0) {
+      fail(1, "file starts with a UTF-8 byte-order mark (EF BB BF); remove it");
+    }
     const char* eol = static_cast<const char*>(std::memchr(p_, '\n', end_ - p_));
     if (eol == nullptr) eol = end_;
+    // Text after a CR on the first line (not just CRs before its LF, as CRLF or CR CR LF
+    // conversions leave): the file ends its lines with CR alone.
+    if (const char* cr = static_cast<const char*>(std::memchr(p_, '\r', eol - p_))) {
+      while (cr < eol && is_blank(*cr)) ++cr;
+      if (cr < eol) {
+        fail(1,
+             "the file uses CR-only line endings (classic Mac OS): line 1 has text after a "
+             "carriage return without a line feed; convert the line endings to LF or CRLF");
+      }
+    }
     std::vector<std::string_view> words;
     for (const char* q = p_; q < eol;) {
       while (q < eol && is_blank(*q)) ++q;
@@ -104,7 +170,7 @@ class Parser {
       fail(1, "incomplete banner (" + std::to_string(words.size()) + " of 5 words): " + usage);
     }
     if (words.size() > 5) {
-      fail(1, "bad banner: unexpected text '" + std::string(words[5]) + "' after 5 words");
+      fail(1, "bad banner: unexpected text '" + printable(words[5]) + "' after 5 words");
     }
     const std::string object = lowercase(words[1]);
     const std::string format = lowercase(words[2]);
@@ -113,7 +179,9 @@ class Parser {
     const bool vector = target == Target::Vector;
     Header header;
 
-    if (object != "matrix") fail(1, "unsupported object '" + object + "'; supported: matrix");
+    if (object != "matrix") {
+      fail(1, "unsupported object '" + printable(object) + "'; supported: matrix");
+    }
 
     if (format == "coordinate") {
       header.format = Format::Coordinate;
@@ -122,7 +190,7 @@ class Parser {
     } else if (format == "array") {
       fail(1, "unsupported format 'array' for a sparse matrix; supported: coordinate");
     } else {
-      fail(1, "unsupported format '" + format + "'; supported: coordinate" +
+      fail(1, "unsupported format '" + printable(format) + "'; supported: coordinate" +
                   (vector ? ", array" : ""));
     }
 
@@ -133,7 +201,7 @@ class Parser {
     } else if (field == "pattern" && !vector) {
       header.field = Field::Pattern;
     } else {
-      fail(1, "unsupported field '" + field + "'; supported: real, integer" +
+      fail(1, "unsupported field '" + printable(field) + "'; supported: real, integer" +
                   (vector ? "" : ", pattern"));
     }
 
@@ -144,7 +212,7 @@ class Parser {
     } else if (symmetry == "skew-symmetric" && !vector) {
       header.symmetry = Symmetry::SkewSymmetric;
     } else {
-      fail(1, "unsupported symmetry '" + symmetry + "'; supported: general" +
+      fail(1, "unsupported symmetry '" + printable(symmetry) + "'; supported: general" +
                   (vector ? " (a vector file)" : ", symmetric, skew-symmetric"));
     }
     if (header.field == Field::Pattern && header.symmetry == Symmetry::SkewSymmetric) {
@@ -194,8 +262,7 @@ class Parser {
              std::to_string(i) + " field" + (i == 1 ? "" : "s"));
       }
       const char* start = p_;
-      const char* digits = *p_ == '+' ? p_ + 1 : p_;
-      const auto [ptr, ec] = std::from_chars(digits, end_, values[i]);
+      const auto [ptr, ec] = std::from_chars(number_start(p_), end_, values[i]);
       if (ec == std::errc::invalid_argument || !ends_token(ptr)) {
         fail("bad size line: " + std::string(names[i]) + " '" + token(start) +
              "' is not a non-negative integer; expected " + expected);
@@ -249,9 +316,8 @@ class Parser {
   Ordinal parse_index(const char* name, std::int64_t limit) {
     if (at_end_of_line()) fail(std::string("missing ") + name + " index");
     const char* start = p_;
-    const char* digits = *p_ == '+' ? p_ + 1 : p_;
     std::int64_t value = 0;
-    const auto [ptr, ec] = std::from_chars(digits, end_, value);
+    const auto [ptr, ec] = std::from_chars(number_start(p_), end_, value);
     if (ec == std::errc::invalid_argument || !ends_token(ptr)) {
       fail(std::string("bad ") + name + " index '" + token(start) + "' (not an integer)");
     }
@@ -272,7 +338,7 @@ class Parser {
     }
     const char* start = p_;
     // from_chars rejects a leading '+', which Matrix Market writers may emit.
-    const char* number = *p_ == '+' ? p_ + 1 : p_;
+    const char* number = number_start(p_);
     Scalar value = 0;
     if (field == Field::Integer) {
       std::int64_t integer = 0;
@@ -326,7 +392,12 @@ class Parser {
       return;
     }
     if (p_ == end_) return;
-    fail("unexpected text '" + token(p_) + "' after the last field of the line");
+    bool bare_cr = false;
+    for (const char* q = p_; q > begin_ && is_blank(q[-1]); --q) bare_cr |= q[-1] == '\r';
+    fail("unexpected text '" + token(p_) + "' after the last field of the line" +
+         (bare_cr ? " (after a carriage return without a line feed: CR-only line endings are "
+                    "not supported; convert them to LF or CRLF)"
+                  : ""));
   }
 
   void expect_no_more_data(std::int64_t announced, const char* what) {
@@ -358,14 +429,14 @@ class Parser {
   std::string token(const char* q) const {
     const char* stop = q;
     while (stop < end_ && !is_blank(*stop) && *stop != '\n' && stop - q < 40) ++stop;
-    std::string text(q, stop);
+    std::string text = printable(std::string_view(q, stop - q));
     if (stop < end_ && !is_blank(*stop) && *stop != '\n') text += "...";
     return text;
   }
   static std::string quote(const char* from, const char* to) {
     while (to > from && is_blank(to[-1])) --to;
-    if (to - from > 60) return std::string(from, 60) + "...";
-    return std::string(from, to);
+    if (to - from > 60) return printable(std::string_view(from, 60)) + "...";
+    return printable(std::string_view(from, to - from));
   }
 
   // from_chars reports underflow (1e-400) and overflow (1e400) alike; strtod tells them apart,

@@ -463,15 +463,13 @@ std::size_t reserve_for(std::int64_t announced, std::size_t bytes_left, std::siz
 
 namespace {
 
-// A coordinate file's entries in file order, plus per-row counts for the counting sort.
+// A coordinate file's entries in file order.
 struct CoordinateEntries {
   Header header;
   Sizes sizes;
   std::vector<Ordinal> rows;
   std::vector<Ordinal> columns;
   std::vector<Scalar> values;
-  // Entries of row i (mirrored ones included) at row_counts[i + 2]; see the scatter below.
-  std::vector<Offset> row_counts;
 };
 
 // Pass 1. Kept apart so the file buffer is freed before the CSR arrays are allocated.
@@ -483,24 +481,19 @@ CoordinateEntries parse_coordinate_file(const std::string& path) {
   coo.sizes = parser.parse_size_line(coo.header, Target::SparseMatrix);
   const Header& header = coo.header;
   const Sizes& sizes = coo.sizes;
-  const bool mirror = header.symmetry != Symmetry::General;
 
   // "1 1\n" is the shortest possible entry line.
   const std::size_t capacity = reserve_for(sizes.entries, parser.bytes_left(), 4);
   coo.rows.reserve(capacity);
   coo.columns.reserve(capacity);
   coo.values.reserve(capacity);
-  std::vector<Offset>& counts = coo.row_counts;
-  counts.assign(static_cast<std::size_t>(sizes.rows) + 2, 0);
+  const bool skew = header.symmetry == Symmetry::SkewSymmetric;
   for (std::int64_t k = 0; k < sizes.entries; ++k) {
     if (!parser.skip_to_data()) parser.fail_truncated(k, sizes.entries, "entries");
-    const auto [i, j, v] = parser.parse_entry(sizes.rows, sizes.columns, header.field,
-                                              header.symmetry == Symmetry::SkewSymmetric);
+    const auto [i, j, v] = parser.parse_entry(sizes.rows, sizes.columns, header.field, skew);
     coo.rows.push_back(i);
     coo.columns.push_back(j);
     coo.values.push_back(v);
-    ++counts[static_cast<std::size_t>(i) + 2];
-    if (mirror && i != j) ++counts[static_cast<std::size_t>(j) + 2];
   }
   parser.expect_no_more_data(sizes.entries, "entries");
   return coo;
@@ -508,19 +501,29 @@ CoordinateEntries parse_coordinate_file(const std::string& path) {
 
 }  // namespace
 
-HostMatrixArrays read_matrix_market_arrays(const std::string& path) {
-  CoordinateEntries coo = parse_coordinate_file(path);
+HostMatrixArrays read_matrix_market_arrays(const std::string& path, MatrixMarketRows rows_hold) {
+  const CoordinateEntries coo = parse_coordinate_file(path);
   const bool mirror = coo.header.symmetry != Symmetry::General;
-  const Scalar mirror_sign = coo.header.symmetry == Symmetry::SkewSymmetric ? -1.0 : 1.0;
+  const bool skew = coo.header.symmetry == Symmetry::SkewSymmetric;
+  const Scalar mirror_sign = skew ? -1.0 : 1.0;
   const std::vector<Ordinal>& rows = coo.rows;
   const std::vector<Ordinal>& columns = coo.columns;
   const std::vector<Scalar>& values = coo.values;
+  // Only now, the entries read, may the rows cost memory: one counter each.
+  if (rows_hold == MatrixMarketRows::NeedDiagonal) {
+    detail::check_rows_fit_entries(path, coo.sizes.line, coo.sizes.rows, coo.sizes.entries, skew);
+  }
   HostMatrixArrays arrays;
   arrays.num_block_rows = static_cast<Ordinal>(coo.sizes.rows);
   arrays.num_block_cols = static_cast<Ordinal>(coo.sizes.columns);
   arrays.block_size = 1;
-  arrays.row_map = std::move(coo.row_counts);
+  // Entries of row i (mirrored ones included) counted at row_map[i + 2]; see the scatter below.
   std::vector<Offset>& row_map = arrays.row_map;
+  row_map.assign(static_cast<std::size_t>(coo.sizes.rows) + 2, 0);
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    ++row_map[static_cast<std::size_t>(rows[k]) + 2];
+    if (mirror && rows[k] != columns[k]) ++row_map[static_cast<std::size_t>(columns[k]) + 2];
+  }
 
   // Pass 2: counting sort by row, O(nnz), stable so each row keeps the file order. After the
   // prefix sum row_map[i + 1] is the start of row i; scattering advances it to the end of row i,
@@ -560,6 +563,20 @@ SparseMatrix read_matrix_market(const std::string& path) {
 
 namespace detail {
 
+void check_rows_fit_entries(const std::string& path, std::int64_t size_line, std::int64_t rows,
+                            std::int64_t entries, bool skew) {
+  // A skew-symmetric file stores no diagonal; each of its entries fills two rows.
+  const std::int64_t most_rows = skew ? 2 * entries : entries;
+  if (rows <= most_rows) return;
+  const std::string announced = "the size line announces " + std::to_string(rows) +
+                                " rows but only " + std::to_string(entries) +
+                                (entries == 1 ? " entry" : " entries");
+  throw FileError(path, size_line,
+                  announced + (skew ? ": every row needs an entry, and an entry of a "
+                                      "skew-symmetric file fills at most two rows"
+                                    : ": every row needs a diagonal entry"));
+}
+
 std::optional<MatrixMarketLayout> parse_matrix_market_layout(const std::string& path,
                                                              const char* prefix, std::size_t size,
                                                              bool whole) {
@@ -589,6 +606,7 @@ std::optional<MatrixMarketLayout> parse_matrix_market_layout(const std::string& 
   layout.integer = header.field == Field::Integer;
   layout.data_offset = parser.offset();
   layout.data_line = parser.line();
+  layout.size_line = sizes.line;
   return layout;
 }
 
@@ -615,16 +633,26 @@ MatrixMarketEntries parse_matrix_market_entries(const std::string& path,
 
 }  // namespace detail
 
-std::vector<Scalar> read_matrix_market_vector(const std::string& path) {
+namespace {
+
+std::vector<Scalar> read_vector(const std::string& path,
+                                std::optional<std::int64_t> expected_rows) {
   const FileBuffer buffer = read_whole_file(path);
   Parser parser(path, buffer);
   const Header header = parser.parse_banner(Target::Vector);
   const Sizes sizes = parser.parse_size_line(header, Target::Vector);
-  std::vector<Scalar> x(static_cast<std::size_t>(sizes.rows), 0.0);
+  if (expected_rows && sizes.rows != *expected_rows) {
+    parser.fail(sizes.line, "the size line announces a vector of length " +
+                                std::to_string(sizes.rows) + "; expected length " +
+                                std::to_string(*expected_rows));
+  }
   if (header.format == Format::Array) {
+    // Grown as values are read ("0\n" is the shortest line), never sized by the size line alone.
+    std::vector<Scalar> x;
+    x.reserve(reserve_for(sizes.rows, parser.bytes_left(), 2));
     for (std::int64_t k = 0; k < sizes.rows; ++k) {
       if (!parser.skip_to_data()) parser.fail_truncated(k, sizes.rows, "values");
-      x[static_cast<std::size_t>(k)] = parser.parse_value(header.field);
+      x.push_back(parser.parse_value(header.field));
       parser.finish_line();
     }
     if (parser.skip_to_data()) {
@@ -633,15 +661,32 @@ std::vector<Scalar> read_matrix_market_vector(const std::string& path) {
     }
     return x;
   }
+  // A coordinate vector may leave rows out, so its length is the size line's (or the caller's).
+  std::vector<Scalar> x(static_cast<std::size_t>(sizes.rows), 0.0);
   for (std::int64_t k = 0; k < sizes.entries; ++k) {
     if (!parser.skip_to_data()) parser.fail_truncated(k, sizes.entries, "entries");
     const Ordinal i = parser.parse_index("row", sizes.rows);
     parser.parse_index("column", 1);
-    x[static_cast<std::size_t>(i)] += parser.parse_value(header.field);
+    Scalar& sum = x[static_cast<std::size_t>(i)];
+    sum += parser.parse_value(header.field);
+    if (!std::isfinite(sum)) {
+      parser.fail("the duplicate entries of row " + std::to_string(i + 1) +
+                  " sum to a value that is not finite");
+    }
     parser.finish_line();
   }
   parser.expect_no_more_data(sizes.entries, "entries");
   return x;
+}
+
+}  // namespace
+
+std::vector<Scalar> read_matrix_market_vector(const std::string& path) {
+  return read_vector(path, std::nullopt);
+}
+
+std::vector<Scalar> read_matrix_market_vector(const std::string& path, std::int64_t expected_rows) {
+  return read_vector(path, expected_rows);
 }
 
 namespace {

@@ -91,7 +91,7 @@ SolveStep setup_from_rows(const Communicator& comm, const SolveCommand& command,
   std::vector<Scalar> whole_b;
   comm.run_collectively([&] {
     if (!root || command.rhs.empty()) return;
-    whole_b = read_matrix_market_vector(command.rhs);
+    whole_b = read_matrix_market_vector(command.rhs, std::int64_t(report.rows));
     if (whole_b.size() != report.rows)
       throw DimensionMismatch("--rhs " + command.rhs + " has " + std::to_string(whole_b.size()) +
                               " entries, the matrix " + std::to_string(report.rows) + " rows");

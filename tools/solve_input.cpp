@@ -13,7 +13,8 @@ Vector load_rhs(const SolveCommand& command, const SparseMatrix& A) {
     Kokkos::deep_copy(b, 1.0);
     return b;
   }
-  const std::vector<Scalar> host = read_matrix_market_vector(command.rhs);
+  // The length is checked against the size line before the reader allocates anything.
+  const std::vector<Scalar> host = read_matrix_market_vector(command.rhs, A.num_rows());
   check_vector_size(A, host.size(), "b from " + command.rhs);
   Kokkos::deep_copy(
       b, Kokkos::View<const Scalar*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(

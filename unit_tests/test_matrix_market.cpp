@@ -1,10 +1,17 @@
 // Matrix Market reader and writer: round trips (CSR, BSR), symmetry expansion, the accepted
 // variants of the format, and every malformed input with its line number.
 #include "catch_compat.hpp"
+#include "child_process.hpp"
 #include "core/errors.hpp"
+#include "core/file_bytes.hpp"
 #include "core/matrix_build.hpp"
 #include "core/matrix_market.hpp"
+#include "message_bytes.hpp"
 #include "reference/dense.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdint>
@@ -514,7 +521,8 @@ TEST_CASE("Matrix Market reader rejects malformed files with the line", "[core][
         4, "diagonal entry (3, 3) in a skew-symmetric file");
   }
   SECTION("invalid matrix from make_matrix names the file") {
-    const std::string path = dir.file("d.mtx", general + "2 2 1\n1 1 1\n");
+    // As many entries as rows (fewer fail at the size line), but row 2 has no diagonal.
+    const std::string path = dir.file("d.mtx", general + "2 2 2\n1 1 1\n1 2 1\n");
     require_file_error([](const std::string& p) { read_matrix_market(p); }, path, 0,
                        "no diagonal entry");
     require_file_error([](const std::string& p) { read_matrix_market(p); }, path, 0,
@@ -562,4 +570,170 @@ TEST_CASE("Matrix Market vector reader rejects malformed files with the line",
   SECTION("file cannot be opened") {
     require_vector_error(dir.path + "/none.mtx", 0, "cannot open");
   }
+}
+
+// ---- issue 30: hostile files. Each case here failed (or allocated per announced row) before. ----
+
+TEST_CASE("Matrix Market reader allocates nothing per row the entries cannot fill",
+          "[core][matrix_market][io]") {
+  ScratchDir dir;
+  // (2147483647 rows, the 76-byte file of the issue, runs under a memory limit in
+  // test_matrix_market_fuzz.cpp; a million rows cost 8 MB before the fix, then no error.)
+  SECTION("more rows than entries") {
+    const std::string path = dir.file("r.mtx", general + "1000000 1000000 1\n1 1 1\n");
+    require_matrix_error(
+        path, 2,
+        "the size line announces 1000000 rows but only 1 entry: every row needs a diagonal entry");
+    require_file_error([](const std::string& p) { read_matrix_market(p); }, path, 2,
+                       "every row needs a diagonal entry");
+  }
+  SECTION("a skew-symmetric entry fills at most two rows") {
+    require_matrix_error(
+        dir.file("k.mtx",
+                 "%%MatrixMarket matrix coordinate real skew-symmetric\n5 5 2\n2 1 1\n3 2 1\n"),
+        2, "5 rows but only 2 entries: every row needs an entry");
+  }
+  SECTION("a bad entry is still reported at its line first") {
+    require_matrix_error(dir.file("b.mtx", general + "1000000 1000000 1\n1 x 1\n"), 3,
+                         "bad column index 'x'");
+  }
+  SECTION("MayBeEmpty reads rows without entries") {
+    const HostMatrixArrays m = read_matrix_market_arrays(
+        dir.file("e.mtx", general + "3 3 1\n2 1 4\n"), MatrixMarketRows::MayBeEmpty);
+    CHECK(m.num_block_rows == 3);
+    CHECK(m.row_map == std::vector<Offset>{0, 0, 1, 1});
+  }
+  SECTION("a vector of another length than expected fails at its size line") {
+    const std::string coordinate = dir.file("b.mtx", general + "% rhs\n2147483647 1 1\n1 1 1\n");
+    require_file_error([](const std::string& p) { read_matrix_market_vector(p, 3); }, coordinate, 3,
+                       "announces a vector of length 2147483647; expected length 3");
+    const std::string array =
+        dir.file("a.mtx", "%%MatrixMarket matrix array real general\n2 1\n1\n2\n");
+    require_file_error([](const std::string& p) { read_matrix_market_vector(p, 3); }, array, 2,
+                       "length 2; expected length 3");
+    CHECK(read_matrix_market_vector(array, 2) == std::vector<Scalar>{1, 2});
+  }
+  SECTION("duplicate vector entries that sum past the largest double") {
+    require_vector_error(dir.file("d.mtx", general + "2 1 2\n1 1 1e308\n1 1 1e308\n"), 4,
+                         "row 1 sum to a value that is not finite");
+  }
+}
+
+TEST_CASE("Matrix Market reader quotes hostile bytes escaped", "[core][matrix_market][io]") {
+  ScratchDir dir;
+  const auto expect = [&](const std::string& text, std::int64_t line, const std::string& quoted) {
+    const std::string path = dir.file("h.mtx", text);
+    try {
+      read_matrix_market_arrays(path);
+      FAIL("expected FileError");
+    } catch (const FileError& error) {
+      const std::string what = error.what();
+      INFO(what);
+      CHECK(error.line() == line);
+      CHECK(what.find(quoted) != std::string::npos);
+      CHECK(test::is_printable_message(what));
+    }
+  };
+  SECTION("a NUL byte does not cut the message") {
+    expect(general + "2 2 2\n1 1 1\n2 2 4" + std::string(1, '\0') + "x\n", 4,
+           "bad number: '4\\x00x' is not a real number");
+  }
+  SECTION("an escape sequence is not sent to the terminal") {
+    expect("%%MatrixMarket matrix coordinate \x1b[31mreal general\n", 1,
+           "unsupported field '\\x1B[31mreal'");
+    expect(general + "2 2 1\n1 1 \x1b[2J\n", 3, "'\\x1B[2J'");
+  }
+  SECTION("DEL and bytes that are not UTF-8") {
+    expect(general + "2 2 1\n\xff\x7f 1 1\n", 3, "bad row index '\\xFF\\x7F'");
+    expect(general + "2 2 1\n1 1 \xc3\n", 3, "'\\xC3'");  // a cut two-byte sequence
+  }
+  SECTION("UTF-8 text stays readable") {
+    expect(general + "2 2 1\n1 1 \xc3\xa9\n", 3, "bad number: '\xc3\xa9'");
+  }
+  SECTION("a banner that is not text") {
+    expect("\x01\x02\x1b]0;owned\x07\n", 1, "found '\\x01\\x02\\x1B]0;owned\\x07'");
+  }
+  SECTION("a UTF-8 byte-order mark") {
+    expect("\xEF\xBB\xBF" + general + "1 1 1\n1 1 1\n", 1,
+           "file starts with a UTF-8 byte-order mark (EF BB BF); remove it");
+  }
+  SECTION("CR-only line endings") {
+    expect("%%MatrixMarket matrix coordinate real general\r2 2 2\r1 1 1\r2 2 1\r", 1,
+           "CR-only line endings");
+    require_vector_error(dir.file("x.mtx", "%%MatrixMarket matrix array real general\r2 1\r1\r2\r"),
+                         1, "CR-only line endings");
+  }
+  SECTION("CR CR LF line endings (a CRLF file converted twice) are still read") {
+    const HostMatrixArrays m = read_matrix_market_arrays(dir.file(
+        "c.mtx", "%%MatrixMarket matrix coordinate real general\r\r\n1 1 1\r\r\n1 1 2\r\r\n"));
+    CHECK(m.values == std::vector<Scalar>{2});
+  }
+  SECTION("a lone CR inside the data") {
+    expect(general + "2 2 2\n1 1 1\r2 2 1\n", 3,
+           "unexpected text '2' after the last field of the line (after a carriage return "
+           "without a line feed");
+  }
+  SECTION("two signs are not a number") {
+    expect(general + "2 2 1\n1 1 +-4\n", 3, "bad number: '+-4' is not a real number");
+    expect(general + "2 2 1\n1 1 ++4\n", 3, "bad number: '++4'");
+    expect(general + "2 2 1\n1 1 -+4\n", 3, "bad number: '-+4'");
+    expect("%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 +-4\n", 3,
+           "bad number: '+-4' is not an integer");
+    expect(general + "2 2 1\n+-1 1 1\n", 3, "bad row index '+-1' (not an integer)");
+    expect(general + "2 2 1\n1 +-1 1\n", 3, "bad column index '+-1'");
+    expect(general + "+-2 2 1\n", 2, "rows '+-2' is not a non-negative integer");
+    require_vector_error(dir.file("x.mtx", "%%MatrixMarket matrix array real general\n1 1\n+-4\n"),
+                         3, "bad number: '+-4'");
+  }
+  SECTION("one plus sign is still accepted") {
+    const HostMatrixArrays m =
+        read_matrix_market_arrays(dir.file("p.mtx", general + "+1 +1 +1\n+1 +1 +4.5\n"));
+    CHECK(m.values == std::vector<Scalar>{4.5});
+  }
+}
+
+TEST_CASE("Matrix Market reader refuses what is not a regular file, never waiting",
+          "[core][matrix_market][io]") {
+  ScratchDir dir;
+  SECTION("a FIFO") {
+    const std::string fifo = dir.path + "/pipe.mtx";
+    REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+    // Held open read-write so that a reader that opens it blocking would not hang this test
+    // (it would then see no data and call the file empty).
+    const int held = open(fifo.c_str(), O_RDWR | O_NONBLOCK);
+    REQUIRE(held >= 0);
+    require_matrix_error(fifo, 0, "cannot read: not a regular file (a FIFO or pipe)");
+    require_vector_error(fifo, 0, "not a regular file");
+    close(held);
+    // Nobody at the other end: refused at once, not waited on (a child, so that a reader that
+    // waits fails this test after 10 s instead of hanging the suite).
+    const test::ChildResult child = test::run_in_child(256 << 20, 10, [&](std::string& report) {
+      try {
+        read_matrix_market_arrays(fifo);
+      } catch (const FileError& error) {
+        report = error.what();
+        return report.find("not a regular file (a FIFO or pipe)") != std::string::npos ? 0 : 1;
+      }
+      return 2;
+    });
+    INFO(child.output);
+    CHECK(child.signal == 0);
+    CHECK(child.exit_code == 0);
+  }
+  SECTION("a character device") {
+    require_matrix_error("/dev/null", 0, "not a regular file (a character device)");
+  }
+  SECTION("a regular file of size 0 is empty") {
+    require_matrix_error(dir.file("e.mtx", ""), 1, "empty file");
+  }
+#ifdef __linux__
+  SECTION("a /proc file (st_size 0) is read by its content") {
+    const detail::FileBytes status("/proc/self/status");
+    REQUIRE(status.size() > 5);
+    const std::vector<char> head = status.read(0, 5);
+    CHECK(std::string(head.data()) == "Name:");
+    CHECK(status.read(status.size() - 1, 10).size() == 2);  // one byte and the NUL
+    require_matrix_error("/proc/self/status", 1, "missing or bad banner");
+  }
+#endif
 }

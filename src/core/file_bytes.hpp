@@ -11,7 +11,9 @@ namespace fgdd::detail {
 
 class FileBytes {
  public:
-  // Throws FileError when the file cannot be opened, is a directory or has no size.
+  // Opens a regular file. A file whose size the system reports as 0 (a /proc or /sys file) is
+  // read whole, by content, at once. Throws FileError when the file cannot be opened or read, or
+  // is not a regular file (a directory, FIFO, socket or device: never waited on).
   explicit FileBytes(const std::string& path);
   std::size_t size() const noexcept { return size_; }
 
@@ -28,6 +30,7 @@ class FileBytes {
   std::string path_;
   std::unique_ptr<std::FILE, Closer> file_;
   std::size_t size_ = 0;
+  std::vector<char> content_;  // the whole file when its size was unknown (file_ is then closed)
 };
 
 }  // namespace fgdd::detail

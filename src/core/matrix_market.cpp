@@ -65,6 +65,59 @@ FileBuffer read_whole_file(const std::string& path) {
 
 inline bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
+// The length of the well-formed UTF-8 sequence at [p, end), 0 when there is none (a stray
+// continuation byte, an overlong form, a surrogate, a code point beyond U+10FFFF, a cut one).
+std::size_t utf8_sequence(const unsigned char* p, const unsigned char* end) {
+  const auto continuation = [&](std::size_t k, unsigned char low = 0x80,
+                                unsigned char high = 0xbf) {
+    return p + k < end && p[k] >= low && p[k] <= high;
+  };
+  const unsigned char lead = p[0];
+  if (lead >= 0xc2 && lead <= 0xdf) return continuation(1) ? 2 : 0;
+  if (lead >= 0xe0 && lead <= 0xef) {
+    const bool second = lead == 0xe0   ? continuation(1, 0xa0)
+                        : lead == 0xed ? continuation(1, 0x80, 0x9f)
+                                       : continuation(1);
+    return second && continuation(2) ? 3 : 0;
+  }
+  if (lead >= 0xf0 && lead <= 0xf4) {
+    const bool second = lead == 0xf0   ? continuation(1, 0x90)
+                        : lead == 0xf4 ? continuation(1, 0x80, 0x8f)
+                                       : continuation(1);
+    return second && continuation(2) && continuation(3) ? 4 : 0;
+  }
+  return 0;
+}
+
+// File text for a message: control bytes (a NUL would cut what(), an ESC would drive the
+// terminal), DEL and bytes that are not UTF-8 become \xNN; printable ASCII and UTF-8 stay.
+std::string printable(std::string_view text) {
+  static const char hex[] = "0123456789ABCDEF";
+  std::string out;
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const auto* end = p + text.size();
+  while (p < end) {
+    if (*p >= 0x20 && *p < 0x7f) {
+      out += static_cast<char>(*p++);
+    } else if (const std::size_t length = *p >= 0x80 ? utf8_sequence(p, end) : 0; length > 0) {
+      out.append(reinterpret_cast<const char*>(p), length);
+      p += length;
+    } else {
+      out += "\\x";
+      out += hex[*p >> 4];
+      out += hex[*p & 0xf];
+      ++p;
+    }
+  }
+  return out;
+}
+
+// Where a number's digits start: past a '+' that from_chars does not take, unless a second sign
+// follows it ("+-4" must not read as -4; from_chars then rejects the whole token).
+inline const char* number_start(const char* p) {
+  return p[0] == '+' && p[1] != '+' && p[1] != '-' ? p + 1 : p;
+}
+
 std::string lowercase(std::string_view text) {
   std::string out(text);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -87,8 +140,21 @@ class Parser {
 
   Header parse_banner(Target target) {
     if (begin_ == end_) fail(1, "empty file: expected the %%MatrixMarket banner on line 1");
+    if (end_ - p_ >= 3 && std::memcmp(p_, "\xEF\xBB\xBF", 3) == 0) {
+      fail(1, "file starts with a UTF-8 byte-order mark (EF BB BF); remove it");
+    }
     const char* eol = static_cast<const char*>(std::memchr(p_, '\n', end_ - p_));
     if (eol == nullptr) eol = end_;
+    // Text after a CR on the first line (not just CRs before its LF, as CRLF or CR CR LF
+    // conversions leave): the file ends its lines with CR alone.
+    if (const char* cr = static_cast<const char*>(std::memchr(p_, '\r', eol - p_))) {
+      while (cr < eol && is_blank(*cr)) ++cr;
+      if (cr < eol) {
+        fail(1,
+             "the file uses CR-only line endings (classic Mac OS): line 1 has text after a "
+             "carriage return without a line feed; convert the line endings to LF or CRLF");
+      }
+    }
     std::vector<std::string_view> words;
     for (const char* q = p_; q < eol;) {
       while (q < eol && is_blank(*q)) ++q;
@@ -104,7 +170,7 @@ class Parser {
       fail(1, "incomplete banner (" + std::to_string(words.size()) + " of 5 words): " + usage);
     }
     if (words.size() > 5) {
-      fail(1, "bad banner: unexpected text '" + std::string(words[5]) + "' after 5 words");
+      fail(1, "bad banner: unexpected text '" + printable(words[5]) + "' after 5 words");
     }
     const std::string object = lowercase(words[1]);
     const std::string format = lowercase(words[2]);
@@ -113,7 +179,9 @@ class Parser {
     const bool vector = target == Target::Vector;
     Header header;
 
-    if (object != "matrix") fail(1, "unsupported object '" + object + "'; supported: matrix");
+    if (object != "matrix") {
+      fail(1, "unsupported object '" + printable(object) + "'; supported: matrix");
+    }
 
     if (format == "coordinate") {
       header.format = Format::Coordinate;
@@ -122,7 +190,7 @@ class Parser {
     } else if (format == "array") {
       fail(1, "unsupported format 'array' for a sparse matrix; supported: coordinate");
     } else {
-      fail(1, "unsupported format '" + format + "'; supported: coordinate" +
+      fail(1, "unsupported format '" + printable(format) + "'; supported: coordinate" +
                   (vector ? ", array" : ""));
     }
 
@@ -133,7 +201,7 @@ class Parser {
     } else if (field == "pattern" && !vector) {
       header.field = Field::Pattern;
     } else {
-      fail(1, "unsupported field '" + field + "'; supported: real, integer" +
+      fail(1, "unsupported field '" + printable(field) + "'; supported: real, integer" +
                   (vector ? "" : ", pattern"));
     }
 
@@ -144,7 +212,7 @@ class Parser {
     } else if (symmetry == "skew-symmetric" && !vector) {
       header.symmetry = Symmetry::SkewSymmetric;
     } else {
-      fail(1, "unsupported symmetry '" + symmetry + "'; supported: general" +
+      fail(1, "unsupported symmetry '" + printable(symmetry) + "'; supported: general" +
                   (vector ? " (a vector file)" : ", symmetric, skew-symmetric"));
     }
     if (header.field == Field::Pattern && header.symmetry == Symmetry::SkewSymmetric) {
@@ -194,8 +262,7 @@ class Parser {
              std::to_string(i) + " field" + (i == 1 ? "" : "s"));
       }
       const char* start = p_;
-      const char* digits = *p_ == '+' ? p_ + 1 : p_;
-      const auto [ptr, ec] = std::from_chars(digits, end_, values[i]);
+      const auto [ptr, ec] = std::from_chars(number_start(p_), end_, values[i]);
       if (ec == std::errc::invalid_argument || !ends_token(ptr)) {
         fail("bad size line: " + std::string(names[i]) + " '" + token(start) +
              "' is not a non-negative integer; expected " + expected);
@@ -249,9 +316,8 @@ class Parser {
   Ordinal parse_index(const char* name, std::int64_t limit) {
     if (at_end_of_line()) fail(std::string("missing ") + name + " index");
     const char* start = p_;
-    const char* digits = *p_ == '+' ? p_ + 1 : p_;
     std::int64_t value = 0;
-    const auto [ptr, ec] = std::from_chars(digits, end_, value);
+    const auto [ptr, ec] = std::from_chars(number_start(p_), end_, value);
     if (ec == std::errc::invalid_argument || !ends_token(ptr)) {
       fail(std::string("bad ") + name + " index '" + token(start) + "' (not an integer)");
     }
@@ -272,7 +338,7 @@ class Parser {
     }
     const char* start = p_;
     // from_chars rejects a leading '+', which Matrix Market writers may emit.
-    const char* number = *p_ == '+' ? p_ + 1 : p_;
+    const char* number = number_start(p_);
     Scalar value = 0;
     if (field == Field::Integer) {
       std::int64_t integer = 0;
@@ -326,7 +392,12 @@ class Parser {
       return;
     }
     if (p_ == end_) return;
-    fail("unexpected text '" + token(p_) + "' after the last field of the line");
+    bool bare_cr = false;
+    for (const char* q = p_; q > begin_ && is_blank(q[-1]); --q) bare_cr |= q[-1] == '\r';
+    fail("unexpected text '" + token(p_) + "' after the last field of the line" +
+         (bare_cr ? " (after a carriage return without a line feed: CR-only line endings are "
+                    "not supported; convert them to LF or CRLF)"
+                  : ""));
   }
 
   void expect_no_more_data(std::int64_t announced, const char* what) {
@@ -358,14 +429,14 @@ class Parser {
   std::string token(const char* q) const {
     const char* stop = q;
     while (stop < end_ && !is_blank(*stop) && *stop != '\n' && stop - q < 40) ++stop;
-    std::string text(q, stop);
+    std::string text = printable(std::string_view(q, stop - q));
     if (stop < end_ && !is_blank(*stop) && *stop != '\n') text += "...";
     return text;
   }
   static std::string quote(const char* from, const char* to) {
     while (to > from && is_blank(to[-1])) --to;
-    if (to - from > 60) return std::string(from, 60) + "...";
-    return std::string(from, to);
+    if (to - from > 60) return printable(std::string_view(from, 60)) + "...";
+    return printable(std::string_view(from, to - from));
   }
 
   // from_chars reports underflow (1e-400) and overflow (1e400) alike; strtod tells them apart,
@@ -392,15 +463,13 @@ std::size_t reserve_for(std::int64_t announced, std::size_t bytes_left, std::siz
 
 namespace {
 
-// A coordinate file's entries in file order, plus per-row counts for the counting sort.
+// A coordinate file's entries in file order.
 struct CoordinateEntries {
   Header header;
   Sizes sizes;
   std::vector<Ordinal> rows;
   std::vector<Ordinal> columns;
   std::vector<Scalar> values;
-  // Entries of row i (mirrored ones included) at row_counts[i + 2]; see the scatter below.
-  std::vector<Offset> row_counts;
 };
 
 // Pass 1. Kept apart so the file buffer is freed before the CSR arrays are allocated.
@@ -412,24 +481,19 @@ CoordinateEntries parse_coordinate_file(const std::string& path) {
   coo.sizes = parser.parse_size_line(coo.header, Target::SparseMatrix);
   const Header& header = coo.header;
   const Sizes& sizes = coo.sizes;
-  const bool mirror = header.symmetry != Symmetry::General;
 
   // "1 1\n" is the shortest possible entry line.
   const std::size_t capacity = reserve_for(sizes.entries, parser.bytes_left(), 4);
   coo.rows.reserve(capacity);
   coo.columns.reserve(capacity);
   coo.values.reserve(capacity);
-  std::vector<Offset>& counts = coo.row_counts;
-  counts.assign(static_cast<std::size_t>(sizes.rows) + 2, 0);
+  const bool skew = header.symmetry == Symmetry::SkewSymmetric;
   for (std::int64_t k = 0; k < sizes.entries; ++k) {
     if (!parser.skip_to_data()) parser.fail_truncated(k, sizes.entries, "entries");
-    const auto [i, j, v] = parser.parse_entry(sizes.rows, sizes.columns, header.field,
-                                              header.symmetry == Symmetry::SkewSymmetric);
+    const auto [i, j, v] = parser.parse_entry(sizes.rows, sizes.columns, header.field, skew);
     coo.rows.push_back(i);
     coo.columns.push_back(j);
     coo.values.push_back(v);
-    ++counts[static_cast<std::size_t>(i) + 2];
-    if (mirror && i != j) ++counts[static_cast<std::size_t>(j) + 2];
   }
   parser.expect_no_more_data(sizes.entries, "entries");
   return coo;
@@ -437,19 +501,29 @@ CoordinateEntries parse_coordinate_file(const std::string& path) {
 
 }  // namespace
 
-HostMatrixArrays read_matrix_market_arrays(const std::string& path) {
-  CoordinateEntries coo = parse_coordinate_file(path);
+HostMatrixArrays read_matrix_market_arrays(const std::string& path, MatrixMarketRows rows_hold) {
+  const CoordinateEntries coo = parse_coordinate_file(path);
   const bool mirror = coo.header.symmetry != Symmetry::General;
-  const Scalar mirror_sign = coo.header.symmetry == Symmetry::SkewSymmetric ? -1.0 : 1.0;
+  const bool skew = coo.header.symmetry == Symmetry::SkewSymmetric;
+  const Scalar mirror_sign = skew ? -1.0 : 1.0;
   const std::vector<Ordinal>& rows = coo.rows;
   const std::vector<Ordinal>& columns = coo.columns;
   const std::vector<Scalar>& values = coo.values;
+  // Only now, the entries read, may the rows cost memory: one counter each.
+  if (rows_hold == MatrixMarketRows::NeedDiagonal) {
+    detail::check_rows_fit_entries(path, coo.sizes.line, coo.sizes.rows, coo.sizes.entries, skew);
+  }
   HostMatrixArrays arrays;
   arrays.num_block_rows = static_cast<Ordinal>(coo.sizes.rows);
   arrays.num_block_cols = static_cast<Ordinal>(coo.sizes.columns);
   arrays.block_size = 1;
-  arrays.row_map = std::move(coo.row_counts);
+  // Entries of row i (mirrored ones included) counted at row_map[i + 2]; see the scatter below.
   std::vector<Offset>& row_map = arrays.row_map;
+  row_map.assign(static_cast<std::size_t>(coo.sizes.rows) + 2, 0);
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    ++row_map[static_cast<std::size_t>(rows[k]) + 2];
+    if (mirror && rows[k] != columns[k]) ++row_map[static_cast<std::size_t>(columns[k]) + 2];
+  }
 
   // Pass 2: counting sort by row, O(nnz), stable so each row keeps the file order. After the
   // prefix sum row_map[i + 1] is the start of row i; scattering advances it to the end of row i,
@@ -489,6 +563,20 @@ SparseMatrix read_matrix_market(const std::string& path) {
 
 namespace detail {
 
+void check_rows_fit_entries(const std::string& path, std::int64_t size_line, std::int64_t rows,
+                            std::int64_t entries, bool skew) {
+  // A skew-symmetric file stores no diagonal; each of its entries fills two rows.
+  const std::int64_t most_rows = skew ? 2 * entries : entries;
+  if (rows <= most_rows) return;
+  const std::string announced = "the size line announces " + std::to_string(rows) +
+                                " rows but only " + std::to_string(entries) +
+                                (entries == 1 ? " entry" : " entries");
+  throw FileError(path, size_line,
+                  announced + (skew ? ": every row needs an entry, and an entry of a "
+                                      "skew-symmetric file fills at most two rows"
+                                    : ": every row needs a diagonal entry"));
+}
+
 std::optional<MatrixMarketLayout> parse_matrix_market_layout(const std::string& path,
                                                              const char* prefix, std::size_t size,
                                                              bool whole) {
@@ -518,6 +606,7 @@ std::optional<MatrixMarketLayout> parse_matrix_market_layout(const std::string& 
   layout.integer = header.field == Field::Integer;
   layout.data_offset = parser.offset();
   layout.data_line = parser.line();
+  layout.size_line = sizes.line;
   return layout;
 }
 
@@ -544,16 +633,26 @@ MatrixMarketEntries parse_matrix_market_entries(const std::string& path,
 
 }  // namespace detail
 
-std::vector<Scalar> read_matrix_market_vector(const std::string& path) {
+namespace {
+
+std::vector<Scalar> read_vector(const std::string& path,
+                                std::optional<std::int64_t> expected_rows) {
   const FileBuffer buffer = read_whole_file(path);
   Parser parser(path, buffer);
   const Header header = parser.parse_banner(Target::Vector);
   const Sizes sizes = parser.parse_size_line(header, Target::Vector);
-  std::vector<Scalar> x(static_cast<std::size_t>(sizes.rows), 0.0);
+  if (expected_rows && sizes.rows != *expected_rows) {
+    parser.fail(sizes.line, "the size line announces a vector of length " +
+                                std::to_string(sizes.rows) + "; expected length " +
+                                std::to_string(*expected_rows));
+  }
   if (header.format == Format::Array) {
+    // Grown as values are read ("0\n" is the shortest line), never sized by the size line alone.
+    std::vector<Scalar> x;
+    x.reserve(reserve_for(sizes.rows, parser.bytes_left(), 2));
     for (std::int64_t k = 0; k < sizes.rows; ++k) {
       if (!parser.skip_to_data()) parser.fail_truncated(k, sizes.rows, "values");
-      x[static_cast<std::size_t>(k)] = parser.parse_value(header.field);
+      x.push_back(parser.parse_value(header.field));
       parser.finish_line();
     }
     if (parser.skip_to_data()) {
@@ -562,15 +661,32 @@ std::vector<Scalar> read_matrix_market_vector(const std::string& path) {
     }
     return x;
   }
+  // A coordinate vector may leave rows out, so its length is the size line's (or the caller's).
+  std::vector<Scalar> x(static_cast<std::size_t>(sizes.rows), 0.0);
   for (std::int64_t k = 0; k < sizes.entries; ++k) {
     if (!parser.skip_to_data()) parser.fail_truncated(k, sizes.entries, "entries");
     const Ordinal i = parser.parse_index("row", sizes.rows);
     parser.parse_index("column", 1);
-    x[static_cast<std::size_t>(i)] += parser.parse_value(header.field);
+    Scalar& sum = x[static_cast<std::size_t>(i)];
+    sum += parser.parse_value(header.field);
+    if (!std::isfinite(sum)) {
+      parser.fail("the duplicate entries of row " + std::to_string(i + 1) +
+                  " sum to a value that is not finite");
+    }
     parser.finish_line();
   }
   parser.expect_no_more_data(sizes.entries, "entries");
   return x;
+}
+
+}  // namespace
+
+std::vector<Scalar> read_matrix_market_vector(const std::string& path) {
+  return read_vector(path, std::nullopt);
+}
+
+std::vector<Scalar> read_matrix_market_vector(const std::string& path, std::int64_t expected_rows) {
+  return read_vector(path, expected_rows);
 }
 
 namespace {

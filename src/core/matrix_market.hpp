@@ -13,16 +13,30 @@
 
 namespace fgdd {
 
+// What every row of a matrix being read must hold. It bounds how many rows a file may announce
+// for its entries, so that memory stays in proportion to the file.
+enum class MatrixMarketRows {
+  NeedDiagonal,  // make_matrix's rule: at most as many rows as entries (twice as many for a
+                 // skew-symmetric file, whose entries each fill two rows)
+  MayBeEmpty,    // no bound: the caller accepts memory in proportion to the rows announced
+};
+
 // Reads `%%MatrixMarket matrix coordinate real|integer|pattern general|symmetric|skew-symmetric`
 // into host CSR arrays (block_size 1, 0-based columns). The banner is case-insensitive; comment
 // (%) and blank lines may appear anywhere after it, and CRLF line endings are accepted.
 // Symmetric and skew-symmetric files are expanded: every off-diagonal entry (i, j) is mirrored
 // to (j, i), negated for skew-symmetric. Pattern entries get the value 1. Within a row, entries
 // keep their file order; duplicates are kept (make_matrix sums them).
-// Throws FileError naming the path and the 1-based line (0 when the file cannot be opened) for
-// every malformed or unsupported input: banner, size line, non-square matrix, index out of
-// range, bad or non-finite number, truncated data or data after the announced entries.
-HostMatrixArrays read_matrix_market_arrays(const std::string& path);
+// Memory is in proportion to the file: entries are stored as they are read, and one counter per
+// row is allocated only once the entries are read and, unless rows_hold is MayBeEmpty, there are
+// enough of them for the rows (check_rows_fit_entries).
+// Throws FileError naming the path and the 1-based line (0 when the file cannot be opened or is
+// not a regular file) for every malformed or unsupported input: banner (a UTF-8 byte-order mark,
+// CR-only line endings), size line, non-square matrix, more rows than the entries can fill,
+// index out of range, bad or non-finite number ("+-4" included), truncated data or data after
+// the announced entries. Text quoted from the file has control and non-UTF-8 bytes as \xNN.
+HostMatrixArrays read_matrix_market_arrays(
+    const std::string& path, MatrixMarketRows rows_hold = MatrixMarketRows::NeedDiagonal);
 
 // read_matrix_market_arrays followed by make_matrix. An InvalidMatrix from make_matrix (e.g. a
 // row without a diagonal entry) is rethrown as FileError(path, 0, ...) so the file is named.
@@ -30,8 +44,14 @@ SparseMatrix read_matrix_market(const std::string& path);
 
 // Reads an n×1 vector: `matrix array real|integer general` (one value per line), or
 // `matrix coordinate real|integer general` with one column (absent entries are 0, duplicates
-// are summed). Throws FileError as read_matrix_market_arrays does.
+// are summed and must stay finite). Throws FileError as read_matrix_market_arrays does.
+// An array file's memory is in proportion to the file; a coordinate file's to the n its size
+// line announces, so for a file you did not write pass the length you expect:
 std::vector<Scalar> read_matrix_market_vector(const std::string& path);
+
+// The same, but a size line announcing other than expected_rows rows is a FileError naming that
+// line ("...length n; expected length expected_rows"), thrown before anything is allocated.
+std::vector<Scalar> read_matrix_market_vector(const std::string& path, std::int64_t expected_rows);
 
 // Writes A as `coordinate real general` with 1-based indices, one line per stored scalar entry:
 // BSR blocks are expanded, zeros inside stored blocks included, so the pattern survives a round
@@ -56,7 +76,15 @@ struct MatrixMarketLayout {
   bool pattern = false, integer = false;
   std::size_t data_offset = 0;  // the byte after the size line
   std::int64_t data_line = 0;   // the line there
+  std::int64_t size_line = 0;
 };
+
+// Throws FileError(path, size_line, reason) when the size line announces more rows than
+// `entries` entries can fill: every row needs a diagonal entry (make_matrix requires it, and
+// symmetric files store it), and a skew-symmetric file's entry fills at most two rows. Readers
+// call it before allocating anything per row.
+void check_rows_fit_entries(const std::string& path, std::int64_t size_line, std::int64_t rows,
+                            std::int64_t entries, bool skew);
 
 // The layout of the file at path from its first size bytes (prefix[size] == '\0'); whole: the
 // prefix is the whole file. nullopt when the prefix ends before the size line does. Throws

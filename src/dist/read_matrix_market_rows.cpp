@@ -100,11 +100,16 @@ LocalRows read_matrix_market_rows(const Communicator& comm, const std::string& p
     }
     // Too many: the rank holding entry number `entries` (0-based) reparses up to it and fails
     // there, naming its line.
-    if (total > layout.entries && entries_before <= layout.entries &&
-        layout.entries < entries_before + count)
-      detail::parse_matrix_market_entries(path, layout, text.data(), text.size() - 1,
-                                          layout.data_line + lines_before,
-                                          layout.entries - entries_before);
+    if (total > layout.entries) {
+      if (entries_before <= layout.entries && layout.entries < entries_before + count)
+        detail::parse_matrix_market_entries(path, layout, text.data(), text.size() - 1,
+                                            layout.data_line + lines_before,
+                                            layout.entries - entries_before);
+      return;
+    }
+    // The entries are all there: only now may the rows (this rank's share) cost memory.
+    detail::check_rows_fit_entries(path, layout.size_line, layout.rows, layout.entries,
+                                   layout.skew);
   });
   text = {};
 

@@ -191,7 +191,8 @@ std::vector<double> read_dense_matrix_market(const std::string& path, int& size)
     throw FileError(path, 1, "expected a '%%MatrixMarket matrix ...' banner");
   format = lowercase(format);
   if (format == "coordinate") {
-    const HostMatrixArrays arrays = read_matrix_market_arrays(path);
+    // Coefficient matrices may have zero diagonal entries (explicit stages).
+    const HostMatrixArrays arrays = read_matrix_market_arrays(path, MatrixMarketRows::MayBeEmpty);
     const int n = arrays.num_block_rows;
     std::vector<double> dense(std::size_t(n) * n, 0.0);
     for (int i = 0; i < n; ++i)

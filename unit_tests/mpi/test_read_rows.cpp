@@ -180,6 +180,8 @@ TEST_CASE("read_matrix_market_rows: the serial reader's errors, on every rank", 
         Bad{"index out of range", head + "40 40 40\n" + out_of_range},
         Bad{"truncated", head + "40 40 43\n" + body}, Bad{"extra data", head + "40 40 37\n" + body},
         Bad{"bad size line", head + "40 40\n" + body},
+        // Fewer entries than rows: fails before any rank allocates its rows (issue 30).
+        Bad{"more rows than entries", head + "1000000 1000000 40\n" + body},
         Bad{"array format", "%%MatrixMarket matrix array real general\n2 2\n"}}) {
     CAPTURE(bad.name, comm.size());
     const std::string path = shared_file(comm, "bad.mtx", bad.text);

@@ -100,11 +100,9 @@ void write_json(const std::string& path, const SolveReport& report) {
        << ",\"final_residual\":" << json_number(r.final_residual)
        << ",\"true_residual\":" << json_number(r.true_residual)
        << ",\"relative_true_residual\":" << json_number(r.relative_true_residual)
-       << ",\"residual_replacements\":" << r.residual_replacements
-       << ",\"returned_iterate\":"
+       << ",\"residual_replacements\":" << r.residual_replacements << ",\"returned_iterate\":"
        << (r.true_residual_computed ? json_string(to_string(r.returned_iterate)) : "null")
-       << ",\"returned_iteration\":" << r.returned_iteration
-       << ",\"residual_history\":[";
+       << ",\"returned_iteration\":" << r.returned_iteration << ",\"residual_history\":[";
   for (std::size_t i = 0; i < r.residual_history.size(); ++i)
     json << (i ? "," : "") << json_number(r.residual_history[i]);
   json << "]}\n";

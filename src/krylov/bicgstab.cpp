@@ -51,7 +51,8 @@ SolveResult bicgstab(const ExecSpace& space, const Operator& A, const Preconditi
     if (detail::negligible(r_hat_v, r_hat_norm * std::sqrt(v_v)))
       return finish(SolveStatus::Breakdown, "<r_hat, v> vanished");
     alpha = rho / r_hat_v;
-    const double s_norm = tracker.norm(s, A.global_sum(detail::xpay_into_norm2(space, r, -alpha, v, s)));
+    const double s_norm =
+        tracker.norm(s, A.global_sum(detail::xpay_into_norm2(space, r, -alpha, v, s)));
     if (tracker.below_target(s_norm)) {
       // Half a step suffices; r receives b − A x to confirm it.
       detail::axpy(space, alpha, p_hat, x);

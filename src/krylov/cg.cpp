@@ -40,7 +40,8 @@ SolveResult cg(const ExecSpace& space, const Operator& A, const Preconditioner& 
     if (p_q <= 0)
       return finish(SolveStatus::Breakdown, "<p, A p> <= 0: A is not positive definite");
     const double alpha = rho / p_q;
-    const double r_norm = tracker.norm(r, A.global_sum(detail::cg_update(space, alpha, p, q, x, r)));
+    const double r_norm =
+        tracker.norm(r, A.global_sum(detail::cg_update(space, alpha, p, q, x, r)));
     const Step step = tracker.record(iteration, r_norm, x, r, status, reason);
     if (step == Step::Stop) return finish(status, reason);
     if (step == Step::Restart) {

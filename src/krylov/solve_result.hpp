@@ -9,7 +9,7 @@
 namespace fgdd {
 
 enum class SolveStatus {
-  Converged,             // ‖b − A x‖₂ recomputed from x met the tolerance
+  Converged,  // ‖b − A x‖₂ recomputed from x met the tolerance
   MaxIterations,
   Breakdown,             // a scalar the method divides by became (near) zero
   Diverged,              // the residual grew beyond divergence_factor × the initial one, or
@@ -44,8 +44,8 @@ struct SolveResult {
   double relative_true_residual = std::numeric_limits<double>::quiet_NaN();
   bool true_residual_computed = false;
   ReturnedIterate returned_iterate = ReturnedIterate::Last;
-  int returned_iteration = 0;      // the iteration that produced the returned x
-  int residual_replacements = 0;   // times the recurrence residual was replaced by b − A x
+  int returned_iteration = 0;            // the iteration that produced the returned x
+  int residual_replacements = 0;         // times the recurrence residual was replaced by b − A x
   std::vector<double> residual_history;  // recurrence residual, entry 0 = initial
   double solve_seconds = 0;
   bool converged() const noexcept { return status == SolveStatus::Converged; }

@@ -15,13 +15,34 @@ namespace {
 // that the recurrence and the true residual disagree by rounding in A x (an ill-conditioned A),
 // and more iterations cannot close the gap.
 constexpr double replacement_gain = 0.5;
-// A stagnation window "made progress" when its smallest residual fell below this fraction of
-// the previous window's.
+// A stagnation window "made progress" when its residuals' trend shrinks the residual below this
+// fraction over the window.
 constexpr double window_progress = 0.999;
-// A window that made no progress while staying this far above the best residual is divergence.
+// A window that made no progress and ends this far above the best residual is divergence.
 constexpr double window_growth = 1e3;
 // Sums of squares below this may have lost entries to underflow (entries below ~1e-154).
 constexpr double underflow_risk = 1e-280;
+
+// ln of the factor by which the least-squares line through ln ‖r‖ of iterations
+// iteration−window+1..iteration changes the residual over one window: below 0 the residual
+// trends down, whatever the oscillation around the trend.
+double window_trend(const std::vector<double>& history, long long iteration, long long window) {
+  const auto log_at = [&](long long j) {
+    return std::log(
+        std::max(history[iteration - window + 1 + j], std::numeric_limits<double>::min()));
+  };
+  const double middle = 0.5 * double(window - 1);
+  double mean = 0;
+  for (long long j = 0; j < window; ++j) mean += log_at(j);
+  mean /= double(window);
+  double covariance = 0, variance = 0;
+  for (long long j = 0; j < window; ++j) {
+    const double offset = double(j) - middle;
+    covariance += offset * (log_at(j) - mean);
+    variance += offset * offset;
+  }
+  return variance > 0 ? covariance / variance * double(window) : 0.0;
+}
 
 std::string scientific(double value) {
   char text[32];
@@ -60,8 +81,8 @@ SolveTracker::SolveTracker(const ExecSpace& space, const Operator& A, ConstVecto
   b_norm_ = norm(b_, A.global_sum(norm2_squared(space, b_)));
   residual_ = residual_norm(x, r);
   smallest_ = residual_;
-  best_x_ = Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::krylov::best_x"),
-                   x.extent(0));
+  best_x_ =
+      Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::krylov::best_x"), x.extent(0));
   copy(space, x, best_x_);
   best_x_residual_ = residual_;
   result_.initial_residual = residual_;
@@ -125,21 +146,19 @@ bool SolveTracker::check_progress(int iteration, double residual, SolveStatus& s
   }
   const long long window = options_.stagnation_iterations;
   if (window == 0 || iteration < 2 * window) return false;
-  const auto at = [&](long long k) { return history.begin() + k; };
-  const double last = *std::min_element(at(iteration - window + 1), at(iteration + 1));
-  const double before = *std::min_element(at(iteration - 2 * window + 1), at(iteration - window + 1));
-  if (last < window_progress * before) return false;
-  const std::string span = "iterations " + std::to_string(iteration - window + 1) + ".." +
-                           std::to_string(iteration);
-  if (last > window_growth * smallest_) {
+  const double trend = window_trend(history, iteration, window);
+  if (trend < std::log(window_progress)) return false;
+  const std::string span =
+      "iterations " + std::to_string(iteration - window + 1) + ".." + std::to_string(iteration);
+  if (residual > window_growth * smallest_) {
     status = SolveStatus::Diverged;
-    reason = "residual stayed above " + shown(last) + " in " + span + ", " +
-             scientific(last / smallest_) + " × its best " + shown(smallest_);
+    reason = "residual " + shown(residual) + " is " + scientific(residual / smallest_) +
+             " × its best " + shown(smallest_) + " and did not decrease over " + span;
   } else {
     status = SolveStatus::Stagnated;
-    reason = "no progress: the smallest residual of " + span + " (" + shown(last) +
-             ") is not below that of the " + std::to_string(window) + " iterations before (" +
-             shown(before) + ")";
+    reason = "no progress over " + span + ": their residuals' trend changes the residual by a " +
+             "factor " + scientific(std::exp(trend)) + " a window (progress needs below " +
+             scientific(window_progress) + ")";
   }
   return true;
 }
@@ -169,8 +188,8 @@ SolveTracker::Step SolveTracker::judge_claim(int iteration, double true_residual
   }
   claimed_at_ = iteration;
   claimed_true_ = true_residual;
-  const bool helped = result_.residual_replacements == 0 ||
-                      true_residual < replacement_gain * last_replaced_true_;
+  const bool helped =
+      result_.residual_replacements == 0 || true_residual < replacement_gain * last_replaced_true_;
   if (helped && iteration < options_.max_iterations) {
     ++result_.residual_replacements;
     last_replaced_true_ = true_residual;
@@ -179,9 +198,8 @@ SolveTracker::Step SolveTracker::judge_claim(int iteration, double true_residual
   }
   status = SolveStatus::Inaccurate;
   reason = "the recurrence residual met the tolerance at iteration " + std::to_string(iteration) +
-           " but ‖b − A x‖ = " + shown(true_residual) + " misses the target " +
-           shown(target_) + " after " + std::to_string(result_.residual_replacements) +
-           " residual replacement(s)";
+           " but ‖b − A x‖ = " + shown(true_residual) + " misses the target " + shown(target_) +
+           " after " + std::to_string(result_.residual_replacements) + " residual replacement(s)";
   return Step::Stop;
 }
 
@@ -209,13 +227,11 @@ SolveTracker::Step SolveTracker::record_true(int iteration, double true_residual
   return Step::Continue;
 }
 
-SolveResult SolveTracker::finish(SolveStatus status, std::string reason, Vector x,
-                                 Vector scratch) {
+SolveResult SolveTracker::finish(SolveStatus status, std::string reason, Vector x, Vector scratch) {
   double true_residual = residual_norm(x, scratch);
   if (status == SolveStatus::Converged && !(true_residual <= target_)) {
     status = SolveStatus::Inaccurate;  // a safety net: every claim was already checked
-    reason = "‖b − A x‖ = " + shown(true_residual) + " misses the target " +
-             shown(target_);
+    reason = "‖b − A x‖ = " + shown(true_residual) + " misses the target " + shown(target_);
   }
   if (status == SolveStatus::MaxIterations && claimed_at_ > 0) {
     status = SolveStatus::Inaccurate;
@@ -226,8 +242,8 @@ SolveResult SolveTracker::finish(SolveStatus status, std::string reason, Vector 
   }
   result_.returned_iteration = result_.iterations;
   if (status != SolveStatus::Converged) {
-    const double kept = best_x_iteration_ == 0 ? result_.initial_residual
-                                               : residual_norm(best_x_, scratch);
+    const double kept =
+        best_x_iteration_ == 0 ? result_.initial_residual : residual_norm(best_x_, scratch);
     if (kept < true_residual || !std::isfinite(true_residual)) {
       copy(space_, best_x_, x);
       true_residual = kept;

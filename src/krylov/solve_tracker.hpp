@@ -75,13 +75,13 @@ class SolveTracker {
   double b_norm_ = 0;
   double target_ = 0;
   double residual_ = 0;
-  double smallest_ = 0;             // smallest recurrence residual so far (r₀ included)
-  Vector best_x_;                   // x₀, then iterates whose residual halved since the last
-  double best_x_residual_ = 0;      // its recurrence residual
+  double smallest_ = 0;         // smallest recurrence residual so far (r₀ included)
+  Vector best_x_;               // x₀, then iterates whose residual halved since the last
+  double best_x_residual_ = 0;  // its recurrence residual
   int best_x_iteration_ = 0;
-  double last_replaced_true_ = 0;   // ‖b − A x‖ at the last residual replacement
-  int claimed_at_ = 0;              // last iteration whose recurrence claimed convergence
-  double claimed_true_ = 0;         // and the true residual then
+  double last_replaced_true_ = 0;  // ‖b − A x‖ at the last residual replacement
+  int claimed_at_ = 0;             // last iteration whose recurrence claimed convergence
+  double claimed_true_ = 0;        // and the true residual then
   SolveResult result_;
 };
 

@@ -23,6 +23,8 @@ const std::vector<std::pair<std::string, std::string>> solver_flags = {
     {"--max-iters", "max_iters"},
     {"--restart", "restart"},
     {"--ortho", "ortho"},
+    {"--stagnation", "stagnation"},
+    {"--divergence", "divergence"},
     {"--global-kernel", "global_kernel"},
     {"--struct-schedule", "struct_schedule"},
     {"--struct-layout", "struct_layout"},
@@ -152,6 +154,11 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
   --tol T                     relative tolerance on ||b - A x|| / ||b||; default 1e-8
   --abs-tol T                 absolute tolerance; default 0
   --max-iters N               iteration limit; default 1000
+  --stagnation W              stop as stagnated when the smallest residual of the last W
+                              iterations is not below that of the W before them; 0 never;
+                              default 100
+  --divergence F              stop as diverged when the residual exceeds F times the
+                              initial one; default 1e4 (PETSc's dtol)
   --read-per-rank             under mpirun, every rank reads its share of the rows of the
                               Matrix Market file (of gen:SPEC: generates its share of the z
                               planes) and partitions them itself (no rank holds the whole

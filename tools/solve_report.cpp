@@ -37,6 +37,18 @@ std::string json_number(double value) {
   return out.str();
 }
 
+// "not computed" when no solve ran; a non-finite value is named, never printed as -nan.
+std::string true_residual_text(const SolveResult& r) {
+  if (!r.true_residual_computed) return "not computed (no solve ran)";
+  const auto text = [](double value) {
+    if (std::isnan(value)) return std::string("NaN");
+    std::ostringstream out;
+    out << value;
+    return out.str();
+  };
+  return text(r.true_residual) + " (relative " + text(r.relative_true_residual) + ")";
+}
+
 }  // namespace
 
 void print_summary(std::ostream& out, const SolveReport& report) {
@@ -52,8 +64,14 @@ void print_summary(std::ostream& out, const SolveReport& report) {
       << "setup time:    " << report.setup_seconds << " s\n"
       << "solve time:    " << r.solve_seconds << " s\n"
       << "iterations:    " << r.iterations << "\n"
-      << "true residual: " << r.true_residual << " (relative " << r.relative_true_residual << ")\n"
+      << "true residual: " << true_residual_text(r) << "\n"
       << "status:        " << to_string(r.status) << " (" << r.reason << ")\n";
+  if (r.residual_replacements > 0)
+    out << "replacements:  " << r.residual_replacements
+        << " (the recurrence residual was replaced by b - A x)\n";
+  if (r.true_residual_computed && r.returned_iterate != ReturnedIterate::Last)
+    out << "returned x:    the " << to_string(r.returned_iterate) << " iterate (iteration "
+        << r.returned_iteration << "), not the last one\n";
 }
 
 void write_json(const std::string& path, const SolveReport& report) {
@@ -82,7 +100,9 @@ void write_json(const std::string& path, const SolveReport& report) {
        << ",\"final_residual\":" << json_number(r.final_residual)
        << ",\"true_residual\":" << json_number(r.true_residual)
        << ",\"relative_true_residual\":" << json_number(r.relative_true_residual)
-       << ",\"residual_history\":[";
+       << ",\"residual_replacements\":" << r.residual_replacements << ",\"returned_iterate\":"
+       << (r.true_residual_computed ? json_string(to_string(r.returned_iterate)) : "null")
+       << ",\"returned_iteration\":" << r.returned_iteration << ",\"residual_history\":[";
   for (std::size_t i = 0; i < r.residual_history.size(); ++i)
     json << (i ? "," : "") << json_number(r.residual_history[i]);
   json << "]}\n";

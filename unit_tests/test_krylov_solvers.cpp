@@ -194,7 +194,7 @@ TEST_CASE("Krylov failures are statuses with a finite x", "[krylov][solvers]") {
     options.stagnation_iterations = 20;
     const SolveResult result = gmres(ExecSpace(), A, IdentityPreconditioner(), b, x, options);
     CHECK(result.status == SolveStatus::Stagnated);
-    CHECK(result.iterations == 20);
+    CHECK(result.iterations == 40);  // two windows: the last made no progress over the first
     CHECK(reference::all_finite(reference::to_host(x)));
   }
   SECTION("BiCG needs a transpose apply") {

@@ -219,6 +219,10 @@ void DistributedKroneckerOperator::sum_over_ranks(double* values, int count) con
   matrices_.comm().sum(values, count);
 }
 
+double DistributedKroneckerOperator::max_over_ranks(double value) const {
+  return matrices_.comm().max(value);
+}
+
 int DistributedKroneckerOperator::messages_per_apply() const noexcept {
   const HaloPlan& plan = matrices_.halo();
   int messages = 0;

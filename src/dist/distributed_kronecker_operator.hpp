@@ -89,6 +89,7 @@ class DistributedKroneckerOperator final : public Operator {
   void apply(const ExecSpace& space, ConstVector x, Vector y) const override;
   std::string name() const override;
   void sum_over_ranks(double* values, int count) const override;
+  double max_over_ranks(double value) const override;
 
   int stages() const noexcept { return coefficients_.stages; }
   // MPI sends (and likewise receives) one apply posts on this rank: one per neighbour that

@@ -73,4 +73,6 @@ void DistributedOperator::sum_over_ranks(double* values, int count) const {
   A_.comm().sum(values, count);
 }
 
+double DistributedOperator::max_over_ranks(double value) const { return A_.comm().max(value); }
+
 }  // namespace fgdd

@@ -23,6 +23,7 @@ class DistributedOperator final : public Operator {
   void apply_transpose(const ExecSpace& space, ConstVector x, Vector y) const override;
   std::string name() const override { return "distributed matrix"; }
   void sum_over_ranks(double* values, int count) const override;
+  double max_over_ranks(double value) const override;
 
  private:
   const DistributedMatrix& A_;

@@ -28,14 +28,23 @@ SolveResult bicg(const ExecSpace& space, const Operator& A, const Preconditioner
   };
   if (tracker.finished_at_start(status, reason)) return finish(status, reason);
 
-  detail::copy(space, r, r_shadow);
-  M.apply(space, r, z);
-  M.apply_transpose(space, r_shadow, z_shadow);
-  detail::copy(space, z, p);
-  detail::copy(space, z_shadow, p_shadow);
-  // rho with the norms its breakdown test needs, one pass.
-  auto [rho, z_z, shadow_shadow] =
-      A.global_sum(detail::dots(space, z, r_shadow, z, z, r_shadow, r_shadow));
+  double rho = 0, z_z = 0, shadow_shadow = 0;
+  // (Re)starts both recurrences from the residual in r (b − A x after a residual replacement).
+  const auto start_recurrence = [&] {
+    detail::copy(space, r, r_shadow);
+    M.apply(space, r, z);
+    M.apply_transpose(space, r_shadow, z_shadow);
+    detail::copy(space, z, p);
+    detail::copy(space, z_shadow, p_shadow);
+    // rho with the norms its breakdown test needs, one pass.
+    const auto [rho0, z_norm2, r_shadow_norm2] =
+        A.global_sum(detail::dots(space, z, r_shadow, z, z, r_shadow, r_shadow));
+    rho = rho0;
+    z_z = z_norm2;
+    shadow_shadow = r_shadow_norm2;
+  };
+  start_recurrence();
+  using Step = detail::SolveTracker::Step;
   for (int iteration = 1; iteration <= options.max_iterations; ++iteration) {
     if (!std::isfinite(rho)) return finish(SolveStatus::NanOrInf, "rho is NaN or Inf");
     if (detail::negligible(rho, std::sqrt(z_z * shadow_shadow)))
@@ -49,9 +58,14 @@ SolveResult bicg(const ExecSpace& space, const Operator& A, const Preconditioner
     if (detail::negligible(sigma, std::sqrt(shadow_norm2 * q_norm2)))
       return finish(SolveStatus::Breakdown, "<p_shadow, A p> vanished");
     const double alpha = rho / sigma;
-    const double r_norm =
-        std::sqrt(A.global_sum(detail::bicg_update(space, alpha, p, q, q_shadow, x, r, r_shadow)));
-    if (tracker.record(iteration, r_norm, status, reason)) return finish(status, reason);
+    const double r_norm = tracker.norm(
+        r, A.global_sum(detail::bicg_update(space, alpha, p, q, q_shadow, x, r, r_shadow)));
+    const Step step = tracker.record(iteration, r_norm, x, r, status, reason);
+    if (step == Step::Stop) return finish(status, reason);
+    if (step == Step::Restart) {
+      start_recurrence();
+      continue;
+    }
     M.apply(space, r, z);
     M.apply_transpose(space, r_shadow, z_shadow);
     const auto [rho_new, z_norm2, r_shadow_norm2] =

@@ -11,8 +11,8 @@
 namespace fgdd {
 
 // Solves A x = b from the x given. Throws InvalidInput if A or M has no transpose apply.
-SolveResult bicg(const ExecSpace& space, const Operator& A, const Preconditioner& M,
-                 ConstVector b, Vector x, const KrylovOptions& options);
+SolveResult bicg(const ExecSpace& space, const Operator& A, const Preconditioner& M, ConstVector b,
+                 Vector x, const KrylovOptions& options);
 
 // The same with A as a MatrixOperator.
 SolveResult bicg(const ExecSpace& space, const SparseMatrix& A, const Preconditioner& M,

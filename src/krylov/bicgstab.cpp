@@ -23,11 +23,19 @@ SolveResult bicgstab(const ExecSpace& space, const Operator& A, const Preconditi
   };
   if (tracker.finished_at_start(status, reason)) return finish(status, reason);
 
-  detail::copy(space, r, r_hat);
-  const double r_hat_norm = tracker.residual();
-  double rho = 1, alpha = 1, omega = 1;
-  double rho_new =
-      A.global_sum(detail::dot(space, r_hat, r));  // later fused into the residual update
+  double rho = 1, alpha = 1, omega = 1, r_hat_norm = 0, rho_new = 0;
+  // (Re)starts the recurrence from the residual in r: at the start and after a residual
+  // replacement, when r holds b − A x.
+  const auto start_recurrence = [&] {
+    detail::copy(space, r, r_hat);
+    Kokkos::deep_copy(space, p, 0.0);
+    Kokkos::deep_copy(space, v, 0.0);
+    rho = alpha = omega = 1;
+    r_hat_norm = tracker.residual();
+    rho_new = A.global_sum(detail::dot(space, r_hat, r));  // later fused into the update
+  };
+  start_recurrence();
+  using Step = detail::SolveTracker::Step;
   for (int iteration = 1; iteration <= options.max_iterations; ++iteration) {
     const double r_norm = tracker.residual();
     if (detail::negligible(rho_new, r_hat_norm * r_norm))
@@ -43,11 +51,15 @@ SolveResult bicgstab(const ExecSpace& space, const Operator& A, const Preconditi
     if (detail::negligible(r_hat_v, r_hat_norm * std::sqrt(v_v)))
       return finish(SolveStatus::Breakdown, "<r_hat, v> vanished");
     alpha = rho / r_hat_v;
-    const double s_norm = std::sqrt(A.global_sum(detail::xpay_into_norm2(space, r, -alpha, v, s)));
+    const double s_norm =
+        tracker.norm(s, A.global_sum(detail::xpay_into_norm2(space, r, -alpha, v, s)));
     if (tracker.below_target(s_norm)) {
+      // Half a step suffices; r receives b − A x to confirm it.
       detail::axpy(space, alpha, p_hat, x);
-      tracker.record(iteration, s_norm, status, reason);
-      return finish(status, reason);
+      const Step step = tracker.record(iteration, s_norm, x, r, status, reason);
+      if (step == Step::Stop) return finish(status, reason);
+      if (step == Step::Restart) start_recurrence();
+      continue;
     }
     M.apply(space, s, s_hat);
     A.apply(space, s_hat, t);
@@ -59,13 +71,15 @@ SolveResult bicgstab(const ExecSpace& space, const Operator& A, const Preconditi
     omega = t_s / t_t;
     const auto [new_r_norm2, r_hat_r] =
         A.global_sum(detail::xpay_into_norm2_dot(space, s, -omega, t, r, r_hat));
-    const double new_r_norm = std::sqrt(new_r_norm2);
+    const double new_r_norm = tracker.norm(r, new_r_norm2);
     rho_new = r_hat_r;
     if (!std::isfinite(new_r_norm))
       return finish(SolveStatus::NanOrInf, "residual became NaN or Inf");
     // x is updated only after every scalar proved finite, so a failure keeps the last iterate.
     detail::add_two_scaled(space, alpha, p_hat, omega, s_hat, x);
-    if (tracker.record(iteration, new_r_norm, status, reason)) return finish(status, reason);
+    const Step step = tracker.record(iteration, new_r_norm, x, r, status, reason);
+    if (step == Step::Stop) return finish(status, reason);
+    if (step == Step::Restart) start_recurrence();
   }
   return finish(SolveStatus::MaxIterations,
                 "no convergence in " + std::to_string(options.max_iterations) + " iterations");

@@ -21,9 +21,15 @@ SolveResult cg(const ExecSpace& space, const Operator& A, const Preconditioner& 
   };
   if (tracker.finished_at_start(status, reason)) return finish(status, reason);
 
-  M.apply(space, r, z);
-  detail::copy(space, z, p);
-  double rho = A.global_sum(detail::dot(space, r, z));
+  double rho = 0;
+  // (Re)starts the recurrence from the residual in r (b − A x after a residual replacement).
+  const auto start_recurrence = [&] {
+    M.apply(space, r, z);
+    detail::copy(space, z, p);
+    rho = A.global_sum(detail::dot(space, r, z));
+  };
+  start_recurrence();
+  using Step = detail::SolveTracker::Step;
   for (int iteration = 1; iteration <= options.max_iterations; ++iteration) {
     if (!std::isfinite(rho)) return finish(SolveStatus::NanOrInf, "<r, M⁻¹ r> is NaN or Inf");
     if (rho <= 0)
@@ -34,8 +40,14 @@ SolveResult cg(const ExecSpace& space, const Operator& A, const Preconditioner& 
     if (p_q <= 0)
       return finish(SolveStatus::Breakdown, "<p, A p> <= 0: A is not positive definite");
     const double alpha = rho / p_q;
-    const double r_norm = std::sqrt(A.global_sum(detail::cg_update(space, alpha, p, q, x, r)));
-    if (tracker.record(iteration, r_norm, status, reason)) return finish(status, reason);
+    const double r_norm =
+        tracker.norm(r, A.global_sum(detail::cg_update(space, alpha, p, q, x, r)));
+    const Step step = tracker.record(iteration, r_norm, x, r, status, reason);
+    if (step == Step::Stop) return finish(status, reason);
+    if (step == Step::Restart) {
+      start_recurrence();
+      continue;
+    }
     M.apply(space, r, z);
     const double rho_new = A.global_sum(detail::dot(space, r, z));
     detail::xpby(space, z, rho_new / rho, p);

@@ -11,8 +11,8 @@ namespace fgdd {
 
 // Solves A x = b from the x given. A breakdown (<p, A p> ≤ 0 or <r, z> ≤ 0) means A or M is not
 // positive definite and comes back as SolveStatus::Breakdown with the reason.
-SolveResult cg(const ExecSpace& space, const Operator& A, const Preconditioner& M,
-               ConstVector b, Vector x, const KrylovOptions& options);
+SolveResult cg(const ExecSpace& space, const Operator& A, const Preconditioner& M, ConstVector b,
+               Vector x, const KrylovOptions& options);
 
 // The same with A as a MatrixOperator.
 SolveResult cg(const ExecSpace& space, const SparseMatrix& A, const Preconditioner& M,

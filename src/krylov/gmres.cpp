@@ -150,7 +150,7 @@ SolveResult gmres(const ExecSpace& space, const Operator& A, const Preconditione
       column[j + 1] = 0;
       g[j + 1] = -sn[j] * g[j];
       g[j] = cs[j] * g[j];
-      stop = tracker.record(iteration, std::abs(g[j + 1]), status, reason);
+      stop = tracker.record_estimate(iteration, std::abs(g[j + 1]), status, reason);
       // A lucky breakdown: the Krylov space holds the solution, the cycle ends here.
       const bool exhausted = detail::negligible(h_next, 1e6 * beta);
       if (!exhausted)
@@ -171,11 +171,12 @@ SolveResult gmres(const ExecSpace& space, const Operator& A, const Preconditione
     detail::axpy(space, 1.0, z, x);
     // The true residual starts the next cycle and confirms a converged estimate.
     A.apply(space, x, r);
-    beta = std::sqrt(A.global_sum(detail::axpby_norm2(space, 1.0, b, -1.0, r)));
-    if (!std::isfinite(beta)) return finish(SolveStatus::NanOrInf, "residual became NaN or Inf");
-    if (tracker.below_target(beta))
-      return finish(SolveStatus::Converged, "residual below tolerance");
-    if (stop && status != SolveStatus::Converged) return finish(status, reason);
+    beta = tracker.norm(r, A.global_sum(detail::axpby_norm2(space, 1.0, tracker.b(), -1.0, r)));
+    const bool claimed = stop && status == SolveStatus::Converged;
+    if (tracker.record_true(iteration, beta, x, claimed, status, reason) ==
+        detail::SolveTracker::Step::Stop)
+      return finish(status, reason);
+    if (stop && !claimed) return finish(status, reason);
   }
   return finish(SolveStatus::MaxIterations,
                 "no convergence in " + std::to_string(options.max_iterations) + " iterations");

@@ -14,8 +14,8 @@ namespace fgdd {
 // Solves A x = b from the x given, restarting every options.restart iterations. The stopping
 // test uses GMRES's residual estimate; convergence is confirmed with the true residual at the
 // end of the cycle (a cycle whose estimate converged but whose true residual did not restarts).
-SolveResult gmres(const ExecSpace& space, const Operator& A, const Preconditioner& M,
-                  ConstVector b, Vector x, const KrylovOptions& options);
+SolveResult gmres(const ExecSpace& space, const Operator& A, const Preconditioner& M, ConstVector b,
+                  Vector x, const KrylovOptions& options);
 
 // The same with A as a MatrixOperator.
 SolveResult gmres(const ExecSpace& space, const SparseMatrix& A, const Preconditioner& M,

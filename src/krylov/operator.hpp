@@ -28,6 +28,8 @@ class Operator {
     (void)values;
     (void)count;
   }
+  // The largest of value over the same processes (the scaled norms' first pass).
+  virtual double max_over_ranks(double value) const { return value; }
   double global_sum(double local) const {
     sum_over_ranks(&local, 1);
     return local;

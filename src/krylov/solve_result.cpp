@@ -18,6 +18,20 @@ const char* to_string(SolveStatus status) noexcept {
       return "nan_or_inf";
     case SolveStatus::PreconditionerFailed:
       return "preconditioner_failed";
+    case SolveStatus::Inaccurate:
+      return "inaccurate";
+  }
+  return "unknown";
+}
+
+const char* to_string(ReturnedIterate iterate) noexcept {
+  switch (iterate) {
+    case ReturnedIterate::Last:
+      return "last";
+    case ReturnedIterate::Best:
+      return "best";
+    case ReturnedIterate::Initial:
+      return "initial";
   }
   return "unknown";
 }

@@ -1,6 +1,8 @@
 // Defined here, not inline in the header: see the note on device lambdas in core/types.hpp.
 #include "krylov/vector_ops.hpp"
 
+#include "core/kokkos_compat.hpp"
+
 namespace fgdd::detail {
 namespace {
 
@@ -79,6 +81,31 @@ std::array<double, 3> dots(const ExecSpace& space, ConstVector x1, ConstVector y
                            ConstVector y2, ConstVector x3, ConstVector y3) {
   return run_reduction<3>(space, "fgdd::krylov::dots3", x1.extent(0),
                           FusedDots<3>{{x1, x2, x3}, {y1, y2, y3}});
+}
+
+double max_abs(const ExecSpace& space, ConstVector x) {
+  double result = 0;
+  Kokkos::parallel_reduce(
+      "fgdd::krylov::max_abs", Kokkos::RangePolicy<ExecSpace>(space, 0, x.extent(0)),
+      KOKKOS_LAMBDA(const Offset i, double& largest) {
+        const double value = fabs(x(i));
+        if (value > largest) largest = value;
+      },
+      Kokkos::Max<double>(result));
+  return result;
+}
+
+double scaled_norm2_squared(const ExecSpace& space, ConstVector x, double scale) {
+  const double inverse = 1.0 / scale;
+  double result = 0;
+  Kokkos::parallel_reduce(
+      "fgdd::krylov::scaled_norm2", Kokkos::RangePolicy<ExecSpace>(space, 0, x.extent(0)),
+      KOKKOS_LAMBDA(const Offset i, double& sum) {
+        const double value = x(i) * inverse;
+        sum += value * value;
+      },
+      result);
+  return result;
 }
 
 void axpy(const ExecSpace& space, double a, ConstVector x, Vector y) {

@@ -20,6 +20,12 @@ std::array<double, 3> dots(const ExecSpace& space, ConstVector x1, ConstVector y
 
 inline double norm2_squared(const ExecSpace& space, ConstVector x) { return dot(space, x, x); }
 
+// max_i |x_i| (0 for an empty x; NaN entries are skipped, so callers check finiteness apart).
+double max_abs(const ExecSpace& space, ConstVector x);
+
+// Σ (x_i / scale)², for norms whose plain sum of squares would overflow or underflow.
+double scaled_norm2_squared(const ExecSpace& space, ConstVector x, double scale);
+
 // y = x
 inline void copy(const ExecSpace& space, ConstVector x, Vector y) {
   Kokkos::deep_copy(space, y, x);

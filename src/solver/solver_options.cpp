@@ -96,6 +96,7 @@ std::vector<std::string> SolverOptions::keys() {
           "restart",
           "ortho",
           "stagnation",
+          "divergence",
           "trsv",
           "jacobi_sweeps",
           "jacobi_iters",
@@ -158,6 +159,8 @@ void SolverOptions::set(const std::string& key, const std::string& value) {
         {{Orthogonalization::Cgs2, "cgs2"}, {Orthogonalization::Mgs, "mgs"}}, key, value);
   } else if (key == "stagnation") {
     krylov.stagnation_iterations = int(integer(key, value, int_max));
+  } else if (key == "divergence") {
+    krylov.divergence_factor = number(key, value);
   } else if (key == "trsv") {
     if (value == "jacobi") {
       trsv = TrsvMethod::Jacobi;

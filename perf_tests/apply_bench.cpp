@@ -167,7 +167,7 @@ int main(int argc, char* argv[]) {
     trsv.solve(space, Triangle::Lower, Diagonal::Pivots, TriangularKernel::DagVcLds, r, reference);
     for (const TriangularKernel kernel :
          {TriangularKernel::SpinLoopLds, TriangularKernel::DagEcNoLds, TriangularKernel::DagEcLds,
-          TriangularKernel::DagVcLds})
+          TriangularKernel::DagVcLds, TriangularKernel::DagLanesLds})
       record(
           "lower_" + to_string(kernel), lower_bytes + block_rows * block_bytes,
           [&] { trsv.solve(space, Triangle::Lower, Diagonal::Pivots, kernel, r, z); }, reference);
@@ -179,8 +179,8 @@ int main(int argc, char* argv[]) {
         Vector());
     // Preconditioner applies (Table 5.3 analog), each against dag_vc_ILDU0_fused.
     trsv.apply(space, ApplyKernel::DagVcIlduFused, r, reference);
-    for (const ApplyKernel kernel :
-         {ApplyKernel::DagEcIldU0, ApplyKernel::DagVcIlduFused, ApplyKernel::DagEcIlduFused})
+    for (const ApplyKernel kernel : {ApplyKernel::DagEcIldU0, ApplyKernel::DagVcIlduFused,
+                                     ApplyKernel::DagEcIlduFused, ApplyKernel::DagLanesIlduFused})
       record(
           to_string(kernel), apply_bytes, [&] { trsv.apply(space, kernel, r, z); }, reference);
     record(

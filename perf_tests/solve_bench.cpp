@@ -135,8 +135,10 @@ int main(int argc, char* argv[]) {
     };
     const std::vector<ConfigResult> configs = {
         run_vendor(space, options, problem.matrix, bench::VendorTrsv::LevelSets),
-        run_dd(ApplyKernel::DagEcIlduFused), run_dd(ApplyKernel::DagVcIlduFused),
+        run_dd(ApplyKernel::DagEcIlduFused),
+        run_dd(ApplyKernel::DagVcIlduFused),
         run_jacobi(space, options, problem.matrix),
+        run_dd(ApplyKernel::DagLanesIlduFused),
         run_vendor(space, options, problem.matrix, bench::VendorTrsv::CuSparse)};
     std::string json;
     bool verified = true;

@@ -259,9 +259,10 @@ void check_apply(const reference::HostFactors& h, const std::vector<double>& r,
 // DagEcLdsUd solves another triangle with pivots (L·D, D·U): its own test below.
 const TriangularKernel triangular_kernels[] = {
     TriangularKernel::SpinLoopLds, TriangularKernel::DagEcNoLds, TriangularKernel::DagEcLds,
-    TriangularKernel::DagVcLds};
+    TriangularKernel::DagVcLds, TriangularKernel::DagLanesLds};
 const ApplyKernel apply_kernels[] = {ApplyKernel::Auto, ApplyKernel::DagEcIldU0,
-                                     ApplyKernel::DagVcIlduFused, ApplyKernel::DagEcIlduFused};
+                                     ApplyKernel::DagVcIlduFused, ApplyKernel::DagEcIlduFused,
+                                     ApplyKernel::DagLanesIlduFused};
 const Triangle triangles[] = {Triangle::Lower, Triangle::Upper};
 const Diagonal diagonals[] = {Diagonal::Pivots, Diagonal::Unit};
 
@@ -692,22 +693,31 @@ TEST_CASE("subdomain trsv: level-1 spin scratch with an odd largest subdomain", 
                   name_of(triangle, Diagonal::Pivots) + " " + to_string(kernel));
 }
 
-TEST_CASE("subdomain trsv: vertex-centric kernels are bitwise reproducible", "[trsv]") {
+TEST_CASE("subdomain trsv: vertex-centric and lanes kernels are bitwise reproducible", "[trsv]") {
+  // Ten runs each: the fixed-order kernels must give the same bits every time (on GPUs the
+  // lanes kernel's vector reduction is a shuffle tree whose order the lane count fixes).
   for (const Problem& problem : problems()) {
     INFO(problem.name);
     const SubdomainIlu0 ilu = factorize(problem, IluForm::Ildu0);
     const SubdomainTrsv trsv(ExecSpace(), ilu);
     const Vector r = reference::to_device(reference::random_vector(problem.dropped.num_rows(), 8u));
-    for (const Triangle triangle : triangles)
-      for (const Diagonal diagonal : diagonals) {
-        INFO(name_of(triangle, diagonal));
-        const auto first = run_solve(trsv, triangle, diagonal, TriangularKernel::DagVcLds, r);
-        for (int run = 0; run < 2; ++run)
-          CHECK(run_solve(trsv, triangle, diagonal, TriangularKernel::DagVcLds, r) == first);
-      }
-    const auto first = run_apply(trsv, ApplyKernel::DagVcIlduFused, r);
-    for (int run = 0; run < 2; ++run)
-      CHECK(run_apply(trsv, ApplyKernel::DagVcIlduFused, r) == first);
+    for (const TriangularKernel kernel :
+         {TriangularKernel::DagVcLds, TriangularKernel::DagLanesLds})
+      for (const Triangle triangle : triangles)
+        for (const Diagonal diagonal : diagonals) {
+          INFO(name_of(triangle, diagonal) + " " + to_string(kernel));
+          const auto first = run_solve(trsv, triangle, diagonal, kernel, r);
+          for (int run = 0; run < 9; ++run)
+            CHECK(run_solve(trsv, triangle, diagonal, kernel, r) == first);
+        }
+    for (const ApplyKernel kernel :
+         {ApplyKernel::DagVcIlduFused, ApplyKernel::DagLanesIlduFused, ApplyKernel::Auto}) {
+      if (kernel == ApplyKernel::Auto && resolve_auto(kernel) == ApplyKernel::DagEcIlduFused)
+        continue;  // the edge-centric kernel adds with atomics: not reproducible by design
+      INFO(to_string(kernel));
+      const auto first = run_apply(trsv, kernel, r);
+      for (int run = 0; run < 9; ++run) CHECK(run_apply(trsv, kernel, r) == first);
+    }
   }
 }
 

@@ -154,9 +154,9 @@ struct GlobalSyncFreeKernel {
   KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
     const GlobalSolveData& data = row.data;
     Ordinal ticket = 0;
-    Kokkos::single(Kokkos::PerTeam(member),
-                   [&](Ordinal& t) { t = Kokkos::atomic_fetch_add(&tickets(), Ordinal(1)); },
-                   ticket);
+    Kokkos::single(
+        Kokkos::PerTeam(member),
+        [&](Ordinal& t) { t = Kokkos::atomic_fetch_add(&tickets(), Ordinal(1)); }, ticket);
     const Ordinal t = ticket * member.team_size() + member.team_rank();
     if (t >= num_rows) return;
     const Ordinal i = data.lower ? t : num_rows - 1 - t;
@@ -197,7 +197,8 @@ template <int B>
 void launch_global_sweep(const ExecSpace& space, const GlobalSolveData& data,
                          const GlobalLevels& levels, GlobalRowKernel kernel_kind, int lanes,
                          const SyncFreeState& state) {
-  if (kernel_kind == GlobalRowKernel::SyncFree) return launch_sync_free_sweep<B>(space, data, state);
+  if (kernel_kind == GlobalRowKernel::SyncFree)
+    return launch_sync_free_sweep<B>(space, data, state);
   const std::vector<Ordinal>& level_ptr = levels.host_level_ptr;
   if (kernel_kind == GlobalRowKernel::LanesPerRow) {
     GlobalSolveLanesKernel<B> kernel{GlobalSolveRow<B>{data}, 0, 0};
@@ -268,8 +269,8 @@ GlobalTrsv::GlobalTrsv(const ExecSpace& space, const GlobalIlu0& factorization,
   choose_kernel(kernel, lower_, factors.num_block_rows(), lower_kernel_, lower_lanes_);
   choose_kernel(kernel, upper_, factors.num_block_rows(), upper_kernel_, upper_lanes_);
   if (kernel == GlobalRowKernel::SyncFree) {
-    sync_free_.done = Kokkos::View<unsigned*, DeviceType>("fgdd::trsv::sync_free_done",
-                                                          factors.num_block_rows());
+    sync_free_.done =
+        Kokkos::View<unsigned*, DeviceType>("fgdd::trsv::sync_free_done", factors.num_block_rows());
     sync_free_.tickets = Kokkos::View<Ordinal, DeviceType>("fgdd::trsv::sync_free_tickets");
   }
 }

@@ -23,18 +23,18 @@ enum class Triangle { Lower, Upper };
 // upper edges after them, so the two triangles never share a position.
 struct SubdomainLevels {
   Triangle triangle = Triangle::Lower;
-  Kokkos::View<Ordinal*, DeviceType> num_levels;  // per subdomain
-  Kokkos::View<Ordinal*, DeviceType> level_ptr;   // n + num_subdomains + 1 (positions in rows)
-  Kokkos::View<Ordinal*, DeviceType> rows;        // n block rows
-  Kokkos::View<Offset*, DeviceType> edge_ptr;     // same indexing as level_ptr
-  Kokkos::View<Offset*, DeviceType> edges;        // strictly-triangular entry indices
-  Kokkos::View<Ordinal*, DeviceType> edge_row;    // block row of each listed entry
-  Kokkos::View<Ordinal*, DeviceType> edge_col;    // block column of each listed entry
+  Kokkos::View<Ordinal*, DeviceType> num_levels;     // per subdomain
+  Kokkos::View<Ordinal*, DeviceType> level_ptr;      // n + num_subdomains + 1 (positions in rows)
+  Kokkos::View<Ordinal*, DeviceType> rows;           // n block rows
+  Kokkos::View<Offset*, DeviceType> edge_ptr;        // same indexing as level_ptr
+  Kokkos::View<Offset*, DeviceType> edges;           // strictly-triangular entry indices
+  Kokkos::View<Ordinal*, DeviceType> edge_row;       // block row of each listed entry
+  Kokkos::View<Ordinal*, DeviceType> edge_col;       // block column of each listed entry
   Kokkos::View<Offset*, DeviceType> row_edge_begin;  // per position in rows
   Kokkos::View<Offset*, DeviceType> row_edge_end;
-  Ordinal max_levels = 0;                         // over all subdomains
-  Offset num_edges = 0;                           // strictly triangular entries listed
-  double seconds = 0;                             // device time to build all of this
+  Ordinal max_levels = 0;  // over all subdomains
+  Offset num_edges = 0;    // strictly triangular entries listed
+  double seconds = 0;      // device time to build all of this
 };
 
 // factors: the subdomain factors (every entry inside its row's subdomain block); diag_position:

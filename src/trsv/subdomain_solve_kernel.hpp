@@ -13,6 +13,8 @@ enum class Traversal {
   Vertex,  // one thread per row of a level, entries in row order: deterministic
   Edge,    // threads over the level's entries, atomic updates of the row sums
   Spin,    // no levels: each row waits on done flags of the rows it needs
+  Lanes,   // one thread per row of a level, the row's entries over vector lanes summed in a
+           // fixed order: deterministic, with edge-level parallelism for long rows
 };
 
 enum class StepKind { Solve, SolveTransposed, Scale, ScaleTransposed };
@@ -101,6 +103,41 @@ struct SubdomainSolveKernel {
               subtract_product(acc, edge_block(e), x + Offset(levels.edge_col(e) - first) * n);
             for (int c = 0; c < n; ++c) xi[c] = acc[c];
             if (step.pivots) scale_row(xi, i, false);
+          });
+      team.team_barrier();
+    }
+  }
+
+  // Lanes: Kokkos' vector reduction combines the lanes' partial sums in an order fixed by the
+  // lane count (a shuffle tree on GPUs, a loop on CPUs), so z is the same bits every run, while
+  // a long row (27-point, BSR) still spreads its loads over several lanes.
+  KOKKOS_INLINE_FUNCTION void solve_lanes(const Member& team, Scalar* x, Ordinal first,
+                                          const SubdomainLevels& levels, const Step& step) const {
+    const Ordinal s = team.league_rank(), base = first + s, n = b();
+    for (Ordinal l = 0; l < levels.num_levels(s); ++l) {
+      Kokkos::parallel_for(
+          Kokkos::TeamThreadRange(team, levels.level_ptr(base + l), levels.level_ptr(base + l + 1)),
+          [&](const Ordinal p) {
+            const Ordinal i = levels.rows(p);
+            Scalar* xi = x + Offset(i - first) * n;
+            const Offset begin = levels.row_edge_begin(p), end = levels.row_edge_end(p);
+            Scalar acc[B > 0 ? B : max_block_size];
+            for (int c = 0; c < n; ++c) {
+              Scalar sum = 0;
+              Kokkos::parallel_reduce(
+                  Kokkos::ThreadVectorRange(team, begin, end),
+                  [&](const Offset e, Scalar& part) {
+                    const Scalar* a = edge_block(e) + c * n;
+                    const Scalar* xj = x + Offset(levels.edge_col(e) - first) * n;
+                    for (int q = 0; q < n; ++q) part += a[q] * xj[q];
+                  },
+                  sum);
+              acc[c] = xi[c] - sum;
+            }
+            if (step.pivots) scale_row(acc, i, false);
+            Kokkos::single(Kokkos::PerThread(team), [&] {
+              for (int c = 0; c < n; ++c) xi[c] = acc[c];
+            });
           });
       team.team_barrier();
     }
@@ -281,6 +318,7 @@ struct SubdomainSolveKernel {
           if constexpr (traversal == Traversal::Vertex) solve_vertex(team, x, first, levels, step);
           if constexpr (traversal == Traversal::Edge) solve_edge(team, x, first, levels, step);
           if constexpr (traversal == Traversal::Spin) solve_spin(team, x, done, first, m, step);
+          if constexpr (traversal == Traversal::Lanes) solve_lanes(team, x, first, levels, step);
           break;
         case StepKind::SolveTransposed:
           solve_transposed(team, x, first, levels, step);

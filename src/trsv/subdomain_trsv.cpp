@@ -1,6 +1,7 @@
 #include "trsv/subdomain_trsv.hpp"
 
 #include "core/errors.hpp"
+#include "core/team_size.hpp"
 #include "trsv/subdomain_solve_kernel.hpp"
 #include "trsv/team_scratch.hpp"
 
@@ -55,6 +56,7 @@ struct Operands {
   const SubdomainLevels& upper;
   const Kokkos::View<Scalar*, DeviceType>& edge_values;
   int team_size;
+  int lanes;  // vector lanes per thread (Traversal::Lanes; 1 otherwise)
 };
 
 template <Traversal traversal, bool InScratch, int B>
@@ -77,8 +79,9 @@ void launch_with_block(const ExecSpace& space, const Operands& o, const StepList
                                                                factors.block_size(),
                                                                scratch.level};
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  Policy policy = o.team_size > 0 ? Policy(space, partition.num_subdomains, o.team_size)
-                                  : Policy(space, partition.num_subdomains, Kokkos::AUTO);
+  const int lanes = traversal == Traversal::Lanes ? o.lanes : 1;
+  Policy policy = o.team_size > 0 ? Policy(space, partition.num_subdomains, o.team_size, lanes)
+                                  : Policy(space, partition.num_subdomains, Kokkos::AUTO, lanes);
   if (InScratch) policy.set_scratch_size(scratch.level, Kokkos::PerTeam(scratch.bytes));
   Kokkos::parallel_for(label, policy, kernel);
 }
@@ -132,6 +135,11 @@ SubdomainTrsv::SubdomainTrsv(const ExecSpace& space, const SubdomainIlu0& factor
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::trsv::edge_values"),
       factors.num_entries());
   refresh_edge_values(space);
+  // Lanes cover a row's mean strictly-triangular entries (7-point: 3 → 4 lanes; 27-point: 13
+  // → 16), so a level's loads spread like the edge-centric kernel's.
+  const Offset rows = factors.num_block_rows();
+  lanes_ = detail::lanes_covering(
+      rows > 0 ? (lower_.num_edges + upper_.num_edges + 2 * rows - 1) / (2 * rows) : 1);
   // The flags follow the slice in one request (get_shmem does not align; the doubles go first).
   spin_bytes_ = slice_bytes_ + std::size_t(largest) * sizeof(int) + 64;
 }
@@ -149,7 +157,7 @@ void SubdomainTrsv::solve(const ExecSpace& space, Triangle triangle, Diagonal di
   check_length(f.factors(), r.extent(0), "r");
   check_length(f.factors(), x.extent(0), "x");
   refresh_edge_values(space);
-  const Operands operands{f, lower_, upper_, edge_values_, team_size_};
+  const Operands operands{f, lower_, upper_, edge_values_, team_size_, lanes_};
   const StepList steps =
       one_step(Step{StepKind::Solve, triangle == Triangle::Lower, diagonal == Diagonal::Pivots});
   const detail::TeamScratch scratch = detail::team_scratch_for(slice_bytes_);
@@ -177,6 +185,9 @@ void SubdomainTrsv::solve(const ExecSpace& space, Triangle triangle, Diagonal di
     case TriangularKernel::DagVcLds:
       return launch<Traversal::Vertex, true>(space, operands, steps, r, x, scratch,
                                              "fgdd::trsv::dag_vc_lds");
+    case TriangularKernel::DagLanesLds:
+      return launch<Traversal::Lanes, true>(space, operands, steps, r, x, scratch,
+                                            "fgdd::trsv::dag_lanes_lds");
   }
 }
 
@@ -186,7 +197,7 @@ void SubdomainTrsv::apply(const ExecSpace& space, ApplyKernel kernel, ConstVecto
   check_length(f.factors(), r.extent(0), "r");
   check_length(f.factors(), z.extent(0), "z");
   refresh_edge_values(space);
-  const Operands operands{f, lower_, upper_, edge_values_, team_size_};
+  const Operands operands{f, lower_, upper_, edge_values_, team_size_, lanes_};
   // Ildu0 and Ildlt: L (unit), D⁻¹, U (unit). Ilu0: L (unit), U with its pivots on the diagonal.
   const bool ildu = f.form() != IluForm::Ilu0;
   StepList fused;
@@ -203,6 +214,9 @@ void SubdomainTrsv::apply(const ExecSpace& space, ApplyKernel kernel, ConstVecto
     case ApplyKernel::DagVcIlduFused:
       return launch<Traversal::Vertex, true>(space, operands, fused, r, z, scratch,
                                              "fgdd::trsv::dag_vc_ILDU0_fused");
+    case ApplyKernel::DagLanesIlduFused:
+      return launch<Traversal::Lanes, true>(space, operands, fused, r, z, scratch,
+                                            "fgdd::trsv::dag_lanes_ILDU0_fused");
     case ApplyKernel::DagEcIldU0: {
       // Two launches through z: the lower solve with the diagonal scaling, then the upper solve
       // in place (each team reads and writes only its own rows).
@@ -223,7 +237,7 @@ void SubdomainTrsv::apply_transpose(const ExecSpace& space, ConstVector r, Vecto
   check_length(f.factors(), r.extent(0), "r");
   check_length(f.factors(), z.extent(0), "z");
   refresh_edge_values(space);
-  const Operands operands{f, lower_, upper_, edge_values_, team_size_};
+  const Operands operands{f, lower_, upper_, edge_values_, team_size_, lanes_};
   // Mᵀ = Uᵀ Dᵀ Lᵀ (Ildu0, Ildlt) or Uᵀ Lᵀ with the pivots inside Uᵀ (Ilu0): solve Uᵀ first.
   const bool ildu = f.form() != IluForm::Ilu0;
   StepList steps;

@@ -50,6 +50,7 @@ class SubdomainTrsv {
  private:
   const SubdomainIlu0* factorization_;
   int team_size_ = 0;
+  int lanes_ = 1;  // vector lanes of the Lanes traversal
   SubdomainLevels lower_;
   SubdomainLevels upper_;
   std::size_t slice_bytes_ = 0;

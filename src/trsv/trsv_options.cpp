@@ -10,19 +10,21 @@ namespace fgdd {
 
 namespace {
 
-constexpr std::array<std::pair<TriangularKernel, const char*>, 5> triangular_names{{
+constexpr std::array<std::pair<TriangularKernel, const char*>, 6> triangular_names{{
     {TriangularKernel::SpinLoopLds, "spin_loop_lds"},
     {TriangularKernel::DagEcNoLds, "dag_ec_no_lds"},
     {TriangularKernel::DagEcLds, "dag_ec_lds"},
     {TriangularKernel::DagEcLdsUd, "dag_ec_lds_ud"},
     {TriangularKernel::DagVcLds, "dag_vc_lds"},
+    {TriangularKernel::DagLanesLds, "dag_lanes_lds"},
 }};
 
-constexpr std::array<std::pair<ApplyKernel, const char*>, 4> apply_names{{
+constexpr std::array<std::pair<ApplyKernel, const char*>, 5> apply_names{{
     {ApplyKernel::Auto, "auto"},
     {ApplyKernel::DagEcIldU0, "dag_ec_ILD_U0"},
     {ApplyKernel::DagVcIlduFused, "dag_vc_ILDU0_fused"},
     {ApplyKernel::DagEcIlduFused, "dag_ec_ILDU0_fused"},
+    {ApplyKernel::DagLanesIlduFused, "dag_lanes_ILDU0_fused"},
 }};
 
 template <class Kernel, std::size_t N>

@@ -14,6 +14,8 @@ enum class TriangularKernel {
   DagEcLdsUd,   // DagEcLds on the unit triangle, the D⁻¹ scaling deferred to one pass (ILDU0
                 // form: with Diagonal::Pivots it solves with L·D (lower) or D·U (upper))
   DagVcLds,     // level by level, one thread per row of the level (deterministic)
+  DagLanesLds,  // level by level, a row per thread, its entries over vector lanes summed in a
+                // fixed order (deterministic)
 };
 
 // z = M⁻¹ r for the subdomain ILU0 / ILDU0 preconditioner.
@@ -22,6 +24,8 @@ enum class ApplyKernel {
   DagEcIldU0,      // two launches: lower solve with diagonal scaling, then the upper solve
   DagVcIlduFused,  // one launch: lower, D⁻¹, upper; one thread per row (deterministic)
   DagEcIlduFused,  // one launch: lower, D⁻¹, upper; threads over nonzeros (atomics in scratch)
+  DagLanesIlduFused,  // one launch: lower, D⁻¹, upper; a row per thread, its nonzeros over
+                      // vector lanes summed in a fixed order (deterministic)
 };
 
 // The kernel Auto stands for on the default execution space: edge-centric on GPUs (fastest in

@@ -221,7 +221,7 @@ TEST_CASE("fgdd-solve exit codes", "[tools][cli]") {
 namespace {
 
 // Runs fgdd-solve with output through a pipe (not a file: the limit below does not apply to
-// pipes), its files limited to 512 bytes with SIGXFSZ ignored: a write past that fails with
+// pipes), its files limited to 512 bytes (dash) with SIGXFSZ ignored: a write past that fails with
 // EFBIG, as on a full disk. (Open MPI's PMIx keeps its data store in a file unless told to
 // hash it in memory; MPI_Init would fail under the limit.)
 Run run_solve_file_limited(const std::string& arguments) {
@@ -307,8 +307,10 @@ TEST_CASE("fgdd-solve on a full disk keeps the old files and exits 2", "[tools][
   const std::string solution = dir.path + "/x.mtx";
   std::ofstream(json) << "old report";
   write_matrix_market_vector(solution, std::vector<Scalar>{7});
-  const Run run = run_solve_file_limited("--matrix gen:lap7:6 --json " + json +
-                                         " --write-solution " + solution);
+  // A report of about 1.6 KB (37 iterations) and a solution of 70 KB: both beyond the limit
+  // (1 KB where sh is bash, whose ulimit counts kilobytes).
+  const Run run = run_solve_file_limited("--matrix gen:lap7:16 --precond none --tol 1e-12 --json " +
+                                         json + " --write-solution " + solution);
   INFO(run.output);
   CHECK(run.exit_code == 2);
   CHECK(run.output.find("status:        converged") != std::string::npos);

@@ -6,6 +6,7 @@
 #include "core/generators.hpp"
 #include "core/matrix_build.hpp"
 #include "core/matrix_market.hpp"
+#include "core/output_file.hpp"
 #include "core/sparse_matrix.hpp"
 #include "core/spmv.hpp"
 #include "core/types.hpp"

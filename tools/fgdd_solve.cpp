@@ -2,13 +2,17 @@
 #include "fgdd.hpp"
 #include "solve_input.hpp"
 #include "solve_options.hpp"
+#include "solve_output.hpp"
 #include "solve_report.hpp"
 #ifdef FGDD_HAVE_MPI
 #include "solve_distributed.hpp"
 #endif
 
 #include <cstdio>
+#include <functional>
 #include <iostream>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -51,7 +55,7 @@ int run(const cli::SolveCommand& command) {
     report.result.status = SolveStatus::PreconditionerFailed;
     report.result.reason = pivot.what();
     cli::print_summary(std::cout, report);
-    if (!command.json.empty()) cli::write_json(command.json, report);
+    cli::write_outputs(command, report, {}, std::cerr);
     return 1;
   }
   std::cout << " done\n";
@@ -62,10 +66,50 @@ int run(const cli::SolveCommand& command) {
   Vector x("fgdd::solve::x", A.num_rows());
   report.result = solver.solve(space, b, x);
 
-  if (!command.write_solution.empty()) write_matrix_market_vector(command.write_solution, x);
+  // The summary first: a file that cannot be written must not cost the result.
   cli::print_summary(std::cout, report);
-  if (!command.json.empty()) cli::write_json(command.json, report);
+  std::cout << std::flush;
+  cli::write_outputs(
+      command, report,
+      [&](const std::string& path, const std::string& comment) {
+        write_matrix_market_vector(path, x, comment);
+      },
+      std::cerr);
   return report.result.converged() ? 0 : 1;
+}
+
+// Exit code 2 and one line for every error: main never lets an exception end the process
+// (which would abort it, and 134 reads as neither converged nor not).
+int guarded(const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const cli::UsageError& error) {
+    std::cerr << "fgdd-solve: " << error.what() << "\n" << cli::solve_usage();
+  } catch (const OutOfMemory& error) {
+    std::cerr << "\nfgdd-solve: out of memory: " << error.what() << "\n";
+  } catch (const fgdd::Error& error) {
+    std::cerr << "\nfgdd-solve: " << error.what() << "\n";
+  } catch (const std::exception& error) {
+    std::cerr << "\nfgdd-solve: " << (is_allocation_failure(error) ? "out of memory: " : "error: ")
+              << error.what() << "\n";
+  } catch (...) {
+    std::cerr << "\nfgdd-solve: error: unknown exception\n";
+  }
+  return 2;
+}
+
+int run_single(const std::vector<std::string>& args) {
+  const cli::SolveCommand command = cli::parse_solve_command(args);
+  if (command.help) {
+    std::cout << cli::solve_usage();
+    return 0;
+  }
+  if (command.version) {
+    std::cout << "fgdd-solve " << FGDD_VERSION << " (Kokkos " << KOKKOS_VERSION << ", "
+              << ExecSpace::name() << ")\n";
+    return 0;
+  }
+  return run(command);
 }
 
 }  // namespace
@@ -88,27 +132,9 @@ int main(int argc, char* argv[]) {
   MpiSession mpi(argc, argv);
 #endif
   Kokkos::ScopeGuard kokkos(argc, argv);
-  try {
-    const cli::SolveCommand command =
-        cli::parse_solve_command(std::vector<std::string>(argv + 1, argv + argc));
-    if (command.help) {
-      std::cout << cli::solve_usage();
-      return 0;
-    }
-    if (command.version) {
-      std::cout << "fgdd-solve " << FGDD_VERSION << " (Kokkos " << KOKKOS_VERSION << ", "
-                << ExecSpace::name() << ")\n";
-      return 0;
-    }
+  const std::vector<std::string> args(argv + 1, argv + argc);
 #ifdef FGDD_HAVE_MPI
-    if (MpiSession::size() > 1) return cli::solve_distributed(command);
+  if (MpiSession::size() > 1) return cli::solve_distributed(args);
 #endif
-    return run(command);
-  } catch (const cli::UsageError& error) {
-    std::cerr << "fgdd-solve: " << error.what() << "\n" << cli::solve_usage();
-    return 2;
-  } catch (const fgdd::Error& error) {
-    std::cerr << "\nfgdd-solve: " << error.what() << "\n";
-    return 2;
-  }
+  return guarded([&] { return run_single(args); });
 }

@@ -3,11 +3,14 @@
 #include "dist/generate_local_rows.hpp"
 #include "dist/mpi_transfer.hpp"
 #include "solve_input.hpp"
+#include "solve_output.hpp"
 #include "solve_report.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <iostream>
+#include <new>
 
 namespace fgdd::cli {
 namespace {
@@ -23,8 +26,13 @@ void row_ranges(const Communicator& comm, const DistributedSolver& solver,
   }
 }
 
-// Sets the solver up and returns the solve (which also writes x when asked).
-using SolveStep = std::function<SolveResult()>;
+// Sets the solver up and returns the solve, which gathers x on the root when it is to be
+// written (the same decision on every rank: every rank has the same result).
+using SolveStep = std::function<SolveResult(std::vector<Scalar>& x_on_root)>;
+
+bool writes_solution(const SolveCommand& command, const SolveResult& result) {
+  return !command.write_solution.empty() && (result.converged() || command.write_unconverged);
+}
 
 // The problem on the root, b on the root, the solve from the root's whole vectors.
 SolveStep setup_from_root(const Communicator& comm, const SolveCommand& command,
@@ -48,12 +56,10 @@ SolveStep setup_from_root(const Communicator& comm, const SolveCommand& command,
   }
   solver.setup(space, root ? &problem.matrix : nullptr, problem.grid);
   report.partition = solver.partition_report();
-  return [&comm, &command, &solver, b, x = Vector("fgdd::solve::x", root ? report.rows : 0)] {
+  return [&comm, &command, &solver, b,
+          x = Vector("fgdd::solve::x", root ? report.rows : 0)](std::vector<Scalar>& x_on_root) {
     const SolveResult result = solver.solve(ExecSpace(), b, x);
-    comm.run_collectively([&] {
-      if (comm.is_root() && !command.write_solution.empty())
-        write_matrix_market_vector(command.write_solution, x);
-    });
+    if (comm.is_root() && writes_solution(command, result)) x_on_root = to_host_vector(x);
     return result;
   };
 }
@@ -76,10 +82,10 @@ SolveStep setup_from_rows(const Communicator& comm, const SolveCommand& command,
   double sizes[2] = {double(mine.rows.num_block_rows()) * block_size,
                      double(mine.rows.col_ind.size()) * block_size * block_size};
   comm.sum(sizes, 2);
-  report.matrix = generated ? command.matrix + " (each of " + std::to_string(comm.size()) +
-                                  " ranks generating its z planes)"
-                            : command.matrix + " (read by " + std::to_string(comm.size()) +
-                                  " ranks)";
+  report.matrix = generated
+                      ? command.matrix + " (each of " + std::to_string(comm.size()) +
+                            " ranks generating its z planes)"
+                      : command.matrix + " (read by " + std::to_string(comm.size()) + " ranks)";
   report.rows = std::size_t(sizes[0]);
   report.entries = std::size_t(sizes[1]);
   report.block_size = block_size;
@@ -102,15 +108,14 @@ SolveStep setup_from_rows(const Communicator& comm, const SolveCommand& command,
   else
     b = to_device(scatter_ranges<Scalar>(comm, root ? whole_b.data() : nullptr, starts, ends, n),
                   "fgdd::solve::b");
-  return [&comm, &command, &solver, b, x, starts, ends, rows = report.rows] {
+  return [&comm, &command, &solver, b, x, starts, ends,
+          rows = report.rows](std::vector<Scalar>& x_on_root) {
     const SolveResult result = solver.solve_rows(ExecSpace(), b, x);
-    if (!command.write_solution.empty()) {
+    if (writes_solution(command, result)) {
       const bool root = comm.is_root();
-      std::vector<Scalar> whole_x(root ? rows : 0);
-      gather_ranges<Scalar>(comm, to_host_vector(x), root ? whole_x.data() : nullptr, starts, ends);
-      comm.run_collectively([&] {
-        if (root) write_matrix_market_vector(command.write_solution, whole_x);
-      });
+      x_on_root.resize(root ? rows : 0);
+      gather_ranges<Scalar>(comm, to_host_vector(x), root ? x_on_root.data() : nullptr, starts,
+                            ends);
     }
     return result;
   };
@@ -142,38 +147,83 @@ int solve(const Communicator& comm, const SolveCommand& command) {
     solve_step = command.read_per_rank ? setup_from_rows(comm, command, solver, report)
                                        : setup_from_root(comm, command, solver, report);
   } catch (const ZeroPivot& pivot) {  // every rank has it; the root reports
-    if (!root) return 1;
-    std::cout << "\n";
     report.partition = solver.partition_report();
     report.result.status = SolveStatus::PreconditionerFailed;
     report.result.reason = pivot.what();
-    print_summary(std::cout, report);
-    if (!command.json.empty()) write_json(command.json, report);
+    comm.run_collectively([&] {
+      if (!root) return;
+      std::cout << "\n";
+      print_summary(std::cout, report);
+      std::cout << std::flush;
+      write_outputs(command, report, {}, std::cerr);
+    });
     return 1;
   }
   if (root) std::cout << " done (reading " << report.load_seconds << " s)\n";
   report.setup_seconds = solver.setup_seconds();
   report.precond = solver.preconditioner().name();
-  report.result = solve_step();
+  std::vector<Scalar> x_on_root;
+  report.result = solve_step(x_on_root);
+  // The summary first, then the files (a file that cannot be written must not cost the result);
+  // a file error reaches every rank, so all exit 2 together.
   comm.run_collectively([&] {
     if (!root) return;
     print_summary(std::cout, report);
-    if (!command.json.empty()) write_json(command.json, report);
+    std::cout << std::flush;
+    write_outputs(
+        command, report,
+        [&](const std::string& path, const std::string& comment) {
+          write_matrix_market_vector(path, x_on_root, comment);
+        },
+        std::cerr);
   });
   return report.result.converged() ? 0 : 1;
 }
 
+// For an error on one rank outside any collective step: the others may wait in a reduction
+// forever, so mpirun must end them all; it then exits with this code, 2.
+[[noreturn]] void end_every_rank(const Communicator& comm, const std::string& message) {
+  std::fprintf(stderr, "\nfgdd-solve: rank %d: %s\n", comm.rank(), message.c_str());
+  std::fflush(stderr);
+  MPI_Abort(comm.get(), 2);
+  std::abort();  // MPI_Abort does not return
+}
+
 }  // namespace
 
-int solve_distributed(const SolveCommand& command) {
+int solve_distributed(const std::vector<std::string>& args) {
   const Communicator comm;
   try {
+    SolveCommand command;
+    comm.run_collectively([&] {
+      try {
+        command = parse_solve_command(args);
+      } catch (const UsageError& error) {
+        throw InvalidInput(std::string(error.what()) + " (rank " + std::to_string(comm.rank()) +
+                           "; see --help)");
+      }
+    });
+    // Ranks that disagree would take different paths and wait on each other forever.
+    comm.require_same_on_all_ranks(canonical_items(command), "fgdd-solve options");
+    if (command.help || command.version) {
+      if (comm.is_root() && command.help) std::cout << solve_usage();
+      if (comm.is_root() && command.version)
+        std::cout << "fgdd-solve " << FGDD_VERSION << " (Kokkos " << KOKKOS_VERSION << ", "
+                  << ExecSpace::name() << ", " << comm.size() << " MPI ranks)\n";
+      return 0;
+    }
     return solve(comm, command);
+  } catch (const OutOfMemory& error) {  // thrown on every rank alike
+    if (comm.is_root()) std::cerr << "\nfgdd-solve: out of memory: " << error.what() << "\n";
+    return 2;
   } catch (const Error& error) {  // thrown on every rank alike (Communicator::run_collectively)
     if (comm.is_root()) std::cerr << "\nfgdd-solve: " << error.what() << "\n";
     return 2;
-  } catch (const std::exception& error) {  // one rank only: end them all rather than hang
-    abort_all_ranks(comm, error);
+  } catch (const std::exception& error) {  // one rank only
+    end_every_rank(comm, (is_allocation_failure(error) ? "out of memory: " : "error: ") +
+                             std::string(error.what()));
+  } catch (...) {
+    end_every_rank(comm, "error: unknown exception");
   }
 }
 

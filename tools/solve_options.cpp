@@ -72,6 +72,8 @@ SolveCommand parse_solve_command(const std::vector<std::string>& args) {
       command.rhs = value();
     else if (option == "--write-solution")
       command.write_solution = value();
+    else if (option == "--write-unconverged")
+      command.write_unconverged = true;
     else if (option == "--json")
       command.json = value();
     else
@@ -79,12 +81,31 @@ SolveCommand parse_solve_command(const std::vector<std::string>& args) {
   }
   if (command.help || command.version) return command;
   if (command.matrix.empty()) throw UsageError("--matrix FILE.mtx|gen:SPEC is required");
+  if (command.write_unconverged && command.write_solution.empty())
+    throw UsageError("--write-unconverged needs --write-solution FILE.mtx");
   try {
     command.options.validate();
   } catch (const std::exception& error) {
     throw UsageError(error.what());
   }
   return command;
+}
+
+std::vector<std::string> canonical_items(const SolveCommand& command) {
+  std::vector<std::string> items = command.options.key_values();
+  const auto flag = [](bool on) { return on ? "true" : "false"; };
+  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
+           {"matrix", command.matrix},
+           {"rhs", command.rhs},
+           {"write_solution", command.write_solution},
+           {"write_unconverged", flag(command.write_unconverged)},
+           {"json", command.json},
+           {"monitor", flag(command.monitor)},
+           {"read_per_rank", flag(command.read_per_rank)},
+           {"help", flag(command.help)},
+           {"version", flag(command.version)}})
+    items.push_back(key + "=" + value);
+  return items;
 }
 
 const char* solve_usage() {
@@ -163,12 +184,21 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
                               Matrix Market file (of gen:SPEC: generates its share of the z
                               planes) and partitions them itself (no rank holds the whole
                               matrix); default: the root reads (generates) and partitions it
-  --write-solution FILE.mtx   write x as a Matrix Market array
-  --json FILE                 write the summary as JSON
+  --write-solution FILE.mtx   write x as a Matrix Market array when the solve converged; a
+                              solve that did not converge leaves FILE as it was (and says so)
+  --write-unconverged         with --write-solution: write the returned iterate even when the
+                              solve did not converge, its header comment giving the status and
+                              the relative true residual
+  --json FILE                 write the summary as JSON (also when the solve did not converge)
   --monitor                   print the residual of every iteration
   --version, --help
 
-Exit codes: 0 converged; 1 not converged (the reason is printed); 2 invalid usage or input.
+Files are replaced whole or not at all: written to a new temporary FILE.XXXXXX beside FILE,
+synced, then renamed onto FILE; a failure removes the temporary file and keeps the old FILE.
+
+Exit codes: 0 converged; 1 not converged (the reason is printed); 2 invalid usage, input or
+options, an output file that could not be written, out of memory, or any other error (under
+mpirun on every rank, also when the ranks were given different options).
 )";
 }
 

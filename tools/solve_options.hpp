@@ -11,11 +11,12 @@
 namespace fgdd::cli {
 
 struct SolveCommand {
-  std::string matrix;          // a Matrix Market path or gen:SPEC
-  std::string rhs;             // empty: all ones
-  SolverOptions options;       // every solver option, filled through SolverOptions::set
-  std::string write_solution;  // empty: do not write
-  std::string json;            // empty: no JSON report
+  std::string matrix;              // a Matrix Market path or gen:SPEC
+  std::string rhs;                 // empty: all ones
+  SolverOptions options;           // every solver option, filled through SolverOptions::set
+  std::string write_solution;      // empty: do not write; otherwise only a converged x, unless
+  bool write_unconverged = false;  // the last iterate too, its header saying it did not converge
+  std::string json;                // empty: no JSON report
   bool monitor = false;
   bool read_per_rank = false;  // under mpirun: every rank reads its rows of the file
   bool help = false;
@@ -30,6 +31,10 @@ class UsageError : public std::runtime_error {
 
 // Parses argv (without the program name). Throws UsageError naming the bad argument.
 SolveCommand parse_solve_command(const std::vector<std::string>& args);
+
+// The command as "key=value" items (SolverOptions::key_values and the command's own settings),
+// equal for equal commands however their arguments were ordered: what MPI ranks compare.
+std::vector<std::string> canonical_items(const SolveCommand& command);
 
 const char* solve_usage();
 

@@ -1,12 +1,8 @@
 #include "solve_report.hpp"
 
-#include "core/errors.hpp"
+#include "core/output_file.hpp"
 
-#include <cerrno>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <iomanip>
 #include <sstream>
 
@@ -106,15 +102,9 @@ void write_json(const std::string& path, const SolveReport& report) {
   for (std::size_t i = 0; i < r.residual_history.size(); ++i)
     json << (i ? "," : "") << json_number(r.residual_history[i]);
   json << "]}\n";
-  const std::string text = json.str();
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream file(temporary, std::ios::binary);
-    file << text;
-    if (!file) throw FileError(path, 0, std::string("cannot write: ") + std::strerror(errno));
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0)
-    throw FileError(path, 0, std::string("cannot rename into place: ") + std::strerror(errno));
+  OutputFile file(path);
+  file.write(json.str());
+  file.commit();
 }
 
 }  // namespace fgdd::cli

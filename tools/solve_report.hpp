@@ -27,7 +27,7 @@ struct SolveReport {
 
 void print_summary(std::ostream& out, const SolveReport& report);
 
-// Writes via a temporary file and a rename, so a failure never leaves half a report.
+// Writes through OutputFile: the whole report or, on any failure, the old file untouched.
 // Throws FileError.
 void write_json(const std::string& path, const SolveReport& report);
 

@@ -1,14 +1,19 @@
 // fgdd-solve: argument parsing, and the executable's exit codes, JSON and solution file.
 #include "catch_compat.hpp"
 #include "core/matrix_market.hpp"
+#include "core/types.hpp"
 #include "solve_options.hpp"
 
 #include <sys/wait.h>
 #include <unistd.h>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 using namespace fgdd;
 
@@ -130,6 +135,24 @@ TEST_CASE("parse_solve_command names the bad argument", "[tools][cli]") {
   CHECK(cli::parse_solve_command({"--help"}).help);
 }
 
+TEST_CASE("canonical_items: equal commands compare equal however ordered", "[tools][cli]") {
+  const auto items = [](const std::vector<std::string>& args) {
+    return cli::canonical_items(cli::parse_solve_command(args));
+  };
+  const auto base = items({"--matrix", "a.mtx", "--tol", "1e-6", "--restart", "7"});
+  CHECK(base == items({"--restart", "7", "--tol", "0.000001", "--matrix", "a.mtx"}));
+  CHECK(base != items({"--matrix", "a.mtx", "--tol", "1e-6", "--restart", "8"}));
+  CHECK(base != items({"--matrix", "a.mtx", "--tol", "1e-6", "--restart", "7", "--monitor"}));
+  CHECK(base != items({"--matrix", "b.mtx", "--tol", "1e-6", "--restart", "7"}));
+  CHECK(std::find(base.begin(), base.end(), "restart=7") != base.end());
+  CHECK(std::find(base.begin(), base.end(), "matrix=a.mtx") != base.end());
+  const auto unconverged = cli::parse_solve_command(
+      {"--matrix", "a.mtx", "--write-solution", "x.mtx", "--write-unconverged"});
+  CHECK(unconverged.write_unconverged);
+  CHECK_THROWS_WITH(cli::parse_solve_command({"--matrix", "a.mtx", "--write-unconverged"}),
+                    FGDD_CONTAINS("--write-unconverged needs --write-solution"));
+}
+
 TEST_CASE("fgdd-solve solves a generated problem and writes JSON and the solution",
           "[tools][cli]") {
   TempDir dir;
@@ -193,4 +216,148 @@ TEST_CASE("fgdd-solve exit codes", "[tools][cli]") {
       CHECK(run.output.find("row 1") != std::string::npos);
     }
   }
+}
+
+namespace {
+
+// Runs fgdd-solve with output through a pipe (not a file: the limit below does not apply to
+// pipes), its files limited to 512 bytes (dash) with SIGXFSZ ignored: a write past that fails with
+// EFBIG, as on a full disk. (Open MPI's PMIx keeps its data store in a file unless told to
+// hash it in memory; MPI_Init would fail under the limit.)
+Run run_solve_file_limited(const std::string& arguments) {
+  const std::string command = "PMIX_MCA_gds=hash sh -c \"trap '' XFSZ; ulimit -f 1; exec " +
+                              std::string(FGDD_SOLVE_EXE) + " " + arguments + "\" 2>&1";
+  std::FILE* pipe = popen(command.c_str(), "r");
+  std::string output;
+  char chunk[4096];
+  for (std::size_t got; (got = std::fread(chunk, 1, sizeof(chunk), pipe)) > 0;)
+    output.append(chunk, got);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+std::vector<std::string> names_in(const std::string& directory) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(directory))
+    names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace
+
+TEST_CASE("fgdd-solve keeps an old solution unless the solve converged", "[tools][cli]") {
+  TempDir dir;
+  const std::string solution = dir.path + "/x.mtx";
+  const std::vector<Scalar> old = {1, 2, 3};
+  write_matrix_market_vector(solution, old);
+  const std::string not_converging = "--matrix gen:lap7:10 --precond none --max-iters 2";
+  SECTION("not converged: the old file stays, stderr says so") {
+    const Run run = run_solve(not_converging + " --write-solution " + solution, dir);
+    INFO(run.output);
+    CHECK(run.exit_code == 1);
+    CHECK(read_matrix_market_vector(solution) == old);
+    CHECK(run.output.find(solution + " left as it was") != std::string::npos);
+    CHECK(run.output.find("--write-unconverged") != std::string::npos);
+  }
+  SECTION("--write-unconverged: the iterate, with a header that says it did not converge") {
+    const Run run =
+        run_solve(not_converging + " --write-solution " + solution + " --write-unconverged", dir);
+    INFO(run.output);
+    CHECK(run.exit_code == 1);
+    CHECK(read_matrix_market_vector(solution).size() == 1000);
+    const std::string text = read_file(solution);
+    CHECK(text.find("\n% NOT CONVERGED") != std::string::npos);
+    CHECK(text.find("\n% status max_iterations after 2 iterations") != std::string::npos);
+    CHECK(text.find("\n% relative true residual") != std::string::npos);
+  }
+  SECTION("--write-unconverged alone is a usage error") {
+    const Run run = run_solve("--matrix gen:lap7:4 --write-unconverged", dir);
+    CHECK(run.exit_code == 2);
+    CHECK(run.output.find("--write-unconverged needs --write-solution") != std::string::npos);
+  }
+  SECTION("a zero pivot: no x, the old file stays") {
+    const std::string matrix = dir.path + "/zero_diag.mtx";
+    std::ofstream(matrix) << "%%MatrixMarket matrix coordinate real general\n"
+                             "2 2 3\n1 1 2\n2 1 1\n2 2 0\n";
+    const Run run = run_solve("--matrix " + matrix + " --write-solution " + solution, dir);
+    INFO(run.output);
+    CHECK(run.exit_code == 1);
+    CHECK(read_matrix_market_vector(solution) == old);
+  }
+  for (const std::string& name : names_in(dir.path)) CHECK(name.rfind("x.mtx.", 0) != 0);
+}
+
+TEST_CASE("fgdd-solve prints the summary before it writes files", "[tools][cli]") {
+  TempDir dir;
+  // A directory cannot take the solution; the JSON report still gets written.
+  const std::string json = dir.path + "/report.json";
+  const Run run =
+      run_solve("--matrix gen:lap7:6 --write-solution " + dir.path + " --json " + json, dir);
+  INFO(run.output);
+  CHECK(run.exit_code == 2);
+  CHECK(run.output.find("status:        converged") != std::string::npos);
+  CHECK(run.output.find("is a directory") != std::string::npos);
+  CHECK(read_file(json).find("\"status\":\"converged\"") != std::string::npos);
+}
+
+TEST_CASE("fgdd-solve on a full disk keeps the old files and exits 2", "[tools][cli]") {
+  TempDir dir;
+  const std::string json = dir.path + "/report.json";
+  const std::string solution = dir.path + "/x.mtx";
+  std::ofstream(json) << "old report";
+  write_matrix_market_vector(solution, std::vector<Scalar>{7});
+  // A report of about 1.6 KB (37 iterations) and a solution of 70 KB: both beyond the limit
+  // (1 KB where sh is bash, whose ulimit counts kilobytes).
+  const Run run = run_solve_file_limited("--matrix gen:lap7:16 --precond none --tol 1e-12 --json " +
+                                         json + " --write-solution " + solution);
+  INFO(run.output);
+  CHECK(run.exit_code == 2);
+  CHECK(run.output.find("status:        converged") != std::string::npos);
+  CHECK(run.output.find("File too large") != std::string::npos);
+  CHECK(read_file(json) == "old report");
+  CHECK(read_matrix_market_vector(solution) == std::vector<Scalar>{7});
+  CHECK(names_in(dir.path) == std::vector<std::string>{"report.json", "x.mtx"});
+}
+
+TEST_CASE("fgdd-solve refuses options the backend or the problem cannot take", "[tools][cli]") {
+  TempDir dir;
+  SECTION("a team size above the backend's limit (Serial: 1; GPUs: 1024 at most)") {
+    const Run run = run_solve("--matrix gen:lap7:8 --team-size 100000", dir);
+    INFO(run.output);
+    CHECK(run.exit_code == 2);
+    CHECK(run.output.find("team_size 100000 exceeds") != std::string::npos);
+    CHECK(run.output.find("allowed: 0") != std::string::npos);
+  }
+  SECTION("a GMRES restart above the rows") {
+    const Run run = run_solve("--matrix gen:lap7:6 --solver gmres --restart 2000000000", dir);
+    INFO(run.output);
+    CHECK(run.exit_code == 2);
+    CHECK(run.output.find("restart 2000000000 exceeds the 216 rows") != std::string::npos);
+    CHECK(run.output.find("allowed: 1 to 216") != std::string::npos);
+  }
+  SECTION("the default restart on a problem smaller than it runs") {
+    const Run run = run_solve("--matrix gen:lap7:2 --solver gmres", dir);
+    INFO(run.output);
+    CHECK(run.exit_code == 0);
+  }
+}
+
+TEST_CASE("fgdd-solve out of memory: exit 2 with the reason, no abort", "[tools][cli]") {
+  // A GMRES basis of 17,576 × 16,001 doubles (2.2 GB) under a 1 GB address-space limit. CUDA and
+  // HIP reserve far more address space than that at start, so only host backends run this.
+  if (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible) return;
+  const std::string command = "PMIX_MCA_gds=hash sh -c \"ulimit -v 1000000; exec " +
+                              std::string(FGDD_SOLVE_EXE) +
+                              " --matrix gen:lap7:26 --solver gmres --restart 16000\" 2>&1";
+  std::FILE* pipe = popen(command.c_str(), "r");
+  std::string output;
+  char chunk[4096];
+  for (std::size_t got; (got = std::fread(chunk, 1, sizeof(chunk), pipe)) > 0;)
+    output.append(chunk, got);
+  const int status = pclose(pipe);
+  INFO(output);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 2);
+  CHECK(output.find("fgdd-solve: out of memory: gmres solve of 17576 rows") != std::string::npos);
 }

@@ -50,16 +50,21 @@ TEST_CASE("SolverOptions from key=value text", "[solver]") {
 
 TEST_CASE("Solver solves in the caller's ordering with every method and preconditioner",
           "[solver]") {
-  const auto [method, preconditioner] = GENERATE(table<std::string, std::string>(
-      {{"bicgstab", "ildu0-dd"}, {"bicgstab", "ilu0-dd"}, {"bicgstab", "ilu0"}, {"gmres", "ildu0"},
-       {"gmres", "ildu0-dd"}, {"bicg", "ildu0-dd"}, {"bicg", "jacobi"}, {"bicgstab", "none"}}));
+  const auto [method, preconditioner] =
+      GENERATE(table<std::string, std::string>({{"bicgstab", "ildu0-dd"},
+                                                {"bicgstab", "ilu0-dd"},
+                                                {"bicgstab", "ilu0"},
+                                                {"gmres", "ildu0"},
+                                                {"gmres", "ildu0-dd"},
+                                                {"bicg", "ildu0-dd"},
+                                                {"bicg", "jacobi"},
+                                                {"bicgstab", "none"}}));
   const int block_size = GENERATE(1, 2);
   CAPTURE(method, preconditioner, block_size);
   const SparseMatrix A = make_matrix(reference::random_matrix(70, block_size, 4, 31u));
   SolverOptions options;
-  options.set_all({"method=" + method, "preconditioner=" + preconditioner,
-                   "partitioner=natural", "subdomain_rows=" + std::to_string(16 * block_size),
-                   "tol=1e-10"});
+  options.set_all({"method=" + method, "preconditioner=" + preconditioner, "partitioner=natural",
+                   "subdomain_rows=" + std::to_string(16 * block_size), "tol=1e-10"});
   Solver solver(options);
   solver.setup(ExecSpace(), A);
   CHECK(solver.partition_report().num_subdomains == 5);
@@ -103,8 +108,8 @@ TEST_CASE("Solver::update_values reuses the setup and matches a fresh solver", "
   CAPTURE(preconditioner);
   auto arrays = reference::random_matrix(60, 1, 4, 8u);
   SolverOptions options;
-  options.set_all({"preconditioner=" + preconditioner, "partitioner=natural",
-                   "subdomain_rows=20", "tol=1e-12", "apply=dag_vc_ILDU0_fused"});
+  options.set_all({"preconditioner=" + preconditioner, "partitioner=natural", "subdomain_rows=20",
+                   "tol=1e-12", "apply=dag_vc_ILDU0_fused"});
   Solver solver(options);
   solver.setup(ExecSpace(), make_matrix(arrays));
   for (auto& v : arrays.values) v *= 2;
@@ -128,9 +133,85 @@ TEST_CASE("Solver misuse throws typed errors", "[solver]") {
   Solver solver;
   Vector b("b", 4), x("x", 4);
   CHECK_THROWS_WITH(solver.solve(ExecSpace(), b, x), FGDD_CONTAINS("before setup"));
-  CHECK_THROWS_AS(solver.update_values(ExecSpace(), make_matrix(reference::random_matrix(4, 1, 2, 1u))),
-                  InvalidInput);
+  CHECK_THROWS_AS(
+      solver.update_values(ExecSpace(), make_matrix(reference::random_matrix(4, 1, 2, 1u))),
+      InvalidInput);
   solver.setup(ExecSpace(), make_matrix(reference::random_matrix(4, 1, 2, 1u)));
   Vector wrong("wrong", 5);
   CHECK_THROWS_AS(solver.solve(ExecSpace(), wrong, x), DimensionMismatch);
+}
+
+TEST_CASE("SolverOptions::key_values reads back to the same options", "[solver]") {
+  SolverOptions options;
+  options.set_all({"method=gmres",
+                   "preconditioner=ic0-dd",
+                   "partitioner=natural",
+                   "subdomain_rows=64",
+                   "apply=dag_vc_ILDU0_fused",
+                   "fill=1",
+                   "shift_pivots=true",
+                   "pivot_threshold=1e-12",
+                   "team_size=64",
+                   "global_kernel=sync_free",
+                   "struct_schedule=tiles",
+                   "struct_layout=grid",
+                   "struct_factor_lanes=4",
+                   "struct_factor_threads=8",
+                   "tol=0.1234567890123456789",
+                   "abs_tol=1e-14",
+                   "max_iters=77",
+                   "restart=12",
+                   "ortho=mgs",
+                   "stagnation=0",
+                   "trsv=jacobi",
+                   "jacobi_sweeps=3",
+                   "jacobi_iters=5",
+                   "overlap=0.25",
+                   "jacobi_block_rows=100"});
+  const std::vector<std::string> items = options.key_values();
+  const std::vector<std::string> keys = SolverOptions::keys();
+  REQUIRE(items.size() == keys.size());
+  for (std::size_t k = 0; k < keys.size(); ++k) CHECK(items[k].rfind(keys[k] + "=", 0) == 0);
+  SolverOptions copy;
+  copy.set_all(items);
+  CHECK(copy.key_values() == items);
+  CHECK(copy.krylov.relative_tolerance == options.krylov.relative_tolerance);
+  CHECK(SolverOptions{}.key_values() != items);
+}
+
+TEST_CASE("Solver refuses options the problem or the backend cannot take", "[solver]") {
+  const ExecSpace space;
+  const GeneratedProblem problem = generate_problem("gen:lap7:4");  // 64 rows
+  Vector b("b", 64), x("x", 64);
+  Kokkos::deep_copy(b, 1.0);
+  SolverOptions options;
+  SECTION("a team size above the backend's maximum for the apply kernels") {
+    options.set("team_size", "100000");
+    Solver solver(options);
+    CHECK_THROWS_WITH(
+        solver.setup(space, problem.matrix, problem.grid),
+        FGDD_CONTAINS("team_size 100000 exceeds the") &&
+            FGDD_CONTAINS(std::string("threads per team that ") + ExecSpace::name()) &&
+            FGDD_CONTAINS("allowed: 0, Kokkos chooses, or 1 to"));
+  }
+  SECTION("a GMRES restart above the rows") {
+    options.set_all({"method=gmres", "restart=65"});
+    Solver solver(options);
+    CHECK_THROWS_WITH(
+        solver.setup(space, problem.matrix),
+        FGDD_CONTAINS("restart 65 exceeds the 64 rows") && FGDD_CONTAINS("allowed: 1 to 64"));
+    options.set("restart", "64");
+    Solver longest(options);
+    longest.setup(space, problem.matrix);
+    CHECK(longest.solve(space, b, x).converged());
+  }
+  SECTION("the default restart on a problem smaller than it runs with a basis of n vectors") {
+    const GeneratedProblem tiny = generate_problem("gen:lap7:2");  // 8 rows < restart 30
+    options.set_all({"method=gmres", "preconditioner=none"});
+    Solver solver(options);
+    solver.setup(space, tiny.matrix);
+    Vector b8("b8", 8), x8("x8", 8);
+    Kokkos::deep_copy(b8, 1.0);
+    CHECK(solver.solve(space, b8, x8).converged());
+  }
 }

@@ -1,5 +1,7 @@
 #include "core/errors.hpp"
 
+#include <cstring>
+#include <new>
 #include <sstream>
 
 namespace fgdd {
@@ -29,5 +31,10 @@ ZeroPivot::ZeroPivot(std::int64_t row, double value)
             " (0-based)"),
       row_(row),
       value_(value) {}
+
+bool is_allocation_failure(const std::exception& error) noexcept {
+  if (dynamic_cast<const std::bad_alloc*>(&error) != nullptr) return true;
+  return std::strstr(error.what(), "failed to allocate") != nullptr;
+}
 
 }  // namespace fgdd

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <stdexcept>
 #include <string>
 
@@ -62,6 +63,18 @@ class ZeroPivot : public Error {
   std::int64_t row_;
   double value_;
 };
+
+// Memory that could not be allocated (a Kokkos view or a host buffer): the message names what
+// it was for and, where known, the option that asked for it.
+class OutOfMemory : public Error {
+ public:
+  using Error::Error;
+};
+
+// Whether an exception reports a failed allocation: std::bad_alloc (host memory, Kokkos 3 and
+// early 4.x), or the std::runtime_error Kokkos 4.4 and later throw ("... memory space failed to
+// allocate ...", Kokkos::Experimental::BadAlloc in Kokkos 5).
+bool is_allocation_failure(const std::exception& error) noexcept;
 
 // A feature that this build of fgdd was configured without (METIS, MPI...).
 class NotCompiled : public Error {

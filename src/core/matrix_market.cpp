@@ -4,6 +4,7 @@
 
 #include "core/errors.hpp"
 #include "core/file_bytes.hpp"
+#include "core/output_file.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -691,69 +692,6 @@ std::vector<Scalar> read_matrix_market_vector(const std::string& path, std::int6
 
 namespace {
 
-// Buffered output to path + ".tmp", renamed onto path by commit(). Destroyed without a commit
-// (an exception on the way), it removes the temporary file.
-class AtomicWriter {
- public:
-  explicit AtomicWriter(const std::string& path)
-      : path_(path), temporary_(path + ".tmp"), buffer_(1 << 20) {
-    file_ = std::fopen(temporary_.c_str(), "wb");
-    if (file_ == nullptr) fail_with_errno("cannot write " + temporary_);
-  }
-  AtomicWriter(const AtomicWriter&) = delete;
-  AtomicWriter& operator=(const AtomicWriter&) = delete;
-  ~AtomicWriter() {
-    if (file_ != nullptr) std::fclose(file_);
-    if (!committed_) std::remove(temporary_.c_str());
-  }
-
-  // Every write reserves room first; one line is far below this.
-  static constexpr std::size_t max_line = 128;
-
-  void text(std::string_view s) {
-    if (s.size() > buffer_.size() - used_) flush();
-    if (s.size() > buffer_.size()) buffer_.resize(s.size());
-    std::memcpy(buffer_.data() + used_, s.data(), s.size());
-    used_ += s.size();
-  }
-  // Makes sure max_line bytes fit, then returns the write position.
-  char* line_start() {
-    if (buffer_.size() - used_ < max_line) flush();
-    return buffer_.data() + used_;
-  }
-  void line_end(char* position) { used_ = static_cast<std::size_t>(position - buffer_.data()); }
-
-  void commit() {
-    flush();
-    std::FILE* file = file_;
-    file_ = nullptr;
-    if (std::fclose(file) != 0) fail_with_errno("cannot write " + temporary_);
-    if (std::rename(temporary_.c_str(), path_.c_str()) != 0) {
-      fail_with_errno("cannot rename " + temporary_ + " to " + path_);
-    }
-    committed_ = true;
-  }
-
- private:
-  void flush() {
-    if (used_ > 0 && std::fwrite(buffer_.data(), 1, used_, file_) != used_) {
-      fail_with_errno("cannot write " + temporary_);
-    }
-    used_ = 0;
-  }
-  [[noreturn]] void fail_with_errno(const std::string& what) const {
-    const int error = errno;
-    throw FileError(path_, 0, what + ": " + std::strerror(error));
-  }
-
-  std::string path_;
-  std::string temporary_;
-  std::vector<char> buffer_;
-  std::size_t used_ = 0;
-  std::FILE* file_ = nullptr;
-  bool committed_ = false;
-};
-
 template <class Integer>
 char* put_integer(char* out, Integer value) {
   return std::to_chars(out, out + 24, value).ptr;
@@ -761,6 +699,18 @@ char* put_integer(char* out, Integer value) {
 
 // Shortest text that reads back to the same double (C++17 to_chars without a format).
 char* put_scalar(char* out, Scalar value) { return std::to_chars(out, out + 32, value).ptr; }
+
+// Each line of comment as a "% " line (a line break inside it cannot end the comment early).
+void write_comment_lines(OutputFile& out, const std::string& comment) {
+  std::size_t begin = 0;
+  while (begin < comment.size()) {
+    const std::size_t end = std::min(comment.find('\n', begin), comment.size());
+    out.write("% ");
+    out.write(std::string_view(comment).substr(begin, end - begin));
+    out.write("\n");
+    begin = end + 1;
+  }
+}
 
 }  // namespace
 
@@ -771,9 +721,9 @@ void write_matrix_market(const std::string& path, const SparseMatrix& A) {
   const std::size_t b = static_cast<std::size_t>(A.block_size());
   const std::size_t block_rows = static_cast<std::size_t>(A.num_block_rows());
 
-  AtomicWriter out(path);
-  out.text("%%MatrixMarket matrix coordinate real general\n");
-  out.text("% written by fgdd\n");
+  OutputFile out(path);
+  out.write("%%MatrixMarket matrix coordinate real general\n");
+  out.write("% written by fgdd\n");
   char* line = out.line_start();
   line = put_integer(line, A.num_rows());
   *line++ = ' ';
@@ -805,10 +755,12 @@ void write_matrix_market(const std::string& path, const SparseMatrix& A) {
   out.commit();
 }
 
-void write_matrix_market_vector(const std::string& path, const std::vector<Scalar>& x) {
-  AtomicWriter out(path);
-  out.text("%%MatrixMarket matrix array real general\n");
-  out.text("% written by fgdd\n");
+void write_matrix_market_vector(const std::string& path, const std::vector<Scalar>& x,
+                                const std::string& comment) {
+  OutputFile out(path);
+  out.write("%%MatrixMarket matrix array real general\n");
+  out.write("% written by fgdd\n");
+  write_comment_lines(out, comment);
   char* line = out.line_start();
   line = put_integer(line, x.size());
   *line++ = ' ';
@@ -824,9 +776,11 @@ void write_matrix_market_vector(const std::string& path, const std::vector<Scala
   out.commit();
 }
 
-void write_matrix_market_vector(const std::string& path, const ConstVector& x) {
+void write_matrix_market_vector(const std::string& path, const ConstVector& x,
+                                const std::string& comment) {
   const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
-  write_matrix_market_vector(path, std::vector<Scalar>(host.data(), host.data() + host.extent(0)));
+  write_matrix_market_vector(path, std::vector<Scalar>(host.data(), host.data() + host.extent(0)),
+                             comment);
 }
 
 }  // namespace fgdd

@@ -55,17 +55,21 @@ std::vector<Scalar> read_matrix_market_vector(const std::string& path, std::int6
 
 // Writes A as `coordinate real general` with 1-based indices, one line per stored scalar entry:
 // BSR blocks are expanded, zeros inside stored blocks included, so the pattern survives a round
-// trip. Values use the shortest form that reads back to the same double. The file is written to
-// path + ".tmp" and renamed, so a failure never leaves a partial file at path.
+// trip. Values use the shortest form that reads back to the same double. Written through
+// OutputFile (core/output_file.hpp): path holds the whole new file or keeps its old one, and
+// no temporary file or followed symlink is left behind.
 // Throws FileError(path, 0, reason) when the file cannot be written.
 void write_matrix_market(const std::string& path, const SparseMatrix& A);
 
-// Writes x as `array real general`, n×1, with the same precision and atomic-rename guarantee.
-// Non-finite values are written as to_chars spells them (nan, inf), which the reader rejects.
-void write_matrix_market_vector(const std::string& path, const std::vector<Scalar>& x);
+// Writes x as `array real general`, n×1, with the same precision and guarantees. Each line of
+// comment (if any) becomes a `%` line after the banner. Non-finite values are written as
+// to_chars spells them (nan, inf), which the reader rejects.
+void write_matrix_market_vector(const std::string& path, const std::vector<Scalar>& x,
+                                const std::string& comment = {});
 
 // The same for a device vector (copied to the host first).
-void write_matrix_market_vector(const std::string& path, const ConstVector& x);
+void write_matrix_market_vector(const std::string& path, const ConstVector& x,
+                                const std::string& comment = {});
 
 namespace detail {
 

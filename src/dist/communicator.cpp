@@ -34,6 +34,7 @@ enum class ErrorKind : int {
   FileError,
   ZeroPivot,
   NotCompiled,
+  OutOfMemory,
   Foreign
 };
 
@@ -52,7 +53,7 @@ std::string strip_suffix(const std::string& text, const std::string& suffix) {
   return ends ? text.substr(0, text.size() - suffix.size()) : text;
 }
 
-PackedError pack(const std::exception_ptr& failure) {
+PackedError pack(const std::exception_ptr& failure, int rank) {
   PackedError packed;
   try {
     std::rethrow_exception(failure);
@@ -76,10 +77,18 @@ PackedError pack(const std::exception_ptr& failure) {
     packed = {int(ErrorKind::InvalidInput), {-1, -1}, 0, e.what(), {}};
   } catch (const NotCompiled& e) {
     packed = {int(ErrorKind::NotCompiled), {-1, -1}, 0, e.what(), {}};
+  } catch (const OutOfMemory& e) {
+    packed = {int(ErrorKind::OutOfMemory), {-1, -1}, 0, e.what(), {}};
   } catch (const Error& e) {
     packed = {int(ErrorKind::Generic), {-1, -1}, 0, e.what(), {}};
   } catch (const std::exception& e) {
-    packed = {int(ErrorKind::Foreign), {-1, -1}, 0, e.what(), {}};
+    // An allocation failure keeps its kind: every rank then reports it as out of memory.
+    const bool memory = is_allocation_failure(e);
+    packed = {int(memory ? ErrorKind::OutOfMemory : ErrorKind::Foreign),
+              {-1, -1},
+              0,
+              memory ? "rank " + std::to_string(rank) + ": " + e.what() : std::string(e.what()),
+              {}};
   } catch (...) {
     packed = {int(ErrorKind::Foreign), {-1, -1}, 0, "unknown exception", {}};
   }
@@ -100,6 +109,8 @@ PackedError pack(const std::exception_ptr& failure) {
       throw InvalidInput(e.text);
     case ErrorKind::NotCompiled:
       throw NotCompiled(e.text);
+    case ErrorKind::OutOfMemory:
+      throw OutOfMemory(e.text);
     case ErrorKind::Generic:
       throw Error(e.text);
     case ErrorKind::Foreign:
@@ -146,13 +157,38 @@ void Communicator::run_collectively(const std::function<void()>& step) const {
   MPI_Allreduce(MPI_IN_PLACE, &first_failing, 1, MPI_INT, MPI_MIN, comm_);
   if (first_failing == size_) return;
   PackedError packed;
-  if (rank_ == first_failing) packed = pack(failure);
+  if (rank_ == first_failing) packed = pack(failure, rank_);
   MPI_Bcast(&packed.kind, 1, MPI_INT, first_failing, comm_);
   MPI_Bcast(packed.number, 2, MPI_INT64_T, first_failing, comm_);
   MPI_Bcast(&packed.value, 1, MPI_DOUBLE, first_failing, comm_);
   broadcast_string(packed.text, first_failing, comm_);
   broadcast_string(packed.path, first_failing, comm_);
   rethrow(packed, first_failing);
+}
+
+void Communicator::require_same_on_all_ranks(const std::vector<std::string>& items,
+                                             const std::string& what) const {
+  std::string text;
+  for (const std::string& item : items) text += item + '\n';
+  std::string roots = text;
+  broadcast_string(roots, 0, comm_);
+  run_collectively([&] {
+    if (text == roots) return;
+    std::vector<std::string> root_items;
+    for (std::size_t begin = 0; begin < roots.size();) {
+      const std::size_t end = roots.find('\n', begin);
+      root_items.push_back(roots.substr(begin, end - begin));
+      begin = end + 1;
+    }
+    std::size_t k = 0;
+    while (k < items.size() && k < root_items.size() && items[k] == root_items[k]) ++k;
+    const auto quoted = [](const std::vector<std::string>& list, std::size_t at) {
+      return at < list.size() ? "'" + list[at] + "'" : std::string("nothing");
+    };
+    throw InvalidInput(what + " differ between ranks: rank " + std::to_string(rank_) + " has " +
+                       quoted(items, k) + " where rank 0 has " + quoted(root_items, k) +
+                       " (every rank must be given the same options)");
+  });
 }
 
 void abort_all_ranks(const Communicator& comm, const std::exception& error) {

@@ -9,6 +9,8 @@
 
 #include <exception>
 #include <functional>
+#include <string>
+#include <vector>
 
 namespace fgdd {
 
@@ -34,6 +36,13 @@ class Communicator {
   // Collective: runs step on every rank. If it throws on any rank, every rank throws the
   // error of the lowest failing rank, with the same type (fgdd's error classes) and message.
   void run_collectively(const std::function<void()>& step) const;
+
+  // Collective: every rank passes its settings as "key=value" items (what names them, e.g.
+  // "solver options"). Unless every rank's items equal the root's, every rank throws the same
+  // InvalidInput naming the lowest differing rank and the first item that differs: ranks given
+  // different options would otherwise wait on each other forever.
+  void require_same_on_all_ranks(const std::vector<std::string>& items,
+                                 const std::string& what) const;
 
  private:
   MPI_Comm comm_;

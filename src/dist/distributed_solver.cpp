@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "dist/mpi_transfer.hpp"
 #include "partition/reorder.hpp"
+#include "solver/problem_checks.hpp"
 #include "solver/solver_steps.hpp"
 
 #include <string>
@@ -47,6 +48,7 @@ void DistributedSolver::setup(const ExecSpace& space, const SparseMatrix* A_on_r
                               const GridInfo& grid) {
   Kokkos::Timer timer;
   clear_setup();
+  comm_.require_same_on_all_ranks(options_.key_values(), "solver options");
   comm_.run_collectively([&] {
     if (!comm_.is_root()) return;
     if (!A_on_root) throw InvalidInput("the root rank passed no matrix to DistributedSolver");
@@ -62,6 +64,7 @@ void DistributedSolver::setup(const ExecSpace& space, const LocalRows& mine,
                               const GridInfo& local_grid) {
   Kokkos::Timer timer;
   clear_setup();
+  comm_.require_same_on_all_ranks(options_.key_values(), "solver options");
   matrix_ = std::make_unique<DistributedMatrix>(space, comm_, mine, local_grid, options_.partition);
   report_ = all_ranks_partition(comm_, matrix_->local_report());
   finish_setup(space, timer);
@@ -78,9 +81,21 @@ void DistributedSolver::clear_setup() {
 }
 
 void DistributedSolver::finish_setup(const ExecSpace& space, const Kokkos::Timer& timer) {
+  const Offset rows = Offset(matrix_->global_num_block_rows()) * matrix_->block_size();
   comm_.run_collectively([&] {
+    detail::check_options_for_problem(options_, rows);
     preconditioner_ = detail::make_preconditioner(space, options_, matrix_->diagonal(),
                                                   matrix_->dropped(), matrix_->partition());
+    // The solve allocates on each rank alone; a rank failing there would leave the others
+    // waiting in a reduction, so each checks now that its share can be had.
+    const KrylovOptions krylov = detail::krylov_for_problem(options_.krylov, rows);
+    detail::require_allocatable(detail::krylov_bytes(options_.method, krylov, matrix_->num_rows()),
+                                std::string(to_string(options_.method)) + " work vectors of " +
+                                    std::to_string(matrix_->num_rows()) + " rows on rank " +
+                                    std::to_string(comm_.rank()) +
+                                    (options_.method == KrylovMethod::Gmres
+                                         ? " (restart " + std::to_string(krylov.restart) + ")"
+                                         : std::string()));
   });
   operator_ = std::make_unique<DistributedOperator>(*matrix_);
   space.fence();
@@ -155,8 +170,9 @@ SolveResult DistributedSolver::solve_local(const ExecSpace& space, ConstVector b
     check_vector_size(*operator_, b_local.extent(0), "b");
     check_vector_size(*operator_, x_local.extent(0), "x");
   });
+  const Offset rows = Offset(matrix().global_num_block_rows()) * matrix().block_size();
   return detail::run_method(space, options_.method, *operator_, *preconditioner_, b_local, x_local,
-                            options_.krylov);
+                            detail::krylov_for_problem(options_.krylov, rows));
 }
 
 SolveResult DistributedSolver::solve(const ExecSpace& space, ConstVector b, Vector x) {

@@ -29,7 +29,10 @@ class DistributedSolver {
   DistributedSolver(const Communicator& comm, SolverOptions options = {});
 
   // Collective. The root passes A (and its grid, if any), the other ranks nullptr. Every rank
-  // throws the same error when any rank fails (a zero pivot names the caller's row).
+  // throws the same error when any rank fails (a zero pivot names the caller's row), when the
+  // ranks' options differ (InvalidInput naming the first differing key), when an option does not
+  // fit the problem or backend (as Solver::setup; restart against the global rows), or when a
+  // rank could not allocate the solve's work vectors (OutOfMemory).
   // ilu0 / ildu0 are the exact ILU of each rank's diagonal block (no communication).
   void setup(const ExecSpace& space, const SparseMatrix* A_on_root, const GridInfo& grid = {});
 

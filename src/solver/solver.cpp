@@ -2,24 +2,46 @@
 
 #include "core/errors.hpp"
 #include "core/matrix_build.hpp"
+#include "solver/problem_checks.hpp"
 #include "solver/solver_steps.hpp"
 
 namespace fgdd {
+
+namespace {
+
+// What a solve allocates, for the message when it cannot.
+std::string solve_memory_text(KrylovMethod method, const KrylovOptions& krylov, Offset rows) {
+  const double gib = double(detail::krylov_bytes(method, krylov, rows)) / (1 << 30);
+  return std::string(to_string(method)) + " solve of " + std::to_string(rows) + " rows (about " +
+         std::to_string(gib) + " GiB of vectors" +
+         (method == KrylovMethod::Gmres
+              ? ", restart " + std::to_string(krylov.restart) + " basis vectors included"
+              : std::string()) +
+         ")";
+}
+
+}  // namespace
 
 Solver::Solver(SolverOptions options) : options_(std::move(options)) { options_.validate(); }
 
 void Solver::setup(const ExecSpace& space, const SparseMatrix& A, const GridInfo& grid) {
   Kokkos::Timer timer;
   preconditioner_.reset();
-  partitioned_ =
-      std::make_unique<PartitionedMatrix>(partition_matrix(space, A, grid, options_.partition));
-  // The partition stays (and its report readable) if the factorization throws; solve and
-  // update_values then refuse until a setup completes.
-  preconditioner_ =
-      detail::make_preconditioner(space, options_, partitioned_->system.permuted,
-                                  partitioned_->system.dropped, partitioned_->partition, grid);
-  b_p_ = Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::solver::b_p"), A.num_rows());
-  x_p_ = Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::solver::x_p"), A.num_rows());
+  partitioned_.reset();
+  detail::check_options_for_problem(options_, A.num_rows());
+  detail::with_memory_named("setup of " + std::to_string(A.num_rows()) + " rows", [&] {
+    partitioned_ =
+        std::make_unique<PartitionedMatrix>(partition_matrix(space, A, grid, options_.partition));
+    // The partition stays (and its report readable) if the factorization throws; solve and
+    // update_values then refuse until a setup completes.
+    preconditioner_ =
+        detail::make_preconditioner(space, options_, partitioned_->system.permuted,
+                                    partitioned_->system.dropped, partitioned_->partition, grid);
+    b_p_ =
+        Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::solver::b_p"), A.num_rows());
+    x_p_ =
+        Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::solver::x_p"), A.num_rows());
+  });
   space.fence();
   setup_seconds_ = timer.seconds();
 }
@@ -45,8 +67,12 @@ SolveResult Solver::solve(const ExecSpace& space, ConstVector b, Vector x) {
   permute_vector(space, partition, block_size, x, x_p_);
   const MatrixOperator A_op(A_p);
   const Preconditioner& M = *preconditioner_;
-  const SolveResult result =
-      detail::run_method(space, options_.method, A_op, M, b_p_, x_p_, options_.krylov);
+  const Offset n = A_p.num_rows();
+  const KrylovOptions krylov = detail::krylov_for_problem(options_.krylov, n);
+  SolveResult result;
+  detail::with_memory_named(solve_memory_text(options_.method, krylov, n), [&] {
+    result = detail::run_method(space, options_.method, A_op, M, b_p_, x_p_, krylov);
+  });
   unpermute_vector(space, partition, block_size, x_p_, x);
   return result;
 }

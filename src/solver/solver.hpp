@@ -24,8 +24,11 @@ class Solver {
   explicit Solver(SolverOptions options = {});
 
   // Partitions (geometric cuts when grid describes A), reorders, drops and factors. Throws
-  // InvalidMatrix/InvalidInput for bad input and ZeroPivot naming the caller's row (the
-  // partition report stays readable then; solving needs a setup that completed).
+  // InvalidMatrix/InvalidInput for bad input or options the problem or backend cannot take
+  // (GMRES restart above the rows, a team size above the backend's limit: the message gives
+  // the allowed range), OutOfMemory when an allocation fails, and ZeroPivot naming the
+  // caller's row (the partition report stays readable then; solving needs a setup that
+  // completed).
   void setup(const ExecSpace& space, const SparseMatrix& A, const GridInfo& grid = {});
 
   // New values of the pattern given to setup: one gather into the reordered matrices and a
@@ -34,7 +37,9 @@ class Solver {
   void update_values(const ExecSpace& space, const SparseMatrix& A);
 
   // Solves A x = b in the caller's ordering, x holding the initial guess. A solver failure is a
-  // status in the result (x then holds the last finite iterate); bad sizes throw.
+  // status in the result (x then holds the last finite iterate); bad sizes throw, and an
+  // allocation that fails throws OutOfMemory naming the method and the memory it asked for. A
+  // GMRES restart above the rows runs as the rows (the default 30 on small problems).
   SolveResult solve(const ExecSpace& space, ConstVector b, Vector x);
 
   const SolverOptions& options() const noexcept { return options_; }

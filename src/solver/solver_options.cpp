@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 
 namespace fgdd {
@@ -25,6 +26,25 @@ const std::vector<std::pair<PreconditionerKind, const char*>> preconditioner_nam
     {PreconditionerKind::StructIc0, "struct-ic0"},
     {PreconditionerKind::Jacobi, "jacobi"},
     {PreconditionerKind::None, "none"}};
+
+const std::vector<std::pair<GlobalRowKernel, const char*>> global_kernel_names = {
+    {GlobalRowKernel::Auto, "auto"},
+    {GlobalRowKernel::ThreadPerRow, "thread"},
+    {GlobalRowKernel::LanesPerRow, "lanes"},
+    {GlobalRowKernel::SyncFree, "sync_free"}};
+
+const std::vector<std::pair<StructSchedule, const char*>> struct_schedule_names = {
+    {StructSchedule::Auto, "auto"},
+    {StructSchedule::Levels, "levels"},
+    {StructSchedule::LevelCounters, "level_counters"},
+    {StructSchedule::SyncFree, "sync_free"},
+    {StructSchedule::Tiles, "tiles"}};
+
+const std::vector<std::pair<StructLayout, const char*>> struct_layout_names = {
+    {StructLayout::Auto, "auto"}, {StructLayout::Grid, "grid"}, {StructLayout::Level, "level"}};
+
+const std::vector<std::pair<Orthogonalization, const char*>> ortho_names = {
+    {Orthogonalization::Cgs2, "cgs2"}, {Orthogonalization::Mgs, "mgs"}};
 
 template <class Enum>
 Enum named(const std::vector<std::pair<Enum, const char*>>& names, const std::string& key,
@@ -124,24 +144,12 @@ void SolverOptions::set(const std::string& key, const std::string& value) {
     dd.factor.pivot_threshold = number(key, value);
   else if (key == "team_size")
     dd.team_size = int(integer(key, value, int_max));
-  else if (key == "global_kernel") {
-    global_kernel = named<GlobalRowKernel>({{GlobalRowKernel::Auto, "auto"},
-                                            {GlobalRowKernel::ThreadPerRow, "thread"},
-                                            {GlobalRowKernel::LanesPerRow, "lanes"},
-                                            {GlobalRowKernel::SyncFree, "sync_free"}},
-                                           key, value);
-  } else if (key == "struct_schedule") {
-    struct_schedule = named<StructSchedule>({{StructSchedule::Auto, "auto"},
-                                             {StructSchedule::Levels, "levels"},
-                                             {StructSchedule::LevelCounters, "level_counters"},
-                                             {StructSchedule::SyncFree, "sync_free"},
-                                             {StructSchedule::Tiles, "tiles"}},
-                                            key, value);
-  } else if (key == "struct_layout") {
-    struct_layout = named<StructLayout>({{StructLayout::Auto, "auto"},
-                                         {StructLayout::Grid, "grid"},
-                                         {StructLayout::Level, "level"}},
-                                        key, value);
+  else if (key == "global_kernel")
+    global_kernel = named(global_kernel_names, key, value);
+  else if (key == "struct_schedule")
+    struct_schedule = named(struct_schedule_names, key, value);
+  else if (key == "struct_layout") {
+    struct_layout = named(struct_layout_names, key, value);
   } else if (key == "struct_factor_lanes") {
     struct_factor_launch.lanes = int(integer(key, value, int_max));
   } else if (key == "struct_factor_threads") {
@@ -155,8 +163,7 @@ void SolverOptions::set(const std::string& key, const std::string& value) {
   else if (key == "restart")
     krylov.restart = int(integer(key, value, int_max));
   else if (key == "ortho") {
-    krylov.orthogonalization = named<Orthogonalization>(
-        {{Orthogonalization::Cgs2, "cgs2"}, {Orthogonalization::Mgs, "mgs"}}, key, value);
+    krylov.orthogonalization = named(ortho_names, key, value);
   } else if (key == "stagnation") {
     krylov.stagnation_iterations = int(integer(key, value, int_max));
   } else if (key == "divergence") {
@@ -190,6 +197,43 @@ void SolverOptions::set_all(const std::vector<std::string>& key_values) {
       throw InvalidInput("option '" + item + "' is not key=value");
     set(item.substr(0, equals), item.substr(equals + 1));
   }
+}
+
+std::vector<std::string> SolverOptions::key_values() const {
+  // %.17g: every double reads back to the same bits.
+  const auto real = [](double value) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%.17g", value);
+    return std::string(text);
+  };
+  const auto item = [](const char* key, const std::string& value) {
+    return std::string(key) + "=" + value;
+  };
+  return {item("method", to_string(method)),
+          item("preconditioner", to_string(preconditioner)),
+          item("partitioner", to_string(partition.partitioner)),
+          item("subdomain_rows", std::to_string(partition.subdomain_rows)),
+          item("apply", to_string(dd.apply)),
+          item("fill", std::to_string(dd.factor.level_of_fill)),
+          item("shift_pivots", dd.factor.shift_tiny_pivots ? "true" : "false"),
+          item("pivot_threshold", real(dd.factor.pivot_threshold)),
+          item("team_size", std::to_string(dd.team_size)),
+          item("global_kernel", name_of(global_kernel_names, global_kernel)),
+          item("struct_schedule", name_of(struct_schedule_names, struct_schedule)),
+          item("struct_layout", name_of(struct_layout_names, struct_layout)),
+          item("struct_factor_lanes", std::to_string(struct_factor_launch.lanes)),
+          item("struct_factor_threads", std::to_string(struct_factor_launch.team_threads)),
+          item("tol", real(krylov.relative_tolerance)),
+          item("abs_tol", real(krylov.absolute_tolerance)),
+          item("max_iters", std::to_string(krylov.max_iterations)),
+          item("restart", std::to_string(krylov.restart)),
+          item("ortho", name_of(ortho_names, krylov.orthogonalization)),
+          item("stagnation", std::to_string(krylov.stagnation_iterations)),
+          item("trsv", trsv == TrsvMethod::Jacobi ? "jacobi" : "exact"),
+          item("jacobi_sweeps", std::to_string(jacobi.sweeps)),
+          item("jacobi_iters", std::to_string(jacobi.iterations)),
+          item("overlap", real(jacobi.overlap)),
+          item("jacobi_block_rows", std::to_string(jacobi.block_rows))};
 }
 
 void SolverOptions::validate() const {

@@ -66,6 +66,9 @@ struct SolverOptions {
   void set_all(const std::vector<std::string>& key_values);
   // The keys set() accepts, for help texts.
   static std::vector<std::string> keys();
+  // Every key of keys() as "key=value", in that order: set_all(key_values()) on default options
+  // gives these options back (the monitor aside). For logs, and for ranks comparing options.
+  std::vector<std::string> key_values() const;
   // Throws InvalidInput naming the first inconsistent field.
   void validate() const;
 };

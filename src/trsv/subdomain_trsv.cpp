@@ -5,6 +5,7 @@
 #include "trsv/subdomain_solve_kernel.hpp"
 #include "trsv/team_scratch.hpp"
 
+#include <algorithm>
 #include <string>
 #include <type_traits>
 
@@ -60,30 +61,89 @@ struct Operands {
 };
 
 template <Traversal traversal, bool InScratch, int B>
-void launch_with_block(const ExecSpace& space, const Operands& o, const StepList& steps,
-                       ConstVector r, Vector z, detail::TeamScratch scratch, const char* label) {
+detail::SubdomainSolveKernel<traversal, InScratch, B> make_kernel(const Operands& o,
+                                                                  const StepList& steps,
+                                                                  ConstVector r, Vector z,
+                                                                  detail::TeamScratch scratch) {
   const SparseMatrix& factors = o.f.factors();
   const Partition& partition = o.f.partition();
-  detail::SubdomainSolveKernel<traversal, InScratch, B> kernel{factors.row_map(),
-                                                               factors.col_ind(),
-                                                               factors.values(),
-                                                               o.f.diag_position(),
-                                                               o.f.inv_diag(),
-                                                               partition.subdomain_offsets,
-                                                               o.lower,
-                                                               o.upper,
-                                                               o.edge_values,
-                                                               r,
-                                                               z,
-                                                               steps,
-                                                               factors.block_size(),
-                                                               scratch.level};
+  return {factors.row_map(),
+          factors.col_ind(),
+          factors.values(),
+          o.f.diag_position(),
+          o.f.inv_diag(),
+          partition.subdomain_offsets,
+          o.lower,
+          o.upper,
+          o.edge_values,
+          r,
+          z,
+          steps,
+          factors.block_size(),
+          scratch.level};
+}
+
+// The most threads a team of this kernel may have on the backend (1 on Serial; on GPUs what
+// the kernel's registers and scratch leave). Asking Kokkos for more aborts the process.
+template <class Kernel>
+int most_threads(const ExecSpace& space, const Kernel& kernel, bool in_scratch,
+                 detail::TeamScratch scratch, int lanes) {
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  Policy probe(space, 1, 1, lanes);
+  if (in_scratch) probe.set_scratch_size(scratch.level, Kokkos::PerTeam(scratch.bytes));
+  return probe.team_size_max(kernel, Kokkos::ParallelForTag());
+}
+
+void check_team_size(int team_size, int most, const std::string& label) {
+  if (team_size > most)
+    throw InvalidInput("team_size " + std::to_string(team_size) + " exceeds the " +
+                       std::to_string(most) + " threads per team that " + ExecSpace::name() +
+                       " allows for " + label + " (allowed: 0, Kokkos chooses, or 1 to " +
+                       std::to_string(most) + ")");
+}
+
+template <Traversal traversal, bool InScratch, int B>
+void launch_with_block(const ExecSpace& space, const Operands& o, const StepList& steps,
+                       ConstVector r, Vector z, detail::TeamScratch scratch, const char* label) {
+  const auto kernel = make_kernel<traversal, InScratch, B>(o, steps, r, z, scratch);
+  const Ordinal league = o.f.partition().num_subdomains;
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   const int lanes = traversal == Traversal::Lanes ? o.lanes : 1;
-  Policy policy = o.team_size > 0 ? Policy(space, partition.num_subdomains, o.team_size, lanes)
-                                  : Policy(space, partition.num_subdomains, Kokkos::AUTO, lanes);
+  if (o.team_size > 0)
+    check_team_size(o.team_size, most_threads(space, kernel, InScratch, scratch, lanes), label);
+  Policy policy = o.team_size > 0 ? Policy(space, league, o.team_size, lanes)
+                                  : Policy(space, league, Kokkos::AUTO, lanes);
   if (InScratch) policy.set_scratch_size(scratch.level, Kokkos::PerTeam(scratch.bytes));
   Kokkos::parallel_for(label, policy, kernel);
+}
+
+// The most threads per team both fused apply kernels allow for these factors, so that a
+// team_size too large fails when the preconditioner is built (on every rank alike), not in the
+// middle of a solve.
+int most_apply_threads(const ExecSpace& space, const Operands& o, detail::TeamScratch scratch) {
+  const auto most = [&](auto block_size) {
+    constexpr int B = decltype(block_size)::value;
+    const StepList steps = {};
+    return std::min(
+        {most_threads(space, make_kernel<Traversal::Edge, true, B>(o, steps, {}, {}, scratch),
+                      true, scratch, 1),
+         most_threads(space, make_kernel<Traversal::Vertex, true, B>(o, steps, {}, {}, scratch),
+                      true, scratch, 1),
+         most_threads(space, make_kernel<Traversal::Lanes, true, B>(o, steps, {}, {}, scratch),
+                      true, scratch, o.lanes)});
+  };
+  switch (o.f.factors().block_size()) {
+    case 1:
+      return most(std::integral_constant<int, 1>());
+    case 2:
+      return most(std::integral_constant<int, 2>());
+    case 3:
+      return most(std::integral_constant<int, 3>());
+    case 4:
+      return most(std::integral_constant<int, 4>());
+    default:
+      return most(std::integral_constant<int, 0>());
+  }
 }
 
 template <Traversal traversal, bool InScratch>
@@ -142,6 +202,12 @@ SubdomainTrsv::SubdomainTrsv(const ExecSpace& space, const SubdomainIlu0& factor
       rows > 0 ? (lower_.num_edges + upper_.num_edges + 2 * rows - 1) / (2 * rows) : 1);
   // The flags follow the slice in one request (get_shmem does not align; the doubles go first).
   spin_bytes_ = slice_bytes_ + std::size_t(largest) * sizeof(int) + 64;
+  if (team_size > 0) {
+    const Operands operands{factorization, lower_, upper_, edge_values_, team_size_, lanes_};
+    check_team_size(team_size,
+                    most_apply_threads(space, operands, detail::team_scratch_for(slice_bytes_)),
+                    "the subdomain apply");
+  }
 }
 
 void SubdomainTrsv::refresh_edge_values(const ExecSpace& space) const {

@@ -19,8 +19,10 @@ class SubdomainTrsv {
   // edge order. After factorization.numeric(...) the next solve notices (numeric_count) and
   // gathers the new values again; nothing else is redone. The factorization must outlive this.
   // team_size: threads per subdomain team; 0 lets Kokkos choose (Kokkos::AUTO). Throws
-  // InvalidInput for a negative team_size. Every solve and apply throws DimensionMismatch when
-  // a vector's length differs from the factors' row count.
+  // InvalidInput for a negative team_size or one above what the backend allows for the fused
+  // apply kernels (TeamPolicy::team_size_max: 1 on Serial), naming the allowed range; a launch
+  // of another kernel checks its own limit alike. Every solve and apply throws
+  // DimensionMismatch when a vector's length differs from the factors' row count.
   SubdomainTrsv(const ExecSpace& space, const SubdomainIlu0& factorization, int team_size = 0);
 
   // x = T⁻¹ r with T the lower (or upper) triangle of the factors: the strictly triangular blocks

@@ -11,8 +11,8 @@ Solver::Solver(SolverOptions options) : options_(std::move(options)) { options_.
 void Solver::setup(const ExecSpace& space, const SparseMatrix& A, const GridInfo& grid) {
   Kokkos::Timer timer;
   preconditioner_.reset();
-  partitioned_ =
-      std::make_unique<PartitionedMatrix>(partition_matrix(space, A, grid, options_.partition));
+  partitioned_ = std::make_unique<PartitionedMatrix>(
+      partition_matrix(space, A, grid, detail::partition_options_for(options_)));
   // The partition stays (and its report readable) if the factorization throws; solve and
   // update_values then refuse until a setup completes.
   preconditioner_ =

@@ -83,6 +83,8 @@ std::vector<std::string> SolverOptions::keys() {
           "apply",
           "fill",
           "shift_pivots",
+          "shift",
+          "shift_amount",
           "pivot_threshold",
           "team_size",
           "global_kernel",
@@ -119,6 +121,10 @@ void SolverOptions::set(const std::string& key, const std::string& value) {
     dd.factor.level_of_fill = int(integer(key, value, int_max));
   else if (key == "shift_pivots")
     dd.factor.shift_tiny_pivots = boolean(key, value);
+  else if (key == "shift")
+    dd.factor.shift = parse_pivot_shift(value);
+  else if (key == "shift_amount")
+    dd.factor.shift_amount = number(key, value);
   else if (key == "pivot_threshold")
     dd.factor.pivot_threshold = number(key, value);
   else if (key == "team_size")

@@ -17,6 +17,8 @@ const std::vector<std::pair<std::string, std::string>> solver_flags = {
     {"--subdomain-rows", "subdomain_rows"},
     {"--apply", "apply"},
     {"--fill", "fill"},
+    {"--shift", "shift"},
+    {"--shift-amount", "shift_amount"},
     {"--team-size", "team_size"},
     {"--tol", "tol"},
     {"--abs-tol", "abs_tol"},
@@ -118,7 +120,8 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
                               gen:reservoir[:NX:NY:NZ]  gen:bsr3:N
   --partitioner auto|geometric|metis|rcm|natural
                               subdomains (auto: geometric for generated grids, else METIS
-                              when built with it, else RCM chunks); default auto
+                              when built with it, else RCM chunks; for ilu0/ildu0 natural:
+                              they factor in the file's order); default auto
   --subdomain-rows N          rows per subdomain at most; default: 1,500 on GPUs, the most
                               that fit team scratch on CPU backends
   --rhs FILE.mtx              right-hand side (Matrix Market array); default all ones
@@ -171,7 +174,16 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
                               chooses (tuning knob for benchmarks)
   --fill K                    ILU(K) inside each subdomain (0..8): more fill, fewer
                               iterations; default 0
-  --shift-pivots              shift tiny pivots instead of failing (the count is reported)
+  --shift-pivots              shift tiny pivots instead of failing (the count is reported);
+                              the same as --shift nonzero
+  --shift none|nonzero|positive-definite
+                              what a failing pivot does (PETSc's shift types): none fails
+                              with the row; nonzero replaces a tiny pivot; positive-definite
+                              (Manteuffel) refactors with every diagonal shifted by
+                              alpha*||row||_1, alpha doubling until every pivot is positive
+                              (ILU: of its diagonal's sign), per subdomain for the DD
+                              preconditioners; default none
+  --shift-amount A            the first alpha of --shift positive-definite; default 1/1024
   --tol T                     relative tolerance on ||b - A x|| / ||b||; default 1e-8
   --abs-tol T                 absolute tolerance; default 0
   --max-iters N               iteration limit; default 1000

@@ -13,6 +13,7 @@
 #include "partition/partition_matrix.hpp"
 #include "reference/dense.hpp"
 #include "reference/factor_bounds.hpp"
+#include "reference/ic0_breakdown.hpp"
 #include "reference/random_matrix.hpp"
 #include "reference/reference_ilu0.hpp"
 #include "trsv/global_trsv.hpp"
@@ -539,4 +540,60 @@ TEST_CASE("global ILU0 preconditioner in BiCGSTAB: fewer iterations than none, n
   CHECK(refactored.iterations == with_global.iterations);
   CHECK(refactored.residual_history == with_global.residual_history);
   CHECK_THROWS_AS(global.update_values(ExecSpace(), dd.system.dropped), InvalidInput);
+}
+
+TEST_CASE("global ILU0: the positive-definite shift refactors the whole matrix; overflow named",
+          "[global]") {
+  // The 6×6 grid whose ILU(0) meets the pivot −0.378 (SPD, so a wrong-signed pivot is a
+  // breakdown, not a tiny one): none keeps it; positive_definite refactors A + α·S with α = 2⁻¹⁰
+  // (still a negative pivot), then 2⁻⁹, and must equal the serial ILU(0) of A + 2⁻⁹·S.
+  const IluForm form = GENERATE(IluForm::Ilu0, IluForm::Ildu0);
+  CAPTURE(int(form));
+  const SparseMatrix A = make_matrix(reference::ic0_breakdown_grid());
+  const auto host = reference::to_host_csr(A);
+  const auto pivots_of = [&](const std::vector<double>& values) {
+    std::vector<double> pivots;
+    for (Ordinal i = 0; i < host.num_block_rows(); ++i)
+      for (Offset k = host.row_map[i]; k < host.row_map[i + 1]; ++k)
+        if (host.col_ind[k] == i) pivots.push_back(values[k]);
+    return pivots;
+  };
+  FactorOptions options;
+  options.form = form;
+  const GlobalIlu0 plain(ExecSpace(), A, options);
+  const auto plain_pivots = pivots_of(reference::host_vector(plain.factors().values()));
+  CHECK(*std::min_element(plain_pivots.begin(), plain_pivots.end()) < 0);
+  CHECK(plain.report().shift == 0);
+
+  options.shift = PivotShift::PositiveDefinite;
+  const GlobalIlu0 shifted(ExecSpace(), A, options);
+  CHECK(shifted.report().shift == 1.0 / 512);
+  CHECK(shifted.report().shift_attempts == 2);
+  CHECK(shifted.report().shifted_rows == Offset(36));
+  const auto reference = reference::ilu0(
+      reference::shifted(host, std::vector<double>(host.num_block_rows(), 1.0 / 512), false));
+  const auto values = reference::host_vector(shifted.factors().values());
+  for (Ordinal i = 0; i < host.num_block_rows(); ++i)
+    for (Offset k = host.row_map[i]; k < host.row_map[i + 1]; ++k) {
+      if (form == IluForm::Ildu0 && host.col_ind[k] > i) continue;  // U scaled there
+      CAPTURE(i, k);
+      // O(1) entries, multipliers below 1: rounding of a few updates.
+      CHECK(values[k] == FGDD_CATCH_APPROX(reference.values[k]).margin(1e-13));
+    }
+  const auto pivots = pivots_of(values);
+  CHECK(*std::min_element(pivots.begin(), pivots.end()) > 0);
+
+  // A pivot that overflows is an overflow, not a zero pivot: U_11 = 1e308 + 1e8·1e300 = inf.
+  HostMatrixArrays big;
+  big.num_block_rows = big.num_block_cols = 2;
+  big.row_map = {0, 2, 4};
+  big.col_ind = {0, 1, 0, 1};
+  big.values = {1e300, 1e300, -1e308, 1e308};
+  try {
+    GlobalIlu0(ExecSpace(), make_matrix(big), FactorOptions{});
+    FAIL("expected PivotOverflow");
+  } catch (const PivotOverflow& pivot) {
+    CHECK(pivot.row() == 1);
+    CHECK_THAT(std::string(pivot.what()), FGDD_CONTAINS("overflowed (inf)"));
+  }
 }

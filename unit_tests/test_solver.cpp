@@ -1,10 +1,15 @@
 // The top-level Solver: options from key=value text, setup / solve in the caller's ordering,
-// update_values reusing the setup, and typed errors for misuse.
+// update_values reusing the setup, the exact global ILU in the caller's order, the
+// positive-definite shift with CG, and typed errors for misuse.
 #include "catch_compat.hpp"
 #include "core/generators.hpp"
+#include "krylov/global_ilu_preconditioner.hpp"
 #include "reference/dense.hpp"
+#include "reference/ic0_breakdown.hpp"
 #include "reference/random_matrix.hpp"
+#include "reference/reference_ilu0.hpp"
 #include "solver/solver.hpp"
+#include "solver/solver_steps.hpp"
 
 #include <cmath>
 
@@ -213,5 +218,101 @@ TEST_CASE("Solver refuses options the problem or the backend cannot take", "[sol
     Vector b8("b8", 8), x8("x8", 8);
     Kokkos::deep_copy(b8, 1.0);
     CHECK(solver.solve(space, b8, x8).converged());
+
+TEST_CASE("SolverOptions: the pivot shift", "[solver]") {
+  SolverOptions options;
+  CHECK(options.dd.factor.effective_shift() == PivotShift::None);
+  options.set("shift", "positive-definite");
+  CHECK(options.dd.factor.shift == PivotShift::PositiveDefinite);
+  options.set("shift", "positive_definite");
+  CHECK(options.dd.factor.shift == PivotShift::PositiveDefinite);
+  options.set("shift_amount", "0.01");
+  CHECK(options.dd.factor.shift_amount == 0.01);
+  CHECK(options.dd.factor.shift_attempts() == 9);  // 0.01·2⁸ = 2.56 is the first α ≥ 2
+  CHECK_NOTHROW(options.validate());
+  CHECK_THROWS_WITH(options.set("shift", "huge"), FGDD_CONTAINS("none|nonzero|positive-definite"));
+  // shift_pivots is shift nonzero; with positive_definite it is a contradiction.
+  options.set("shift_pivots", "true");
+  CHECK_THROWS_WITH(options.validate(), FGDD_CONTAINS("contradicts"));
+  options.set("shift", "none");
+  CHECK(options.dd.factor.effective_shift() == PivotShift::Nonzero);
+  options.set("shift", "nonzero");
+  CHECK(options.dd.factor.effective_shift() == PivotShift::Nonzero);
+  options.set("shift_amount", "0");
+  options.set("shift", "positive_definite");
+  options.set("shift_pivots", "false");
+  CHECK_THROWS_WITH(options.validate(), FGDD_CONTAINS("shift_amount"));
+}
+
+TEST_CASE("Solver: ilu0 and ildu0 factor in the caller's order unless a partitioner is asked for",
+          "[solver][global]") {
+  // No grid: the default partitioner would be METIS (or RCM); the exact global ILU(0) must be
+  // ILU(0) of the matrix as given.
+  const std::string preconditioner = GENERATE("ilu0", "ildu0");
+  CAPTURE(preconditioner);
+  const SparseMatrix A = make_matrix(reference::random_matrix(200, 1, 5, 17u));
+  SolverOptions options;
+  options.set_all({"preconditioner=" + preconditioner, "tol=1e-10"});
+  Solver solver(options);
+  solver.setup(ExecSpace(), A);
+  CHECK(solver.partition_report().partitioner == Partitioner::Natural);
+  const auto& global = dynamic_cast<const GlobalIluPreconditioner&>(solver.preconditioner());
+  const auto reference = reference::ilu0(reference::to_host_csr(A));
+  const auto values = reference::host_vector(global.factorization().factors().values());
+  const auto host = reference::to_host_csr(A);
+  REQUIRE(values.size() == reference.values.size());
+  for (Ordinal i = 0; i < host.num_block_rows(); ++i)
+    for (Offset k = host.row_map[i]; k < host.row_map[i + 1]; ++k) {
+      if (preconditioner == "ildu0" && host.col_ind[k] > i) continue;  // U scaled there
+      CAPTURE(i, k);
+      // Diagonally dominant rows of O(1) entries: rounding of a few updates.
+      CHECK(values[k] == FGDD_CATCH_APPROX(reference.values[k]).margin(1e-12));
+    }
+  const auto b = reference::random_vector(A.num_rows(), 7u);
+  Vector x("x", A.num_rows());
+  REQUIRE(solver.solve(ExecSpace(), reference::to_device(b), x).converged());
+  CHECK(reference::relative_residual(A, reference::to_host(x), b) <= 1e-8);
+
+  // An explicit partitioner is kept (its ordering is the user's choice).
+  SolverOptions rcm = options;
+  rcm.set("partitioner", "rcm");
+  CHECK(detail::partition_options_for(rcm).partitioner == Partitioner::Rcm);
+  // The DD preconditioners keep auto.
+  SolverOptions dd;
+  CHECK(detail::partition_options_for(dd).partitioner == Partitioner::Auto);
+}
+
+TEST_CASE("Solver: CG with IC(0) breaks down on an SPD matrix unless shifted positive definite",
+          "[solver]") {
+  // IC(0) of the 6×6 grid matrix has the pivot −0.378 at its last row, so for b = e_last,
+  // <b, M⁻¹ b> = 1/D_last < 0 and CG stops at once with breakdown; the positive-definite shift
+  // makes M positive definite and CG converges.
+  const std::string preconditioner = GENERATE("ic0-dd", "struct-ic0");
+  CAPTURE(preconditioner);
+  const int side = reference::ic0_breakdown_grid_side;
+  const GridInfo grid{side, side, 1};
+  const SparseMatrix A = make_matrix(reference::ic0_breakdown_grid());
+  std::vector<double> b(A.num_rows(), 0.0);
+  b.back() = 1;
+  for (const std::string shift : {"none", "positive-definite"}) {
+    CAPTURE(shift);
+    SolverOptions options;
+    options.set_all({"method=cg", "preconditioner=" + preconditioner, "partitioner=natural",
+                     "subdomain_rows=36", "shift=" + shift, "tol=1e-10"});
+    Solver solver(options);
+    solver.setup(ExecSpace(), A, grid);
+    Vector x("x", A.num_rows());
+    const SolveResult result = solver.solve(ExecSpace(), reference::to_device(b), x);
+    const FactorReport* report = detail::factor_report(solver.preconditioner());
+    REQUIRE(report != nullptr);
+    if (shift == "none") {
+      CHECK(result.status == SolveStatus::Breakdown);
+      CHECK(report->shift == 0);
+    } else {
+      CHECK(result.converged());
+      CHECK(reference::relative_residual(A, reference::to_host(x), b) <= 1e-8);
+      CHECK(report->shift == 1.0 / 512);
+      CHECK(report->shifted_rows == Offset(36));
+    }
   }
 }

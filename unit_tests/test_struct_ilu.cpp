@@ -10,6 +10,7 @@
 #include "reference/dense.hpp"
 #include "reference/factor_bounds.hpp"
 #include "reference/form_options.hpp"
+#include "reference/ic0_breakdown.hpp"
 #include "reference/reference_ilu0.hpp"
 #include "solver/solver.hpp"
 #include "struct/struct_ilu0.hpp"
@@ -754,5 +755,66 @@ TEST_CASE("struct one-launch schedules: far more teams than a device holds at on
         CHECK(reference::unequal_entries(reference::to_host(z_one), reference::to_host(z_levels)) ==
               "");
       }
+  }
+}
+
+TEST_CASE("struct IC0 / ILU0: the positive-definite shift and the symmetric part", "[struct]") {
+  // The 6×6 9-point grid whose IC(0) meets the pivot −0.378: the structured factorization shifts
+  // the whole grid (α = 2⁻⁹ after 2⁻¹⁰) and equals the serial ILU(0) of A + α·S (for IC(0), of
+  // the symmetric A, the same factors in the Ilu0 layout).
+  const IluForm form = GENERATE(IluForm::Ilu0, IluForm::Ildlt);
+  CAPTURE(int(form));
+  const int side = reference::ic0_breakdown_grid_side;
+  const GridInfo grid{side, side, 1};
+  HostMatrixArrays arrays = reference::ic0_breakdown_grid();
+  const SparseMatrix A = make_matrix(arrays);
+  StructIluOptions options;
+  options.factor.form = form;
+  const StructIlu0Preconditioner plain(ExecSpace(), A, grid, options);
+  const auto pivots_of = [](const reference::HostBlockCsr& F) {
+    std::vector<double> pivots;
+    for (Ordinal i = 0; i < F.num_block_rows(); ++i)
+      for (Offset k = F.row_map[i]; k < F.row_map[i + 1]; ++k)
+        if (F.col_ind[k] == i) pivots.push_back(F.values[k]);
+    return *std::min_element(pivots.begin(), pivots.end());
+  };
+  CHECK(pivots_of(reference::to_host_csr(to_sparse(ExecSpace(), plain.factorization().factors()))) <
+        0);
+
+  options.factor.shift = PivotShift::PositiveDefinite;
+  const StructIlu0Preconditioner shifted(ExecSpace(), A, grid, options);
+  const FactorReport& report = shifted.factorization().report();
+  CHECK(report.shift == 1.0 / 512);
+  CHECK(report.shift_attempts == 2);
+  CHECK(report.shifted_rows == Offset(side * side));
+  const auto host = reference::to_host_csr(to_sparse(ExecSpace(), shifted.matrix()));
+  const auto reference = reference::ilu0(reference::shifted(
+      host, std::vector<double>(host.num_block_rows(), 1.0 / 512), form == IluForm::Ildlt));
+  const auto F = reference::to_host_csr(to_sparse(ExecSpace(), shifted.factorization().factors()));
+  REQUIRE(F.values.size() == reference.values.size());
+  // O(1) entries, multipliers below 1 once shifted: rounding of a few updates.
+  CHECK(max_difference(F.values, reference.values) <= 1e-13);
+  CHECK(pivots_of(F) > 0);
+
+  if (form == IluForm::Ildlt) {
+    // Cancellation noise in a mirror pair (−6.0e-17 against −6.5e-17, rows of O(1)) is symmetric
+    // up to rounding: accepted, and IC(0) factors ½(A + Aᵀ), bit for bit.
+    Offset k = arrays.row_map[0];
+    while (arrays.col_ind[k] != 1) ++k;
+    Offset m = arrays.row_map[1];
+    while (arrays.col_ind[m] != 0) ++m;
+    arrays.values[k] = -6.0e-17;
+    arrays.values[m] = -6.5e-17;
+    options.factor.shift = PivotShift::None;
+    const StructIlu0Preconditioner noisy(ExecSpace(), make_matrix(arrays), grid, options);
+    arrays.values[k] = arrays.values[m] = 0.5 * (-6.0e-17 + -6.5e-17);
+    const StructIlu0Preconditioner symmetric(ExecSpace(), make_matrix(arrays), grid, options);
+    CHECK(reference::host_vector(noisy.factorization().factors().values()) ==
+          reference::host_vector(symmetric.factorization().factors().values()));
+    // A real asymmetry is refused with the measured value.
+    arrays.values[k] = 0.1;
+    CHECK_THROWS_WITH(StructIlu0Preconditioner(ExecSpace(), make_matrix(arrays), grid, options),
+                      FGDD_CONTAINS("block row 0, column 1 differs from its mirror") &&
+                          FGDD_CONTAINS("exceeds the rounding tolerance"));
   }
 }

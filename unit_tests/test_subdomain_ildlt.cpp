@@ -1,11 +1,18 @@
 // IC0 as L D Lᵀ (IluForm::Ildlt) on symmetric input: equals the Ildu0 factors (for a symmetric
-// matrix ILU0 gives U = D Lᵀ), needs symmetry, and its pivots follow the same rules.
+// matrix ILU0 gives U = D Lᵀ), needs symmetry up to rounding (and then factors the symmetric
+// part), its pivots follow the same rules, and the positive-definite shift cures a breakdown.
 #include "catch_compat.hpp"
 #include "core/generators.hpp"
 #include "factor/subdomain_ilu0.hpp"
 #include "partition/partition_matrix.hpp"
 #include "reference/dense.hpp"
+#include "reference/ic0_breakdown.hpp"
 #include "reference/random_matrix.hpp"
+#include "reference/reference_ilu0.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
 
 using namespace fgdd;
 
@@ -41,6 +48,29 @@ HostMatrixArrays random_spd(Ordinal block_rows, int b, unsigned seed) {
     S.row_map.push_back(S.col_ind.size());
   }
   return S;  // make_matrix sums the duplicates
+}
+
+// Position of block (j, i) in S (sorted columns).
+Offset mirror_position(const HostMatrixArrays& S, Ordinal i, Ordinal j) {
+  for (Offset k = S.row_map[j]; k < S.row_map[j + 1]; ++k)
+    if (S.col_ind[k] == i) return k;
+  FAIL("no mirror");
+  return 0;
+}
+
+// ½(S + Sᵀ) entrywise on S's symmetric pattern, as the factorization computes it.
+HostMatrixArrays symmetric_part(const HostMatrixArrays& S) {
+  HostMatrixArrays out = S;
+  const int b = S.block_size, bb = b * b;
+  for (Ordinal i = 0; i < S.num_block_rows; ++i)
+    for (Offset k = S.row_map[i]; k < S.row_map[i + 1]; ++k) {
+      const Offset m = mirror_position(S, i, S.col_ind[k]);
+      for (int r = 0; r < b; ++r)
+        for (int c = 0; c < b; ++c)
+          out.values[k * bb + r * b + c] =
+              0.5 * (S.values[k * bb + r * b + c] + S.values[m * bb + c * b + r]);
+    }
+  return out;
 }
 
 PartitionedMatrix split(const SparseMatrix& A, const GridInfo& grid, Offset rows) {
@@ -89,12 +119,14 @@ TEST_CASE("Ildlt equals Ildu0 on symmetric matrices", "[factor][ildlt]") {
 }
 
 TEST_CASE("Ildlt refuses a nonsymmetric matrix, naming the row", "[factor][ildlt]") {
-  // Symmetric except A(3,5) ≠ A(5,3).
+  // Symmetric except A(3,j) ≠ A(j,3) for the first off-diagonal j of row 3.
   HostMatrixArrays A = random_spd(9, 1, 3u);
   bool changed = false;
+  Ordinal j = 3;
   for (Offset k = A.row_map[3]; k < A.row_map[4] && !changed; ++k)
     if (A.col_ind[k] != 3) {
       A.values[k] += 0.25;
+      j = A.col_ind[k];
       changed = true;
     }
   REQUIRE(changed);
@@ -104,6 +136,25 @@ TEST_CASE("Ildlt refuses a nonsymmetric matrix, naming the row", "[factor][ildlt
   CHECK_THROWS_AS(SubdomainIlu0(ExecSpace(), dd.system.dropped, dd.partition, options), InvalidInput);
   CHECK_THROWS_WITH(SubdomainIlu0(ExecSpace(), dd.system.dropped, dd.partition, options),
                     FGDD_CONTAINS("needs a symmetric matrix"));
+  // The message names the first row holding the pair, its column, and the measured asymmetry
+  // against the tolerance.
+  const std::string pair = "block row " + std::to_string(std::min<Ordinal>(3, j)) + ", column " +
+                           std::to_string(std::max<Ordinal>(3, j)) + " differs from its mirror";
+  CHECK_THROWS_WITH(SubdomainIlu0(ExecSpace(), dd.system.dropped, dd.partition, options),
+                    FGDD_CONTAINS(pair) &&
+                        FGDD_CONTAINS("max |a_ij - a_ji| / max(|row i|_inf, |row j|_inf) = ") &&
+                        FGDD_CONTAINS("exceeds the rounding tolerance"));
+
+  // An entry without its mirror in the pattern is named as such.
+  HostMatrixArrays lonely;
+  lonely.num_block_rows = lonely.num_block_cols = 3;
+  lonely.row_map = {0, 1, 3, 4};
+  lonely.col_ind = {0, 0, 1, 2};
+  lonely.values = {4, 1, 4, 4};
+  const PartitionedMatrix dd_lonely = split(make_matrix(lonely), GridInfo{}, 100);
+  CHECK_THROWS_WITH(
+      SubdomainIlu0(ExecSpace(), dd_lonely.system.dropped, dd_lonely.partition, options),
+      FGDD_CONTAINS("block row 1, column 0 has no mirror entry"));
 
   // A nonsymmetric generated problem likewise.
   const GeneratedProblem conv = generate_problem("gen:convdiff:5");
@@ -125,4 +176,97 @@ TEST_CASE("Ildlt reports an indefinite pivot with its row, or shifts it", "[fact
   options.shift_tiny_pivots = true;
   const SubdomainIlu0 shifted(ExecSpace(), dd.system.dropped, dd.partition, options);
   CHECK(shifted.report().shifted_pivots == 1);
+}
+
+TEST_CASE("Ildlt accepts asymmetry at rounding level and factors the symmetric part",
+          "[factor][ildlt]") {
+  // FEM assembly leaves a_ij and a_ji differing in their last bits; an entry that is pure
+  // cancellation noise (−6.0e-17 against −6.5e-17 in a row of O(1) entries) differs by 8 %
+  // relative to itself, which an entrywise check refuses, but by 5e-18 relative to the row.
+  const int b = GENERATE(1, 3);
+  CAPTURE(b);
+  // random_spd's arrays hold duplicates; perturb the merged, sorted matrix.
+  const auto merged = reference::to_host_csr(make_matrix(random_spd(29, b, 5u)));
+  HostMatrixArrays S;
+  S.num_block_rows = S.num_block_cols = merged.num_block_rows();
+  S.block_size = b;
+  S.row_map = merged.row_map;
+  S.col_ind = merged.col_ind;
+  S.values = merged.values;
+  const int bb = b * b;
+  Offset k = S.row_map[3];
+  while (S.col_ind[k] == 3) ++k;
+  const Offset m = mirror_position(S, 3, S.col_ind[k]);
+  S.values[k * bb] = -6.0e-17;
+  S.values[m * bb] = -6.5e-17;
+  if (b > 1) S.values[k * bb + 1] += 1e-14;  // and a block entry off by 1e-14 of the row's scale
+  const PartitionedMatrix dd = split(make_matrix(S), GridInfo{}, 100 * b);  // one subdomain
+  REQUIRE(dd.partition.num_subdomains == 1);
+  FactorOptions options;
+  options.form = IluForm::Ildlt;
+  const SubdomainIlu0 ildlt(ExecSpace(), dd.system.dropped, dd.partition, options);
+
+  // What it factors is ½(A + Aᵀ): the factors of the symmetric part, bit for bit.
+  const PartitionedMatrix dd_symmetric = split(make_matrix(symmetric_part(S)), GridInfo{}, 100 * b);
+  const SubdomainIlu0 expected(ExecSpace(), dd_symmetric.system.dropped, dd_symmetric.partition,
+                               options);
+  CHECK(reference::host_vector(ildlt.factors().values()) ==
+        reference::host_vector(expected.factors().values()));
+  CHECK(reference::host_vector(ildlt.inv_diag()) == reference::host_vector(expected.inv_diag()));
+
+  // Beyond rounding (1e-10 of the row's scale) it is still refused.
+  S.values[k * bb] += 1e-10;
+  const PartitionedMatrix dd_bad = split(make_matrix(S), GridInfo{}, 100 * b);
+  CHECK_THROWS_AS(SubdomainIlu0(ExecSpace(), dd_bad.system.dropped, dd_bad.partition, options),
+                  InvalidInput);
+}
+
+TEST_CASE("Ildlt with the positive-definite shift: Kershaw's matrix", "[factor][ildlt]") {
+  // SPD, yet IC(0) meets the pivot −5 (−5·B for BSR): shift none keeps that indefinite factor;
+  // positive_definite refactors with α·‖row‖₁ on the diagonal, α = 2⁻¹⁰ doubling, and must equal
+  // the serial IC(0) (= ILU(0) of a symmetric matrix, L and D) of A + α·S.
+  const int b = GENERATE(1, 2);
+  CAPTURE(b);
+  const PartitionedMatrix dd = split(make_matrix(reference::kershaw(b)), GridInfo{}, 4 * b);
+  REQUIRE(dd.partition.num_subdomains == 1);
+  FactorOptions options;
+  options.form = IluForm::Ildlt;
+  const SubdomainIlu0 plain(ExecSpace(), dd.system.dropped, dd.partition, options);
+  CHECK(plain.report().shift == 0);
+  const int bb = b * b;
+  const auto plain_values = reference::host_vector(plain.factors().values());
+  const auto host = reference::to_host_csr(dd.system.dropped);
+  const auto diagonal_of = [&](Ordinal i) {
+    Offset d = host.row_map[i];
+    while (host.col_ind[d] != i) ++d;
+    return d;
+  };
+  CHECK(plain_values[diagonal_of(3) * bb] == FGDD_CATCH_APPROX(-5.0));
+
+  options.shift = PivotShift::PositiveDefinite;
+  const SubdomainIlu0 shifted(ExecSpace(), dd.system.dropped, dd.partition, options);
+  const FactorReport& report = shifted.report();
+  if (b == 1) {
+    CHECK(report.shift == 0.125);  // 2⁻¹⁰·2⁷: the eighth shifted attempt
+    CHECK(report.shift_attempts == 8);
+  }
+  CHECK(report.shift > 0);
+  CHECK(report.shifted_subdomains == 1);
+  CHECK(report.shifted_rows == Offset(4 * b));
+  const auto reference =
+      reference::ilu0(reference::shifted(host, std::vector<double>(4, report.shift), true));
+  const auto values = reference::host_vector(shifted.factors().values());
+  // L and D (the lower triangle and the diagonal blocks); U holds Lᵀ, not the reference's D Lᵀ.
+  // Entries are O(10) with multipliers below 1 after the shift: 1e-13 covers the rounding.
+  for (Ordinal i = 0; i < 4; ++i)
+    for (Offset k = host.row_map[i]; k < host.row_map[i + 1]; ++k) {
+      if (host.col_ind[k] > i) continue;
+      for (int e = 0; e < bb; ++e) {
+        CAPTURE(i, k, e);
+        CHECK(values[k * bb + e] == FGDD_CATCH_APPROX(reference.values[k * bb + e]).margin(1e-13));
+      }
+    }
+  // Every pivot is positive: a positive definite preconditioner.
+  for (Ordinal i = 0; i < 4; ++i)
+    for (int r = 0; r < b; ++r) CHECK(values[diagonal_of(i) * bb + r * b + r] > 0);
 }

@@ -1,16 +1,20 @@
 // SubdomainIlu0 against the serial reference ILU0: CSR and BSR, odd sizes, one-row and single
 // subdomains, irregular partitions; ILU0 = L·U on the pattern; ILDU0 = ILU0 rescaled; numeric
-// refactor; zero pivots reported with the caller's row; opt-in shifts.
+// refactor; zero pivots reported with the caller's row (overflow and NaN named as such); opt-in
+// shifts, the positive-definite one per subdomain.
 #include "catch_compat.hpp"
 #include "core/generators.hpp"
 #include "factor/subdomain_ilu0.hpp"
 #include "partition/partition_matrix.hpp"
 #include "reference/dense.hpp"
+#include "reference/ic0_breakdown.hpp"
 #include "reference/random_matrix.hpp"
 #include "reference/reference_ilu0.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <string>
 
 using namespace fgdd;
 
@@ -177,4 +181,160 @@ TEST_CASE("subdomain ILU0: zero pivots name the caller's row; shifts are opt-in 
   FactorOptions bad;
   bad.pivot_threshold = -1;
   CHECK_THROWS_AS(SubdomainIlu0(ExecSpace(), system.dropped, partition, bad), InvalidInput);
+}
+
+namespace {
+
+// Block-diagonal concatenation of square CSR matrices (b = 1), plus a coupling of value
+// coupling between the last row of each part and the first of the next, both ways.
+HostMatrixArrays concatenate(const std::vector<HostMatrixArrays>& parts, double coupling) {
+  HostMatrixArrays out;
+  out.row_map.assign(1, 0);
+  Ordinal first = 0;
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    const HostMatrixArrays& part = parts[p];
+    const Ordinal n = part.num_block_rows;
+    for (Ordinal i = 0; i < n; ++i) {
+      if (i == 0 && p > 0) {
+        out.col_ind.push_back(first - 1);
+        out.values.push_back(coupling);
+      }
+      for (Offset k = part.row_map[i]; k < part.row_map[i + 1]; ++k) {
+        out.col_ind.push_back(first + part.col_ind[k]);
+        out.values.push_back(part.values[k]);
+      }
+      if (i == n - 1 && p + 1 < parts.size()) {
+        out.col_ind.push_back(first + n);
+        out.values.push_back(coupling);
+      }
+      out.row_map.push_back(out.col_ind.size());
+    }
+    first += n;
+  }
+  out.num_block_rows = out.num_block_cols = first;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "subdomain ILU0 / IC0: the positive-definite shift refactors each failing subdomain alone",
+    "[factor]") {
+  // Three subdomains: the 6×6 grid whose IC(0) breaks down (needs α = 2⁻⁹), Kershaw's matrix
+  // (needs α = 2⁻³) and a diagonally dominant block (needs none), coupled (the couplings are
+  // dropped). Each subdomain ends with its own α; the factors equal the serial ILU(0) of the
+  // dropped matrix with each subdomain's rows shifted by its α.
+  const IluForm form = GENERATE(IluForm::Ilu0, IluForm::Ildlt);
+  CAPTURE(int(form));
+  const HostMatrixArrays grid = reference::ic0_breakdown_grid();
+  const HostMatrixArrays kershaw = reference::kershaw();
+  HostMatrixArrays dominant;  // a diagonal block: nothing to shift
+  dominant.num_block_rows = dominant.num_block_cols = 10;
+  for (Ordinal i = 0; i <= 10; ++i) dominant.row_map.push_back(i);
+  for (Ordinal i = 0; i < 10; ++i) {
+    dominant.col_ind.push_back(i);
+    dominant.values.push_back(2.0 + i);
+  }
+  const SparseMatrix A = make_matrix(concatenate({grid, kershaw, dominant}, 0.01));
+  std::vector<Ordinal> labels(50, 2);
+  for (Ordinal i = 0; i < 40; ++i) labels[i] = i < 36 ? 0 : 1;
+  const Partition partition = partition_of(labels, 3);
+  const ReorderedSystem system = reorder_and_drop(ExecSpace(), A, partition);
+  FactorOptions options;
+  options.form = form;
+
+  // Unshifted, a pivot is negative (not tiny, so no ZeroPivot): an indefinite preconditioner.
+  const SubdomainIlu0 plain(ExecSpace(), system.dropped, partition, options);
+  const auto host = reference::to_host_csr(system.dropped);
+  const auto pivots_of = [&](const std::vector<double>& values) {
+    std::vector<double> pivots;
+    for (Ordinal i = 0; i < host.num_block_rows(); ++i)
+      for (Offset k = host.row_map[i]; k < host.row_map[i + 1]; ++k)
+        if (host.col_ind[k] == i) pivots.push_back(values[k]);
+    return pivots;
+  };
+  const auto plain_pivots = pivots_of(reference::host_vector(plain.factors().values()));
+  CHECK(*std::min_element(plain_pivots.begin(), plain_pivots.end()) < 0);
+
+  options.shift = PivotShift::PositiveDefinite;
+  SubdomainIlu0 shifted(ExecSpace(), system.dropped, partition, options);
+  const FactorReport& report = shifted.report();
+  CHECK(report.shift == 0.125);
+  CHECK(report.shift_attempts == 8);
+  CHECK(report.shifted_subdomains == 2);
+  CHECK(report.shifted_rows == Offset(40));
+  std::vector<double> alpha(50, 0.0);
+  for (Ordinal i = 0; i < 40; ++i) alpha[i] = i < 36 ? 1.0 / 512 : 0.125;
+  const auto reference = reference::ilu0(reference::shifted(host, alpha, form == IluForm::Ildlt));
+  const auto values = reference::host_vector(shifted.factors().values());
+  for (Ordinal i = 0; i < host.num_block_rows(); ++i)
+    for (Offset k = host.row_map[i]; k < host.row_map[i + 1]; ++k) {
+      // Ildlt stores Lᵀ as U (the reference holds D Lᵀ): compare L and D there.
+      if (form == IluForm::Ildlt && host.col_ind[k] > i) continue;
+      CAPTURE(i, k);
+      // Entries are O(1) and the multipliers stay below 1 once shifted: rounding of a few
+      // updates.
+      CHECK(values[k] == FGDD_CATCH_APPROX(reference.values[k]).margin(1e-13));
+    }
+  const auto pivots = pivots_of(values);
+  CHECK(*std::min_element(pivots.begin(), pivots.end()) > 0);
+
+  // A refactor with the same values takes the same shifts.
+  const FactorReport& again = shifted.numeric(ExecSpace(), system.dropped);
+  CHECK(again.shift == 0.125);
+  CHECK(reference::host_vector(shifted.factors().values()) == values);
+}
+
+TEST_CASE("subdomain ILU0: a zero pivot that no shift cures names the shift; overflow and NaN",
+          "[factor]") {
+  // A zero row: its 1-norm is zero, so no α moves its pivot off zero.
+  HostMatrixArrays zero_row;
+  zero_row.num_block_rows = zero_row.num_block_cols = 3;
+  zero_row.row_map = {0, 2, 3, 5};
+  zero_row.col_ind = {0, 2, 1, 0, 2};
+  zero_row.values = {2, 1, 0, 1, 2};
+  const SparseMatrix Z = make_matrix(zero_row);
+  const Partition one = partition_of({0, 0, 0}, 1);
+  const ReorderedSystem z_system = reorder_and_drop(ExecSpace(), Z, one);
+  FactorOptions options;
+  options.shift = PivotShift::PositiveDefinite;
+  try {
+    SubdomainIlu0(ExecSpace(), z_system.dropped, one, options);
+    FAIL("expected ZeroPivot");
+  } catch (const ZeroPivot& pivot) {
+    CHECK(pivot.row() == 1);
+    CHECK_THAT(std::string(pivot.what()), FGDD_CONTAINS("shift positive_definite"));
+  }
+
+  // Entries near the largest double: L_10 = −1e8 and U_11 = 1e308 + 1e8·1e300 overflows.
+  HostMatrixArrays big;
+  big.num_block_rows = big.num_block_cols = 2;
+  big.row_map = {0, 2, 4};
+  big.col_ind = {0, 1, 0, 1};
+  big.values = {1e300, 1e300, -1e308, 1e308};
+  const SparseMatrix B = make_matrix(big);
+  const Partition both = partition_of({0, 0}, 1);
+  const ReorderedSystem b_system = reorder_and_drop(ExecSpace(), B, both);
+  try {
+    SubdomainIlu0(ExecSpace(), b_system.dropped, both, FactorOptions{});
+    FAIL("expected PivotOverflow");
+  } catch (const PivotOverflow& pivot) {
+    CHECK(pivot.row() == 1);
+    CHECK(std::isinf(pivot.value()));
+    CHECK_THAT(std::string(pivot.what()),
+               FGDD_CONTAINS("pivot of row 1 (0-based) overflowed (inf)"));
+    CHECK_THAT(std::string(pivot.what()), !FGDD_CONTAINS("zero pivot"));
+  }
+  // L_10 = 1e308/1e-308 = inf, and U_11 = 1 − inf·0 (an explicit zero U_01) is NaN.
+  big.values = {1e-308, 0, 1e308, 1};
+  const SparseMatrix N = make_matrix(big);
+  const ReorderedSystem n_system = reorder_and_drop(ExecSpace(), N, both);
+  try {
+    SubdomainIlu0(ExecSpace(), n_system.dropped, both, FactorOptions{});
+    FAIL("expected ZeroPivot");
+  } catch (const ZeroPivot& pivot) {
+    CHECK(pivot.row() == 1);
+    CHECK(std::isnan(pivot.value()));
+    CHECK_THAT(std::string(pivot.what()), FGDD_CONTAINS("pivot of row 1 (0-based) is NaN"));
+  }
 }

@@ -1,5 +1,6 @@
 #include "core/errors.hpp"
 
+#include <cmath>
 #include <cstring>
 #include <new>
 #include <sstream>
@@ -26,11 +27,26 @@ FileError::FileError(const std::string& path, std::int64_t line, const std::stri
       path_(path),
       line_(line) {}
 
+namespace {
+// "zero pivot" only for a pivot that is (nearly) zero: an overflow or a NaN says so.
+std::string pivot_message(std::int64_t row, double value) {
+  const std::string at = "row " + std::to_string(row) + " (0-based)";
+  if (std::isnan(value)) return "pivot of " + at + " is NaN";
+  if (std::isinf(value))
+    return "pivot of " + at + " overflowed (" + (value < 0 ? "-inf" : "inf") + ")";
+  std::ostringstream out;
+  out << "zero pivot " << value << " at " << at;
+  return out.str();
+}
+}  // namespace
+
 ZeroPivot::ZeroPivot(std::int64_t row, double value)
-    : Error("zero pivot " + std::to_string(value) + " at row " + std::to_string(row) +
-            " (0-based)"),
-      row_(row),
-      value_(value) {}
+    : ZeroPivot(row, value, pivot_message(row, value)) {}
+
+ZeroPivot::ZeroPivot(std::int64_t row, double value, const std::string& what)
+    : Error(what), row_(row), value_(value) {}
+
+PivotOverflow::PivotOverflow(std::int64_t row, double value) : ZeroPivot(row, value) {}
 
 bool is_allocation_failure(const std::exception& error) noexcept {
   if (dynamic_cast<const std::bad_alloc*>(&error) != nullptr) return true;

@@ -53,15 +53,25 @@ class FileError : public Error {
 };
 
 // A zero or tiny pivot met during factorization, named by its row in the caller's ordering.
+// The message says "zero pivot V at row R", or that the pivot overflowed (value ±inf) or is NaN.
 class ZeroPivot : public Error {
  public:
   ZeroPivot(std::int64_t row, double value);
+  // The same with the caller's message (a pivot that stayed non-positive under a shift, ...).
+  ZeroPivot(std::int64_t row, double value, const std::string& what);
   std::int64_t row() const noexcept { return row_; }
   double value() const noexcept { return value_; }
 
  private:
   std::int64_t row_;
   double value_;
+};
+
+// A pivot that overflowed to ±inf (entries near the largest double): a ZeroPivot, so every
+// catch site of ZeroPivot still handles it, with a message that says what happened.
+class PivotOverflow : public ZeroPivot {
+ public:
+  PivotOverflow(std::int64_t row, double value);
 };
 
 // Memory that could not be allocated (a Kokkos view or a host buffer): the message names what

@@ -1,8 +1,9 @@
-// Options of the factorization stage: the ILU form and what to do with zero or tiny pivots
-// (Ifpack2's absolute/relative thresholds; never a silent replacement).
+// Options of the factorization stage: the ILU form and what to do with zero, tiny or (IC0)
+// non-positive pivots (PETSc's shift types; never a silent replacement).
 #pragma once
 
 #include "core/dense_block.hpp"
+#include "factor/pivot_shift.hpp"
 
 namespace fgdd {
 
@@ -22,19 +23,37 @@ struct FactorOptions {
   // ILU(k): keep fill up to this level inside each subdomain (0 = the matrix's own pattern).
   // More fill, fewer iterations; the symbolic phase runs once on the host.
   int level_of_fill = 0;
-  // Opt-in: replace a tiny pivot by absolute_shift·sign(d) + relative_shift·d and count it.
+  // What a failing pivot does (pivot_shift.hpp). Nonzero: replace a tiny pivot by
+  // absolute_shift·sign(d) + relative_shift·d and count it. PositiveDefinite: a pivot that is
+  // tiny or whose sign differs from its diagonal's (IC0: not positive) refactors A + α·S with
+  // S = diag(sign_r·‖row r‖₁), α = shift_amount, then doubling, until every pivot passes or α
+  // passed 2 (where it must, PivotTreatment); per subdomain in the DD factorization, for the
+  // whole matrix in the global and structured ones.
+  PivotShift shift = PivotShift::None;
+  // The older spelling of shift = Nonzero, kept: true with shift None means Nonzero (with
+  // PositiveDefinite it is a contradiction, refused by validate()).
   bool shift_tiny_pivots = false;
   double absolute_shift = 1e-8;
   double relative_shift = 1.0;
+  // PositiveDefinite: the first α (relative to each row's 1-norm).
+  double shift_amount = 1.0 / 1024;
 
   // Throws InvalidInput naming the offending field.
   void validate() const;
 
+  // The shift in effect (shift_tiny_pivots folded in).
+  PivotShift effective_shift() const noexcept {
+    return shift == PivotShift::None && shift_tiny_pivots ? PivotShift::Nonzero : shift;
+  }
+  // PositiveDefinite: the shifted attempts after the unshifted one (α = shift_amount·2^(k−1) for
+  // k = 1 .. this, the last the first α ≥ 2); 0 for the other shifts.
+  int shift_attempts() const noexcept;
+
   // The pivot fields as the factorization kernels take them (tiny is relative to the row's
   // largest entry there).
   detail::PivotRule pivot_rule() const {
-    return {Scalar(pivot_threshold), shift_tiny_pivots, Scalar(absolute_shift),
-            Scalar(relative_shift)};
+    return {Scalar(pivot_threshold), effective_shift() == PivotShift::Nonzero,
+            Scalar(absolute_shift), Scalar(relative_shift)};
   }
 };
 

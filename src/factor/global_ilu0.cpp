@@ -3,6 +3,7 @@
 #include "core/dense_block.hpp"
 #include "core/errors.hpp"
 #include "core/team_size.hpp"
+#include "factor/pivot_shift.hpp"
 
 #include <algorithm>
 #include <string>
@@ -23,7 +24,7 @@ struct GlobalIlu0Data {
   Kokkos::View<Scalar*, DeviceType> pivot_value;  // per block row: its (smallest |) pivot
   Kokkos::View<Offset, DeviceType> shifted;
   int runtime_b = 1;
-  PivotRule rule;  // rule.tiny is relative: multiplied by the row's largest |entry|
+  PivotTreatment pivot;  // pivot.rule.tiny is relative: multiplied by the row's largest |entry|
 };
 
 // One level of the IKJ ILU0 (paper Algorithm 4 in the global DAG order): every row of the level
@@ -37,7 +38,7 @@ struct GlobalIlu0Data {
 template <int B>
 struct GlobalIlu0LevelKernel {
   using Member = Kokkos::TeamPolicy<ExecSpace>::member_type;
-  static constexpr int capacity = B > 0 ? B * B : max_block_size * max_block_size;
+  static constexpr int capacity = B > 0 ? B* B : max_block_size* max_block_size;
 
   GlobalIlu0Data data;
   Ordinal level_begin = 0;
@@ -95,22 +96,16 @@ struct GlobalIlu0LevelKernel {
     }
     // The pivot, exactly as SubdomainIlu0 treats it.
     Kokkos::single(Kokkos::PerThread(member), [&]() {
-      Scalar a[capacity];
-      for (int e = 0; e < bb; ++e) a[e] = block(d)[e];
-      PivotRule row_rule = data.rule;
-      row_rule.tiny = data.rule.tiny * row_max;
-      Scalar smallest = 0;
-      const int result = invert_block(a, &data.inv_diag(Offset(i) * bb), b(), row_rule, smallest);
-      data.pivot_value(i) = b() == 1 ? block(d)[0] : smallest;
-      if (result < 0) {
+      bool changed = false;
+      Scalar reported = 0;
+      const int result =
+          treat_pivot<capacity>(block(d), &data.inv_diag(Offset(i) * bb), b(), Offset(i) * b(),
+                                row_max, data.pivot, changed, reported);
+      data.pivot_value(i) = reported;
+      if (result < 0)
         Kokkos::atomic_fetch_min(&data.failed_row(), i);
-      } else if (result > 0) {
+      else if (result > 0)
         Kokkos::atomic_add(&data.shifted(), Offset(result));
-        // Keep D consistent with the D⁻¹ actually used: D = (D⁻¹)⁻¹.
-        Scalar inv[capacity], unused;
-        for (int e = 0; e < bb; ++e) inv[e] = data.inv_diag(Offset(i) * bb + e);
-        invert_block(inv, block(d), b(), PivotRule{}, unused);
-      }
     });
   }
 };
@@ -118,7 +113,7 @@ struct GlobalIlu0LevelKernel {
 // Ildu0: U_ik ← D_i⁻¹ U_ik, independent per row, once every row is eliminated.
 template <int B>
 struct GlobalScaleUpperKernel {
-  static constexpr int capacity = B > 0 ? B * B : max_block_size * max_block_size;
+  static constexpr int capacity = B > 0 ? B* B : max_block_size* max_block_size;
   GlobalIlu0Data data;
 
   KOKKOS_INLINE_FUNCTION int b() const { return B > 0 ? B : data.runtime_b; }
@@ -225,8 +220,14 @@ const FactorReport& GlobalIlu0::numeric(const ExecSpace& space, const SparseMatr
                        std::to_string(n) + ", " + std::to_string(b) + ", " +
                        std::to_string(factors_.num_block_entries()) + ")");
   Kokkos::Timer timer;
-  Kokkos::deep_copy(space, factors_.values(), A.values());
-  pivots_.reset(space);
+  const bool positive_definite = options_.shift == PivotShift::PositiveDefinite;
+  if (positive_definite) {
+    if (shift_scale_.extent(0) == 0)
+      shift_scale_ =
+          Kokkos::View<Scalar*, DeviceType>("fgdd::factor::global_shift_scale", Offset(n) * b);
+    detail::compute_shift_scale(space, A.row_map(), A.values(), diag_position_, b, false,
+                                shift_scale_);
+  }
 
   detail::GlobalIlu0Data data;
   data.row_map = factors_.row_map();
@@ -239,10 +240,41 @@ const FactorReport& GlobalIlu0::numeric(const ExecSpace& space, const SparseMatr
   data.pivot_value = pivots_.pivot_value;
   data.shifted = pivots_.shifted;
   data.runtime_b = b;
-  data.rule = options_.pivot_rule();
+  data.pivot.rule = options_.pivot_rule();
+  data.pivot.positive_definite = positive_definite;
+  data.pivot.shift_scale = shift_scale_;
   const bool scale = options_.form == IluForm::Ildu0;
+  // Shift positive_definite: the whole matrix again with α = shift_amount, then doubling, while
+  // a pivot fails (a host loop over at most shift_attempts() attempts, not over rows).
+  const int attempts = options_.shift_attempts();
+  detail::PivotReadback pivots;
+  int attempt = 0;
+  for (;; ++attempt) {
+    Kokkos::deep_copy(space, factors_.values(), A.values());
+    pivots_.reset(space);
+    data.pivot.alpha = attempt == 0   ? 0
+                       : attempt == 1 ? Scalar(options_.shift_amount)
+                                      : 2 * data.pivot.alpha;
+    launch(space, data, scale);
+    pivots = pivots_.read(space);
+    if (pivots.failed_row == n || attempt >= attempts) break;
+  }
+  report_.shift = data.pivot.alpha;
+  report_.shift_attempts = attempt;
+  report_.shifted_rows = data.pivot.alpha > 0 ? Offset(n) * b : 0;
+  if (pivots.failed_row < n)
+    detail::throw_pivot_failure(std::int64_t(pivots.failed_row) * b, pivots.pivot, options_.shift,
+                                report_.shift);
+  report_.shifted_pivots = pivots.shifted;
+  report_.numeric_seconds = timer.seconds();
+  return report_;
+}
+
+void GlobalIlu0::launch(const ExecSpace& space, const detail::GlobalIlu0Data& data,
+                        bool scale) const {
+  const Ordinal n = factors_.num_block_rows();
   const auto& levels = lower_levels_.host_level_ptr;
-  switch (b) {
+  switch (factors_.block_size()) {
     case 1:
       detail::launch_global_ilu0<1>(space, data, levels, vector_length_, scale, n);
       break;
@@ -259,11 +291,6 @@ const FactorReport& GlobalIlu0::numeric(const ExecSpace& space, const SparseMatr
       detail::launch_global_ilu0<0>(space, data, levels, vector_length_, scale, n);
       break;
   }
-  const detail::PivotReadback pivots = pivots_.read(space);
-  if (pivots.failed_row < n) throw ZeroPivot(std::int64_t(pivots.failed_row) * b, pivots.pivot);
-  report_.shifted_pivots = pivots.shifted;
-  report_.numeric_seconds = timer.seconds();
-  return report_;
 }
 
 }  // namespace fgdd

@@ -12,6 +12,10 @@
 
 namespace fgdd {
 
+namespace detail {
+struct GlobalIlu0Data;
+}
+
 class GlobalIlu0 {
  public:
   // A: any SparseMatrix. Finds the diagonals and builds the lower level sets once (the
@@ -24,7 +28,9 @@ class GlobalIlu0 {
   // given to the constructor or any matrix with an identical pattern (checked on the device).
   // Throws InvalidInput for another pattern or block size, ZeroPivot naming the scalar row of A
   // (the first row of the smallest failing block row; with its pivot value for b = 1, its
-  // smallest |pivot| otherwise) when a pivot is tiny and shifting is off.
+  // smallest |pivot| otherwise) when a pivot is tiny and shifting is off, or fails at every
+  // shift (PivotOverflow for a pivot that overflowed). Shift positive_definite refactors the
+  // whole matrix with a growing shift while a pivot fails.
   const FactorReport& numeric(const ExecSpace& space, const SparseMatrix& A);
 
   // The factors in A's pattern: blocks left of the diagonal hold L (unit lower, its diagonal
@@ -42,6 +48,9 @@ class GlobalIlu0 {
   const GlobalLevels& lower_levels() const noexcept { return lower_levels_; }
 
  private:
+  // One factorization of the values in factors_ (the level launches, then the Ildu0 scaling).
+  void launch(const ExecSpace& space, const detail::GlobalIlu0Data& data, bool scale) const;
+
   FactorOptions options_;
   SparseMatrix factors_;
   Kokkos::View<Scalar*, DeviceType> inv_diag_;
@@ -50,6 +59,7 @@ class GlobalIlu0 {
   FactorReport report_;
   int vector_length_ = 1;  // lanes per row in the elimination kernel
   detail::PivotStatus pivots_;
+  Kokkos::View<Scalar*, DeviceType> shift_scale_;  // shift positive_definite: s_r per scalar row
 };
 
 }  // namespace fgdd

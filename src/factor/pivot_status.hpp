@@ -5,6 +5,9 @@
 #pragma once
 
 #include "core/types.hpp"
+#include "factor/pivot_shift.hpp"
+
+#include <cstdint>
 
 #include <string>
 
@@ -30,5 +33,11 @@ struct PivotStatus {
   // Waits for space and reads the outcome back.
   PivotReadback read(const ExecSpace& space) const;
 };
+
+// Throws the error of a failed pivot at scalar row (the caller's numbering): PivotOverflow for
+// ±inf, ZeroPivot otherwise (a NaN says NaN); under PositiveDefinite the message says that the
+// pivot failed with the diagonal shifted by up to alpha·‖row‖₁.
+[[noreturn]] void throw_pivot_failure(std::int64_t row, double value, PivotShift shift,
+                                      double alpha);
 
 }  // namespace fgdd::detail

@@ -2,9 +2,11 @@
 
 #include "core/dense_block.hpp"
 #include "core/errors.hpp"
-#include "core/first_row_where.hpp"
+#include "factor/pivot_shift.hpp"
+#include "factor/symmetry.hpp"
 #include "trsv/subdomain_levels.hpp"
 
+#include <sstream>
 #include <string>
 
 namespace fgdd {
@@ -28,20 +30,31 @@ struct SubdomainIlu0Kernel {
   Kokkos::View<Offset*, DeviceType> diag;
   Kokkos::View<Scalar*, DeviceType> inv_diag;
   Kokkos::View<Ordinal*, DeviceType> offsets;
-  SubdomainLevels levels;                          // of the lower triangle
-  Kokkos::View<Ordinal, DeviceType> failed_row;    // smallest failing block row, else n
-  Kokkos::View<Scalar*, DeviceType> pivot_value;   // smallest |pivot| met per block row
+  SubdomainLevels levels;                         // of the lower triangle
+  Kokkos::View<Ordinal, DeviceType> failed_row;   // smallest failing block row, else n
+  Kokkos::View<Scalar*, DeviceType> pivot_value;  // smallest |pivot| met per block row
   Kokkos::View<Offset, DeviceType> shifted;
   int runtime_b;
   bool scale_upper;
-  bool symmetric;  // Ildlt: L and D only
-  PivotRule rule;  // rule.tiny is relative: multiplied by the row's largest |entry|
+  bool symmetric;        // Ildlt: L and D only
+  PivotTreatment pivot;  // pivot.rule.tiny is relative: multiplied by the row's largest |entry|
+  // Shift positive_definite: a failing subdomain starts again from initial with α = first_shift,
+  // then doubling, for at most shift_attempts attempts (0: no retries); the α it ended with and
+  // the attempts it took go to subdomain_shift and subdomain_attempts.
+  int shift_attempts;
+  Scalar first_shift;
+  SparseMatrix::Values initial;
+  Kokkos::View<Scalar*, DeviceType> subdomain_shift;
+  Kokkos::View<int*, DeviceType> subdomain_attempts;
 
-  static constexpr int capacity = B > 0 ? B * B : max_block_size * max_block_size;
+  static constexpr int capacity = B > 0 ? B* B : max_block_size* max_block_size;
   KOKKOS_INLINE_FUNCTION int b() const { return B > 0 ? B : runtime_b; }
   KOKKOS_INLINE_FUNCTION Scalar* block(Offset k) const { return &lu(k * Offset(b()) * b()); }
 
-  KOKKOS_INLINE_FUNCTION void eliminate_row(const Ordinal i) const {
+  // Eliminates row i with the attempt's shift alpha; false when its pivot failed (recorded in
+  // failed_row only when record is set: a failure that a later attempt may still cure is not).
+  KOKKOS_INLINE_FUNCTION bool eliminate_row(const Ordinal i, const Scalar alpha,
+                                            const bool record) const {
     const int bb = b() * b();
     const Offset begin = row_map(i), end = row_map(i + 1);
     Scalar row_max = 0;
@@ -49,8 +62,7 @@ struct SubdomainIlu0Kernel {
       if (fabs(lu(e)) > row_max) row_max = fabs(lu(e));
     if (symmetric) {
       factor_row_ldlt(i);
-      invert_pivot(i, row_max);
-      return;
+      return invert_pivot(i, row_max, alpha, record);
     }
     for (Offset kj = begin; kj < diag(i); ++kj) {
       const Ordinal j = col_ind(kj);
@@ -71,28 +83,27 @@ struct SubdomainIlu0Kernel {
         for (int e = 0; e < bb; ++e) t[e] -= product[e];
       }
     }
-    invert_pivot(i, row_max);
+    return invert_pivot(i, row_max, alpha, record);
   }
 
-  // D_i⁻¹ from the pivot block, with the tiny-pivot rule relative to the row's largest entry.
-  KOKKOS_INLINE_FUNCTION void invert_pivot(const Ordinal i, const Scalar row_max) const {
+  // D_i⁻¹ from the pivot block (treat_pivot: the tiny rule relative to the row's largest entry,
+  // the shifts); the block keeps the pivot actually used.
+  KOKKOS_INLINE_FUNCTION bool invert_pivot(const Ordinal i, const Scalar row_max,
+                                           const Scalar alpha, const bool record) const {
     const int bb = b() * b();
-    Scalar a[capacity];
-    for (int e = 0; e < bb; ++e) a[e] = block(diag(i))[e];
-    PivotRule row_rule = rule;
-    row_rule.tiny = rule.tiny * row_max;
-    Scalar smallest = 0;
-    const int result = invert_block(a, &inv_diag(Offset(i) * bb), b(), row_rule, smallest);
-    pivot_value(i) = b() == 1 ? block(diag(i))[0] : smallest;
+    PivotTreatment attempt = pivot;
+    attempt.alpha = alpha;
+    bool changed = false;
+    Scalar reported = 0;
+    const int result = treat_pivot<capacity>(block(diag(i)), &inv_diag(Offset(i) * bb), b(),
+                                             Offset(i) * b(), row_max, attempt, changed, reported);
+    pivot_value(i) = reported;
     if (result < 0) {
-      Kokkos::atomic_fetch_min(&failed_row(), i);
-    } else if (result > 0) {
-      Kokkos::atomic_add(&shifted(), Offset(result));
-      // Keep D consistent with the D⁻¹ actually used: D = (D⁻¹)⁻¹.
-      Scalar d[capacity], unused;
-      for (int e = 0; e < bb; ++e) d[e] = inv_diag(Offset(i) * bb + e);
-      invert_block(d, block(diag(i)), b(), PivotRule{}, unused);
+      if (record) Kokkos::atomic_fetch_min(&failed_row(), i);
+      return false;
     }
+    if (result > 0) Kokkos::atomic_add(&shifted(), Offset(result));
+    return true;
   }
 
   // IC0 as L D Lᵀ, up-looking: for every L entry j of row i in ascending order,
@@ -110,7 +121,7 @@ struct SubdomainIlu0Kernel {
         while (q < diag(j) && col_ind(q) < k) ++q;
         if (q == diag(j)) break;
         if (col_ind(q) != k) continue;
-        multiply_blocks(block(p), block(diag(k)), ld, n);    // L_ik D_k
+        multiply_blocks(block(p), block(diag(k)), ld, n);      // L_ik D_k
         multiply_blocks_transposed(ld, block(q), product, n);  // (L_ik D_k) L_jkᵀ
         for (int e = 0; e < bb; ++e) sum[e] -= product[e];
       }
@@ -127,12 +138,43 @@ struct SubdomainIlu0Kernel {
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const Ordinal s = team.league_rank();
     const Ordinal first = offsets(s), last = offsets(s + 1), base = first + s;
-    for (Ordinal l = 0; l < levels.num_levels(s); ++l) {
-      Kokkos::parallel_for(
-          Kokkos::TeamThreadRange(team, levels.level_ptr(base + l), levels.level_ptr(base + l + 1)),
-          [&](const Ordinal p) { eliminate_row(levels.rows(p)); });
+    // Attempts of this subdomain alone (shift positive_definite): every thread sees the same
+    // failure count (a team reduction), so all take the same path and α.
+    Scalar alpha = 0;
+    int attempt = 0;
+    for (;; ++attempt) {
+      const bool final_attempt = attempt >= shift_attempts;
+      int failures = 0;
+      for (Ordinal l = 0; l < levels.num_levels(s) && (final_attempt || failures == 0); ++l) {
+        const Ordinal begin = levels.level_ptr(base + l), end = levels.level_ptr(base + l + 1);
+        if (shift_attempts == 0) {
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end), [&](const Ordinal p) {
+            eliminate_row(levels.rows(p), alpha, true);
+          });
+        } else {
+          int level_failures = 0;
+          Kokkos::parallel_reduce(
+              Kokkos::TeamThreadRange(team, begin, end),
+              [&](const Ordinal p, int& count) {
+                if (!eliminate_row(levels.rows(p), alpha, final_attempt)) ++count;
+              },
+              level_failures);
+          failures += level_failures;
+        }
+        team.team_barrier();
+      }
+      if (failures == 0 || final_attempt) break;
+      alpha = attempt == 0 ? first_shift : 2 * alpha;
+      const int bb = b() * b();
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, row_map(first) * bb, row_map(last) * bb),
+                           [&](const Offset e) { lu(e) = initial(e); });
       team.team_barrier();
     }
+    if (shift_attempts > 0)
+      Kokkos::single(Kokkos::PerTeam(team), [&]() {
+        subdomain_shift(s) = alpha;
+        subdomain_attempts(s) = attempt;
+      });
     if (!scale_upper) return;  // the level loop ended with a barrier: every row is final
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const Ordinal i) {
       const int n = b(), bb = n * n;
@@ -143,7 +185,10 @@ struct SubdomainIlu0Kernel {
           Offset lo = row_map(j), hi = diag(j);
           while (lo < hi) {
             const Offset mid = (lo + hi) / 2;
-            if (col_ind(mid) < i) lo = mid + 1; else hi = mid;
+            if (col_ind(mid) < i)
+              lo = mid + 1;
+            else
+              hi = mid;
           }
           for (int r = 0; r < n; ++r)
             for (int c = 0; c < n; ++c) block(k)[r * n + c] = block(lo)[c * n + r];
@@ -161,11 +206,25 @@ struct SubdomainIlu0Kernel {
 template <int B>
 void launch_subdomain_ilu0(const ExecSpace& space, const SubdomainIlu0Kernel<0>& settings,
                            Ordinal num_subdomains) {
-  SubdomainIlu0Kernel<B> kernel{settings.row_map,    settings.col_ind,     settings.lu,
-                                settings.diag,       settings.inv_diag,    settings.offsets,
-                                settings.levels,     settings.failed_row,  settings.pivot_value,
-                                settings.shifted,    settings.runtime_b,   settings.scale_upper,
-                                settings.symmetric,  settings.rule};
+  SubdomainIlu0Kernel<B> kernel{settings.row_map,
+                                settings.col_ind,
+                                settings.lu,
+                                settings.diag,
+                                settings.inv_diag,
+                                settings.offsets,
+                                settings.levels,
+                                settings.failed_row,
+                                settings.pivot_value,
+                                settings.shifted,
+                                settings.runtime_b,
+                                settings.scale_upper,
+                                settings.symmetric,
+                                settings.pivot,
+                                settings.shift_attempts,
+                                settings.first_shift,
+                                settings.initial,
+                                settings.subdomain_shift,
+                                settings.subdomain_attempts};
   Kokkos::parallel_for("fgdd::factor::subdomain_ilu0",
                        Kokkos::TeamPolicy<ExecSpace>(space, num_subdomains, Kokkos::AUTO), kernel);
 }
@@ -185,7 +244,10 @@ Ordinal find_diagonals(const ExecSpace& space, const SparseMatrix& A,
         Ordinal lo = 0, hi = num_subdomains - 1;  // subdomain of row i by binary search
         while (lo < hi) {
           const Ordinal mid = (lo + hi + 1) / 2;
-          if (offsets(mid) <= i) lo = mid; else hi = mid - 1;
+          if (offsets(mid) <= i)
+            lo = mid;
+          else
+            hi = mid - 1;
         }
         bool ok = true;
         for (Offset k = row_map(i); k < row_map(i + 1); ++k) {
@@ -197,31 +259,6 @@ Ordinal find_diagonals(const ExecSpace& space, const SparseMatrix& A,
       },
       Kokkos::Min<Ordinal>(bad));
   return bad < n ? bad : n;
-}
-
-Ordinal first_asymmetric_row(const ExecSpace& space, const SparseMatrix& A) {
-  const auto row_map = A.row_map();
-  const auto col_ind = A.col_ind();
-  const auto values = A.values();
-  const int b = A.block_size();
-  return first_row_where(
-      space, A.num_block_rows(), "fgdd::factor::check_symmetric", KOKKOS_LAMBDA(const Ordinal i) {
-        for (Offset k = row_map(i); k < row_map(i + 1); ++k) {
-          const Ordinal j = col_ind(k);
-          Offset lo = row_map(j), hi = row_map(j + 1);
-          while (lo < hi) {
-            const Offset mid = (lo + hi) / 2;
-            if (col_ind(mid) < i) lo = mid + 1; else hi = mid;
-          }
-          if (lo == row_map(j + 1) || col_ind(lo) != i) return true;
-          for (int r = 0; r < b; ++r)
-            for (int c = 0; c < b; ++c) {
-              const Scalar a = values(k * b * b + r * b + c), m = values(lo * b * b + c * b + r);
-              if (fabs(a - m) > 1e-12 * (fabs(a) > fabs(m) ? fabs(a) : fabs(m))) return true;
-            }
-        }
-        return false;
-      });
 }
 
 }  // namespace detail
@@ -249,10 +286,10 @@ SubdomainIlu0::SubdomainIlu0(const ExecSpace& space, const SparseMatrix& dropped
     col_ind = fill_.col_ind;
     report_.fill_entries = fill_.fill_entries;
   }
-  factors_ = SparseMatrix(SparseMatrix::ValidatedTag{}, n, b, row_map, col_ind,
-                          SparseMatrix::Values(Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                                                                  "fgdd::factor::lu"),
-                                               col_ind.extent(0) * Offset(b) * Offset(b)));
+  factors_ = SparseMatrix(
+      SparseMatrix::ValidatedTag{}, n, b, row_map, col_ind,
+      SparseMatrix::Values(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::factor::lu"),
+                           col_ind.extent(0) * Offset(b) * Offset(b)));
   diag_position_ = Kokkos::View<Offset*, DeviceType>("fgdd::factor::diag_position", n);
   const Ordinal bad = n == 0 ? 0
                              : detail::find_diagonals(space, factors_, partition.subdomain_offsets,
@@ -260,20 +297,25 @@ SubdomainIlu0::SubdomainIlu0(const ExecSpace& space, const SparseMatrix& dropped
   if (bad < n)
     throw InvalidInput("block row " + std::to_string(bad) +
                        " has an entry outside its subdomain: factor the dropped matrix");
-  if (options_.form == IluForm::Ildlt) {
-    const Ordinal asymmetric = detail::first_asymmetric_row(space, dropped);
-    if (asymmetric < n) {
-      Ordinal original = 0;
-      Kokkos::deep_copy(original, Kokkos::subview(partition.iperm, asymmetric));
-      throw InvalidInput("IC0 (IluForm::Ildlt) needs a symmetric matrix: block row " +
-                         std::to_string(original) +
-                         " has an entry whose mirror is missing or differs");
-    }
-  }
-  lower_levels_ = build_subdomain_levels(space, factors_, diag_position_, partition, Triangle::Lower);
+  lower_levels_ =
+      build_subdomain_levels(space, factors_, diag_position_, partition, Triangle::Lower);
   inv_diag_ = Kokkos::View<Scalar*, DeviceType>("fgdd::factor::inv_diag",
                                                 Offset(n) * Offset(b) * Offset(b));
   pivots_ = detail::PivotStatus("fgdd::factor", n);
+  if (options_.shift == PivotShift::PositiveDefinite) {
+    initial_values_ = SparseMatrix::Values(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::factor::initial_values"),
+        factors_.values().extent(0));
+    shift_scale_ = Kokkos::View<Scalar*, DeviceType>("fgdd::factor::shift_scale", Offset(n) * b);
+    subdomain_shift_ = Kokkos::View<Scalar*, DeviceType>("fgdd::factor::subdomain_shift",
+                                                         partition.num_subdomains);
+    subdomain_attempts_ = Kokkos::View<int*, DeviceType>("fgdd::factor::subdomain_attempts",
+                                                         partition.num_subdomains);
+  }
+  if (options_.form == IluForm::Ildlt && options_.level_of_fill > 0)
+    unsymmetric_values_ = SparseMatrix::Values(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::factor::unsymmetric_values"),
+        factors_.values().extent(0));
   space.fence();
   const double symbolic = timer.seconds();
   numeric(space, dropped);
@@ -286,13 +328,28 @@ const FactorReport& SubdomainIlu0::numeric(const ExecSpace& space, const SparseM
   if (dropped.num_block_rows() != n || dropped.block_size() != b ||
       dropped.row_map().data() != source_row_map_.data() ||
       dropped.col_ind().data() != source_col_ind_.data())
-    throw InvalidInput("numeric: the matrix is not the pattern the factorization was set up with "
-                       "(refresh values with update_values and pass the same dropped matrix)");
+    throw InvalidInput(
+        "numeric: the matrix is not the pattern the factorization was set up with "
+        "(refresh values with update_values and pass the same dropped matrix)");
   Kokkos::Timer timer;
-  if (options_.level_of_fill > 0)
+  const bool ildlt = options_.form == IluForm::Ildlt;
+  if (ildlt) check_symmetric(space, dropped);
+  if (ildlt && options_.level_of_fill > 0) {
+    detail::scatter_into_pattern(space, dropped, fill_, unsymmetric_values_);
+    detail::symmetric_part(space, factors_, unsymmetric_values_, factors_.values());
+  } else if (ildlt) {
+    detail::symmetric_part(space, dropped, dropped.values(), factors_.values());
+  } else if (options_.level_of_fill > 0) {
     detail::scatter_into_pattern(space, dropped, fill_, factors_.values());
-  else
+  } else {
     Kokkos::deep_copy(space, factors_.values(), dropped.values());
+  }
+  const bool positive_definite = options_.shift == PivotShift::PositiveDefinite;
+  if (positive_definite) {
+    Kokkos::deep_copy(space, initial_values_, factors_.values());
+    detail::compute_shift_scale(space, factors_.row_map(), factors_.values(), diag_position_, b,
+                                ildlt, shift_scale_);
+  }
 
   detail::SubdomainIlu0Kernel<0> kernel;
   kernel.row_map = factors_.row_map();
@@ -308,28 +365,104 @@ const FactorReport& SubdomainIlu0::numeric(const ExecSpace& space, const SparseM
   pivots_.reset(space);
   kernel.runtime_b = b;
   kernel.scale_upper = options_.form != IluForm::Ilu0;
-  kernel.symmetric = options_.form == IluForm::Ildlt;
-  kernel.rule = options_.pivot_rule();
+  kernel.symmetric = ildlt;
+  kernel.pivot.rule = options_.pivot_rule();
+  kernel.pivot.positive_definite = positive_definite;
+  kernel.pivot.shift_scale = shift_scale_;
+  kernel.shift_attempts = options_.shift_attempts();
+  kernel.first_shift = Scalar(options_.shift_amount);
+  kernel.initial = initial_values_;
+  kernel.subdomain_shift = subdomain_shift_;
+  kernel.subdomain_attempts = subdomain_attempts_;
   const Ordinal subdomains = partition_.num_subdomains;
   if (subdomains > 0) {
     switch (b) {
-      case 1: detail::launch_subdomain_ilu0<1>(space, kernel, subdomains); break;
-      case 2: detail::launch_subdomain_ilu0<2>(space, kernel, subdomains); break;
-      case 3: detail::launch_subdomain_ilu0<3>(space, kernel, subdomains); break;
-      case 4: detail::launch_subdomain_ilu0<4>(space, kernel, subdomains); break;
-      default: detail::launch_subdomain_ilu0<0>(space, kernel, subdomains); break;
+      case 1:
+        detail::launch_subdomain_ilu0<1>(space, kernel, subdomains);
+        break;
+      case 2:
+        detail::launch_subdomain_ilu0<2>(space, kernel, subdomains);
+        break;
+      case 3:
+        detail::launch_subdomain_ilu0<3>(space, kernel, subdomains);
+        break;
+      case 4:
+        detail::launch_subdomain_ilu0<4>(space, kernel, subdomains);
+        break;
+      default:
+        detail::launch_subdomain_ilu0<0>(space, kernel, subdomains);
+        break;
     }
   }
   ++numeric_count_;
+  if (positive_definite) read_shift_report(space);
   const detail::PivotReadback pivots = pivots_.read(space);
   if (pivots.failed_row < n) {
     Ordinal original = 0;  // the row in the matrix the user gave
     Kokkos::deep_copy(original, Kokkos::subview(partition_.iperm, pivots.failed_row));
-    throw ZeroPivot(std::int64_t(original) * b, pivots.pivot);
+    detail::throw_pivot_failure(std::int64_t(original) * b, pivots.pivot, options_.shift,
+                                report_.shift);
   }
   report_.shifted_pivots = pivots.shifted;
   report_.numeric_seconds = timer.seconds();
   return report_;
+}
+
+void SubdomainIlu0::check_symmetric(const ExecSpace& space, const SparseMatrix& dropped) const {
+  const detail::SymmetryCheck check = detail::check_symmetry(space, dropped);
+  if (check.first_row == dropped.num_block_rows()) return;
+  Ordinal row = 0, column = 0;  // in the matrix the user gave
+  Kokkos::deep_copy(row, Kokkos::subview(partition_.iperm, check.first_row));
+  Kokkos::deep_copy(column, Kokkos::subview(partition_.iperm, check.column));
+  std::ostringstream message;
+  message << "IC0 (IluForm::Ildlt) needs a symmetric matrix: block row " << row << ", column "
+          << column;
+  if (check.missing_mirror)
+    message << " has no mirror entry (" << column << ", " << row << ") in the pattern";
+  else
+    message << " differs from its mirror: max |a_ij - a_ji| / max(|row i|_inf, |row j|_inf) = "
+            << check.asymmetry << " exceeds the rounding tolerance " << detail::symmetry_tolerance;
+  throw InvalidInput(message.str());
+}
+
+void SubdomainIlu0::read_shift_report(const ExecSpace& space) {
+  const auto alphas = subdomain_shift_;
+  const auto attempts = subdomain_attempts_;
+  const auto offsets = partition_.subdomain_offsets;
+  const Ordinal subdomains = partition_.num_subdomains;
+  const int b = factors_.block_size();
+  Scalar largest = 0;
+  Kokkos::parallel_reduce(
+      "fgdd::factor::largest_shift", Kokkos::RangePolicy<ExecSpace>(space, 0, subdomains),
+      KOKKOS_LAMBDA(const Ordinal s, Scalar& m) {
+        if (alphas(s) > m) m = alphas(s);
+      },
+      Kokkos::Max<Scalar>(largest));
+  int most_attempts = 0;
+  Kokkos::parallel_reduce(
+      "fgdd::factor::most_shift_attempts", Kokkos::RangePolicy<ExecSpace>(space, 0, subdomains),
+      KOKKOS_LAMBDA(const Ordinal s, int& m) {
+        if (attempts(s) > m) m = attempts(s);
+      },
+      Kokkos::Max<int>(most_attempts));
+  Offset rows = 0;
+  Kokkos::parallel_reduce(
+      "fgdd::factor::shifted_rows", Kokkos::RangePolicy<ExecSpace>(space, 0, subdomains),
+      KOKKOS_LAMBDA(const Ordinal s, Offset& sum) {
+        if (alphas(s) > 0) sum += Offset(offsets(s + 1) - offsets(s)) * b;
+      },
+      rows);
+  Ordinal shifted = 0;
+  Kokkos::parallel_reduce(
+      "fgdd::factor::shifted_subdomains", Kokkos::RangePolicy<ExecSpace>(space, 0, subdomains),
+      KOKKOS_LAMBDA(const Ordinal s, Ordinal& sum) {
+        if (alphas(s) > 0) ++sum;
+      },
+      shifted);
+  report_.shift = largest;
+  report_.shift_attempts = most_attempts;
+  report_.shifted_rows = rows;
+  report_.shifted_subdomains = shifted;
 }
 
 }  // namespace fgdd

@@ -8,6 +8,7 @@
 #include "factor/factor_options.hpp"
 #include "factor/fill_pattern.hpp"
 #include "factor/pivot_status.hpp"
+#include "factor/symmetry.hpp"
 #include "partition/partition.hpp"
 #include "trsv/subdomain_levels.hpp"
 
@@ -16,8 +17,15 @@
 namespace fgdd {
 
 struct FactorReport {
-  Offset shifted_pivots = 0;  // pivots replaced because options.shift_tiny_pivots was set
-  Offset fill_entries = 0;    // blocks ILU(k) added to the dropped pattern
+  Offset shifted_pivots = 0;  // pivots replaced by the nonzero shift
+  // Shift positive_definite: the largest α used (0: no shift was needed), the scalar rows whose
+  // diagonal was shifted (every row of a shifted subdomain, or of the matrix), the subdomains
+  // shifted (DD only), and the most shifted attempts one factorization took.
+  double shift = 0;
+  Offset shifted_rows = 0;
+  Ordinal shifted_subdomains = 0;
+  int shift_attempts = 0;
+  Offset fill_entries = 0;  // blocks ILU(k) added to the dropped pattern
   double symbolic_seconds = 0;
   double numeric_seconds = 0;
 };
@@ -26,19 +34,23 @@ class SubdomainIlu0 {
  public:
   // dropped: A_p without inter-subdomain couplings (ReorderedSystem::dropped); partition: the
   // one that produced it. Throws InvalidInput if an entry lies outside its subdomain block, the
-  // options are invalid, or (Ildlt) the matrix is not symmetric, naming the caller's block row.
-  // Runs numeric() once.
+  // options are invalid, or (Ildlt) the matrix is not symmetric up to rounding
+  // (detail::check_symmetry), naming the caller's block row and the measured asymmetry. Ildlt
+  // factors the symmetric part ½(A + Aᵀ) of dropped (what it reads of it: the lower triangle and
+  // the diagonal blocks). Runs numeric() once.
   SubdomainIlu0(const ExecSpace& space, const SparseMatrix& dropped, const Partition& partition,
                 const FactorOptions& options);
 
   // Refactors with new values of the same pattern (e.g. after update_values). Throws
   // InvalidInput for another pattern, ZeroPivot naming the row in the caller's ordering (and the
-  // pivot value for b = 1) when a pivot is tiny and shifting is off.
+  // pivot value for b = 1) when a pivot is tiny and shifting is off, or fails at every shift
+  // (PivotOverflow for a pivot that overflowed). Shift positive_definite refactors each failing
+  // subdomain alone, inside its team, with a growing shift.
   const FactorReport& numeric(const ExecSpace& space, const SparseMatrix& dropped);
 
-  // The factors in the dropped pattern (plus fill for ILU(k)): blocks left of the diagonal hold L (unit lower, its
-  // diagonal implicit); the diagonal blocks hold the pivots D; blocks right of it hold U, scaled
-  // to unit upper (D⁻¹ U) for Ildu0 and Ildlt (where U = Lᵀ), unscaled for Ilu0.
+  // The factors in the dropped pattern (plus fill for ILU(k)): blocks left of the diagonal hold L
+  // (unit lower, its diagonal implicit); the diagonal blocks hold the pivots D; blocks right of it
+  // hold U, scaled to unit upper (D⁻¹ U) for Ildu0 and Ildlt (where U = Lᵀ), unscaled for Ilu0.
   const SparseMatrix& factors() const noexcept { return factors_; }
   // D⁻¹, one b×b row-major block per block row.
   const Kokkos::View<Scalar*, DeviceType>& inv_diag() const noexcept { return inv_diag_; }
@@ -54,11 +66,16 @@ class SubdomainIlu0 {
   const Partition& partition() const noexcept { return partition_; }
 
  private:
+  // Ildlt: throws InvalidInput naming the caller's row, column and the measured asymmetry.
+  void check_symmetric(const ExecSpace& space, const SparseMatrix& dropped) const;
+  // Shift positive_definite: the subdomains' α and attempts into report_.
+  void read_shift_report(const ExecSpace& space);
+
   FactorOptions options_;
   Partition partition_;
   SparseMatrix factors_;
-  FillPattern fill_;                        // empty for level_of_fill 0
-  SparseMatrix::RowMap source_row_map_;     // the dropped pattern numeric() accepts
+  FillPattern fill_;                     // empty for level_of_fill 0
+  SparseMatrix::RowMap source_row_map_;  // the dropped pattern numeric() accepts
   SparseMatrix::ColumnIndices source_col_ind_;
   Kokkos::View<Scalar*, DeviceType> inv_diag_;
   Kokkos::View<Offset*, DeviceType> diag_position_;
@@ -66,15 +83,13 @@ class SubdomainIlu0 {
   FactorReport report_;
   std::uint64_t numeric_count_ = 0;
   detail::PivotStatus pivots_;
+  // Shift positive_definite: the values each attempt starts from, s_r per scalar row, and the
+  // α each subdomain ended with. Ildlt with fill: the scattered values before symmetrizing.
+  SparseMatrix::Values initial_values_;
+  Kokkos::View<Scalar*, DeviceType> shift_scale_;
+  Kokkos::View<Scalar*, DeviceType> subdomain_shift_;
+  Kokkos::View<int*, DeviceType> subdomain_attempts_;
+  SparseMatrix::Values unsymmetric_values_;
 };
-
-namespace detail {
-
-// The first block row i holding a block A_ij that differs from A_jiᵀ by more than rounding
-// (relative 1e-12), or a block without its mirror; A.num_block_rows() if A is symmetric.
-// Columns must be sorted. IC0 forms check their input with it.
-Ordinal first_asymmetric_row(const ExecSpace& space, const SparseMatrix& A);
-
-}  // namespace detail
 
 }  // namespace fgdd

@@ -31,7 +31,7 @@ void Solver::setup(const ExecSpace& space, const SparseMatrix& A, const GridInfo
   detail::check_options_for_problem(options_, A.num_rows());
   detail::with_memory_named("setup of " + std::to_string(A.num_rows()) + " rows", [&] {
     partitioned_ =
-        std::make_unique<PartitionedMatrix>(partition_matrix(space, A, grid, options_.partition));
+        std::make_unique<PartitionedMatrix>(partition_matrix(space, A, grid, detail::partition_options_for(options_)));
     // The partition stays (and its report readable) if the factorization throws; solve and
     // update_values then refuse until a setup completes.
     preconditioner_ =

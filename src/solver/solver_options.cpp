@@ -103,6 +103,8 @@ std::vector<std::string> SolverOptions::keys() {
           "apply",
           "fill",
           "shift_pivots",
+          "shift",
+          "shift_amount",
           "pivot_threshold",
           "team_size",
           "global_kernel",
@@ -140,6 +142,10 @@ void SolverOptions::set(const std::string& key, const std::string& value) {
     dd.factor.level_of_fill = int(integer(key, value, int_max));
   else if (key == "shift_pivots")
     dd.factor.shift_tiny_pivots = boolean(key, value);
+  else if (key == "shift")
+    dd.factor.shift = parse_pivot_shift(value);
+  else if (key == "shift_amount")
+    dd.factor.shift_amount = number(key, value);
   else if (key == "pivot_threshold")
     dd.factor.pivot_threshold = number(key, value);
   else if (key == "team_size")
@@ -216,6 +222,8 @@ std::vector<std::string> SolverOptions::key_values() const {
           item("apply", to_string(dd.apply)),
           item("fill", std::to_string(dd.factor.level_of_fill)),
           item("shift_pivots", dd.factor.shift_tiny_pivots ? "true" : "false"),
+          item("shift", to_string(dd.factor.shift)),
+          item("shift_amount", real(dd.factor.shift_amount)),
           item("pivot_threshold", real(dd.factor.pivot_threshold)),
           item("team_size", std::to_string(dd.team_size)),
           item("global_kernel", name_of(global_kernel_names, global_kernel)),
@@ -229,6 +237,7 @@ std::vector<std::string> SolverOptions::key_values() const {
           item("restart", std::to_string(krylov.restart)),
           item("ortho", name_of(ortho_names, krylov.orthogonalization)),
           item("stagnation", std::to_string(krylov.stagnation_iterations)),
+          item("divergence", real(krylov.divergence_factor)),
           item("trsv", trsv == TrsvMethod::Jacobi ? "jacobi" : "exact"),
           item("jacobi_sweeps", std::to_string(jacobi.sweeps)),
           item("jacobi_iters", std::to_string(jacobi.iterations)),

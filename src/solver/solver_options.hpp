@@ -37,9 +37,11 @@ const char* to_string(PreconditionerKind kind) noexcept;
 struct SolverOptions {
   KrylovMethod method = KrylovMethod::Bicgstab;
   PreconditionerKind preconditioner = PreconditionerKind::Ildu0Dd;
+  // Partitioner auto means natural (the caller's order) for ilu0/ildu0 (partition_options_for).
   PartitionOptions partition;
-  // Factor options (pivots, fill level), apply kernel and team size of the DD preconditioners;
-  // the pivot options also serve ilu0/ildu0. dd.factor.form is set from preconditioner.
+  // Factor options (pivots and their shift, fill level), apply kernel and team size of the DD
+  // preconditioners; the pivot options also serve ilu0/ildu0 and struct-ilu0/struct-ic0.
+  // dd.factor.form is set from preconditioner.
   DdIluOptions dd;
   // How ilu0 / ildu0 (global) sweep their triangles: level by level or synchronization-free.
   GlobalRowKernel global_kernel = GlobalRowKernel::Auto;
@@ -54,7 +56,9 @@ struct SolverOptions {
 
   // Sets one option from text. Keys: method (bicgstab|gmres|cg|bicg), preconditioner
   // (ildu0-dd|ilu0-dd|ic0-dd|ilu0|ildu0|struct-ilu0|struct-ic0|jacobi|none), partitioner,
-  // subdomain_rows, apply, fill, shift_pivots (true|false), pivot_threshold, team_size,
+  // subdomain_rows, apply, fill, shift_pivots (true|false: shift nonzero), shift
+  // (none|nonzero|positive_definite, FactorOptions::shift), shift_amount (the first α of
+  // positive_definite), pivot_threshold, team_size,
   // global_kernel (auto|thread|lanes|sync_free), struct_schedule (auto|levels|
   // level_counters|sync_free|tiles), struct_layout (auto|grid|level), struct_factor_lanes,
   // struct_factor_threads (StructFactorLaunch; 0: chosen), trsv (exact|jacobi, or an

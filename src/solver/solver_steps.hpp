@@ -12,6 +12,19 @@
 
 namespace fgdd::detail {
 
+// The partition options setup uses. The exact global preconditioners (ilu0, ildu0, with either
+// trsv) are ILU(0) of the matrix the caller gave, in the caller's order: partitioner auto means
+// natural for them (the identity ordering). A METIS ordering changes the factors: issue 31
+// measured 125 BiCGSTAB iterations against 104 in the file's order on a 3-D elasticity matrix
+// and a 3× longer setup; on Serial here, convdiff:64 took 55 against 44 iterations and 1.04
+// against 0.65 s of setup. A partitioner asked for explicitly is kept.
+PartitionOptions partition_options_for(const SolverOptions& options);
+
+// The factorization report of an ILU preconditioner (shifted pivots, the positive-definite
+// shift used, timings), or nullptr for one without such a report (Jacobi, none, the Jacobi-trsv
+// ILU).
+const FactorReport* factor_report(const Preconditioner& M);
+
 // permuted: the operator's matrix (global ILU and Jacobi factor it); dropped and partition:
 // the subdomain blocks the DD preconditioners factor. grid: the caller's grid, which the
 // structured ILU needs (it throws InvalidInput when grid is empty).

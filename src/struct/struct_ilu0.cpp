@@ -122,6 +122,28 @@ void build_levels(const ExecSpace& space, const GridInfo& grid, const LevelWeigh
         std::max(levels.max_level_points, levels.host_level_ptr[l + 1] - levels.host_level_ptr[l]);
 }
 
+void struct_shift_scale(const ExecSpace& space, const StructuredMatrix& A, bool positive,
+                        const Kokkos::View<Scalar*, DeviceType>& shift_scale) {
+  const auto values = A.values();
+  const Offset np = A.num_points();
+  const int b = A.block_size(), entries = A.stencil().size(), center = A.stencil().center();
+  // Entries whose neighbour lies outside the grid hold zero (StructuredMatrix), so a row's
+  // 1-norm sums every entry.
+  Kokkos::parallel_for(
+      "fgdd::struct::shift_scale", Kokkos::RangePolicy<ExecSpace>(space, 0, np),
+      KOKKOS_LAMBDA(const Offset p) {
+        for (int r = 0; r < b; ++r) {
+          Scalar norm = 0;
+          for (int e = 0; e < entries; ++e)
+            for (int c = 0; c < b; ++c)
+              norm += fabs(values(((Offset(e) * b + r) * b + c) * np + p));
+          const bool negative =
+              !positive && values(((Offset(center) * b + r) * b + r) * np + p) < 0;
+          shift_scale(p * b + r) = negative ? -norm : norm;
+        }
+      });
+}
+
 void check_vector(const StructIlu0& M, Offset size, const char* name) {
   if (size != M.num_rows())
     throw DimensionMismatch(std::string(name) + " has " + std::to_string(size) +
@@ -315,14 +337,13 @@ const FactorReport& StructIlu0::numeric(const ExecSpace& space, const Structured
   Kokkos::Timer timer;
   const Ordinal np = Ordinal(A.num_points());
   const int b = A.block_size();
-  if (level_layout()) {
-    detail::values_to_layout(space, storage_.layout, A.grid(), A.stencil().size() * b * b,
-                             A.values(), storage_.values);
-    factors_copied_ = false;
-  } else {
-    Kokkos::deep_copy(space, factors_.values(), A.values());
+  const bool ic0 = options_.form == IluForm::Ildlt;
+  const bool positive_definite = options_.shift == PivotShift::PositiveDefinite;
+  if (positive_definite) {
+    if (shift_scale_.extent(0) == 0)
+      shift_scale_ = Kokkos::View<Scalar*, DeviceType>("fgdd::struct::shift_scale", Offset(np) * b);
+    detail::struct_shift_scale(space, A, ic0, shift_scale_);
   }
-  pivots_.reset(space);
   detail::StructData data = detail::make_data(factors_, storage_);
   data.points = levels_.points;
   data.elim_ptr = elim_ptr_;
@@ -332,17 +353,42 @@ const FactorReport& StructIlu0::numeric(const ExecSpace& space, const Structured
   data.failed_point = pivots_.failed_row;
   data.pivot_value = pivots_.pivot_value;
   data.shifted = pivots_.shifted;
-  data.rule = options_.pivot_rule();
+  data.pivot.rule = options_.pivot_rule();
+  data.pivot.positive_definite = positive_definite;
+  data.pivot.shift_scale = shift_scale_;
   data.lanes = factor_launch_.lanes;
   data.level_team_threads = factor_launch_.team_threads;
-  const bool ic0 = options_.form == IluForm::Ildlt;
   const auto& level_ptr = levels_.host_level_ptr;
-  detail::dispatch_block_size(b, [&](auto block) {
-    detail::factor_points<decltype(block)::value>(space, data, level_ptr, ic0, factor_schedule_,
-                                                  sync_);
-  });
-  const detail::PivotReadback pivots = pivots_.read(space);
-  if (pivots.failed_row < np) throw ZeroPivot(std::int64_t(pivots.failed_row) * b, pivots.pivot);
+  // Shift positive_definite: the whole grid again with α = shift_amount, then doubling, while a
+  // pivot fails (a host loop over at most shift_attempts() attempts, not over points).
+  const int attempts = options_.shift_attempts();
+  detail::PivotReadback pivots;
+  int attempt = 0;
+  for (;; ++attempt) {
+    if (level_layout()) {
+      detail::values_to_layout(space, storage_.layout, A.grid(), A.stencil().size() * b * b,
+                               A.values(), storage_.values);
+      factors_copied_ = false;
+    } else {
+      Kokkos::deep_copy(space, factors_.values(), A.values());
+    }
+    pivots_.reset(space);
+    data.pivot.alpha = attempt == 0   ? 0
+                       : attempt == 1 ? Scalar(options_.shift_amount)
+                                      : 2 * data.pivot.alpha;
+    detail::dispatch_block_size(b, [&](auto block) {
+      detail::factor_points<decltype(block)::value>(space, data, level_ptr, ic0, factor_schedule_,
+                                                    sync_);
+    });
+    pivots = pivots_.read(space);
+    if (pivots.failed_row == np || attempt >= attempts) break;
+  }
+  report_.shift = data.pivot.alpha;
+  report_.shift_attempts = attempt;
+  report_.shifted_rows = data.pivot.alpha > 0 ? Offset(np) * b : 0;
+  if (pivots.failed_row < np)
+    detail::throw_pivot_failure(std::int64_t(pivots.failed_row) * b, pivots.pivot, options_.shift,
+                                report_.shift);
   report_.shifted_pivots = pivots.shifted;
   report_.numeric_seconds = timer.seconds();
   return report_;

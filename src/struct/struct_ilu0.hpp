@@ -108,6 +108,11 @@ struct StructSyncState {
   mutable unsigned epoch = 0;
 };
 
+// s_r = sign_r·‖row r‖₁ for every scalar row of A in grid order (pivot_shift.hpp; positive: every
+// sign +1, for IC(0)), on space.
+void struct_shift_scale(const ExecSpace& space, const StructuredMatrix& A, bool positive,
+                        const Kokkos::View<Scalar*, DeviceType>& shift_scale);
+
 // Chunks of at most state.chunk_points points, never across a level (from the level offsets: an
 // entry per chunk, no per-point host work), the non-empty levels ("steps") they belong to, and
 // zeroed counters: the state of the sync-free and level-counter launches.
@@ -144,7 +149,9 @@ class StructIlu0 {
 
   // Refactors with new values on the same grid, stencil and block size (else InvalidInput).
   // Throws ZeroPivot naming the scalar row (grid order, first row of the smallest failing
-  // point) when a pivot is tiny and shifting is off.
+  // point) when a pivot is tiny and shifting is off, or fails at every shift (PivotOverflow for
+  // a pivot that overflowed). Shift positive_definite refactors the whole grid with a growing
+  // shift while a pivot fails.
   const FactorReport& numeric(const ExecSpace& space, const StructuredMatrix& A);
 
   // z = (L U)⁻¹ r. r and z have num_rows() entries (point-major, b per point) and may alias;
@@ -215,9 +222,10 @@ class StructIlu0 {
   // [elim_ptr(a), elim_ptr(a + 1)); for Ildlt only targets up to the centre, with mirror =
   // index(−o_u).
   Kokkos::View<int*, DeviceType> elim_ptr_, elim_upper_, elim_target_;
-  Kokkos::View<int*, DeviceType> mirror_;  // per entry e: index of −o_e, -1 if absent
-  detail::PivotStatus pivots_;             // per grid point
-  StructFactorLaunch factor_launch_;       // resolved by the constructor: see factor_launch()
+  Kokkos::View<int*, DeviceType> mirror_;          // per entry e: index of −o_e, -1 if absent
+  detail::PivotStatus pivots_;                     // per grid point
+  Kokkos::View<Scalar*, DeviceType> shift_scale_;  // shift positive_definite: s_r, grid order
+  StructFactorLaunch factor_launch_;  // resolved by the constructor: see factor_launch()
   StructSchedule factor_schedule_ = StructSchedule::Levels;  // see factor_schedule()
 };
 

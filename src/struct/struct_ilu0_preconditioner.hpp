@@ -49,8 +49,10 @@ class StructIlu0Preconditioner final : public Preconditioner {
   const StructuredMatrix& matrix() const noexcept { return matrix_; }
 
  private:
-  // IC(0) factors only the lower triangle: refuse a nonsymmetric A (InvalidInput naming the
-  // block row in the grid's ordering) instead of preconditioning with the wrong matrix.
+  // IC(0) factors the symmetric part ½(A + Aᵀ) (what StructIlu0 reads of it: the lower triangle
+  // and the centre blocks): refuse an A that is not symmetric up to rounding
+  // (detail::check_symmetry; InvalidInput naming the block row and column in the grid's
+  // ordering and the measured asymmetry) instead of preconditioning with the wrong matrix.
   void check_symmetric(const ExecSpace& space, const SparseMatrix& A) const;
 
   StructIluOptions options_;

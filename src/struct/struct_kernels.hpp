@@ -6,6 +6,7 @@
 
 #include "core/dense_block.hpp"
 #include "core/kokkos_compat.hpp"
+#include "factor/pivot_shift.hpp"
 #include "struct/entry_table.hpp"
 #include "struct/level_layout.hpp"
 #include "struct/structured_matrix.hpp"
@@ -31,7 +32,8 @@ struct StructData {
   Kokkos::View<Ordinal, DeviceType> failed_point;
   Kokkos::View<Scalar*, DeviceType> pivot_value;
   Kokkos::View<Offset, DeviceType> shifted;
-  PivotRule rule;              // rule.tiny is relative: multiplied by the row's largest |entry|
+  PivotTreatment pivot;        // pivot.rule.tiny is relative: times the row's largest |entry|;
+                               // pivot.shift_scale per grid point's scalar rows (grid order)
   int lanes = 1;               // vector lanes per point: the launches' vector length
   int level_team_threads = 0;  // points per team of a launch per level; 0: the default one
 };
@@ -237,22 +239,18 @@ struct StructFactorKernel : StructKernelBase<B, Mode> {
     const int bb = b() * b();
     Scalar pivot[capacity], inv[capacity];
     load(data.center, p, pivot);
-    PivotRule row_rule = data.rule;
-    row_rule.tiny = data.rule.tiny * row_max;
-    Scalar smallest = 0;
-    const Scalar first = pivot[0];
-    const int result = invert_block(pivot, inv, b(), row_rule, smallest);
+    bool changed = false;
+    Scalar reported = 0;
+    const int result = treat_pivot<capacity>(pivot, inv, b(), Offset(s.p) * b(), row_max,
+                                             data.pivot, changed, reported);
     for (int rc = 0; rc < bb; ++rc) this->inv_diag(rc, p) = inv[rc];
-    data.pivot_value(s.p) = b() == 1 ? first : smallest;
-    if (result < 0) {
+    data.pivot_value(s.p) = reported;
+    if (result < 0)
       Kokkos::atomic_fetch_min(&data.failed_point(), Ordinal(s.p));
-    } else if (result > 0) {
+    else if (result > 0)
       Kokkos::atomic_add(&data.shifted(), Offset(result));
-      // Keep D consistent with the D⁻¹ actually used: D = (D⁻¹)⁻¹.
-      Scalar d[capacity], unused;
-      invert_block(inv, d, b(), PivotRule{}, unused);
-      for (int rc = 0; rc < bb; ++rc) lu(data.center, rc, p) = d[rc];
-    }
+    if (changed)
+      for (int rc = 0; rc < bb; ++rc) lu(data.center, rc, p) = pivot[rc];
     this->publish(p);
   }
 };

@@ -24,13 +24,15 @@ std::vector<double> block_inverse(const double* a_in, int b) {
     int p = c;
     for (int r = c + 1; r < b; ++r)
       if (std::abs(a[r * b + c]) > std::abs(a[p * b + c])) p = r;
-    for (int j = 0; j < b; ++j) std::swap(a[c * b + j], a[p * b + j]), std::swap(inv[c * b + j], inv[p * b + j]);
+    for (int j = 0; j < b; ++j)
+      std::swap(a[c * b + j], a[p * b + j]), std::swap(inv[c * b + j], inv[p * b + j]);
     const double d = a[c * b + c];
     for (int j = 0; j < b; ++j) a[c * b + j] /= d, inv[c * b + j] /= d;
     for (int r = 0; r < b; ++r) {
       if (r == c) continue;
       const double f = a[r * b + c];
-      for (int j = 0; j < b; ++j) a[r * b + j] -= f * a[c * b + j], inv[r * b + j] -= f * inv[c * b + j];
+      for (int j = 0; j < b; ++j)
+        a[r * b + j] -= f * a[c * b + j], inv[r * b + j] -= f * inv[c * b + j];
     }
   }
   return inv;
@@ -65,6 +67,24 @@ HostBlockCsr ilu0(const HostBlockCsr& A) {
     }
   }
   return F;
+}
+
+HostBlockCsr shifted(const HostBlockCsr& A, const std::vector<double>& alpha, bool positive) {
+  HostBlockCsr S = A;
+  const int b = A.b, bb = b * b;
+  for (Ordinal i = 0; i < A.num_block_rows(); ++i) {
+    Offset diag = A.row_map[i];
+    while (A.col_ind[diag] != i) ++diag;
+    for (int r = 0; r < b; ++r) {
+      double norm = 0;
+      for (Offset k = A.row_map[i]; k < A.row_map[i + 1]; ++k)
+        for (int c = 0; c < b; ++c) norm += std::abs(A.values[k * bb + r * b + c]);
+      const double a_rr = A.values[diag * bb + r * b + r];
+      const double sign = !positive && a_rr < 0 ? -1.0 : 1.0;
+      S.values[diag * bb + r * b + r] += alpha[i] * sign * norm;
+    }
+  }
+  return S;
 }
 
 }  // namespace fgdd::reference

@@ -22,6 +22,11 @@ HostBlockCsr to_host_csr(const SparseMatrix& A);
 // diagonal and upper = U, unscaled).
 HostBlockCsr ilu0(const HostBlockCsr& A);
 
+// A + diag(α_i·s_r), the matrix a positive-definite shift factors: per scalar row r of block
+// row i, s_r = sign_r·‖row r‖₁ with sign_r = +1 when positive (IC0), else the sign of a_rr (0
+// counts as +). alpha: one α per block row (0: unshifted).
+HostBlockCsr shifted(const HostBlockCsr& A, const std::vector<double>& alpha, bool positive);
+
 // Dense b×b inverse by Gauss-Jordan (no pivot checks; the tests use nonsingular blocks).
 std::vector<double> block_inverse(const double* a, int b);
 

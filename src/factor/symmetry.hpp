@@ -1,0 +1,37 @@
+// What IC0 needs of its input: a symmetric matrix up to rounding, judged against the scale of
+// the rows (not entry by entry, where cancellation noise looks like asymmetry), and the
+// symmetric part ½(A + Aᵀ) it then factors. Both run on the device, CSR and BSR.
+#pragma once
+
+#include "core/sparse_matrix.hpp"
+
+#include <limits>
+
+namespace fgdd::detail {
+
+// |a_ij − a_ji| ≤ tol·max(‖row i‖∞, ‖row j‖∞) counts as symmetric. An assembled entry is a sum of
+// element contributions; a_ij and a_ji sum the same terms in another order, which may differ by
+// about (terms)·ε·Σ|terms|, and the row's largest entry (the diagonal, in a FEM matrix) bounds
+// Σ|terms|. 256 ε (5.7e-14) covers ~100 contributions an entry, yet an asymmetry that matters to
+// a preconditioner (≥ 1e-10 relative) is refused.
+constexpr double symmetry_tolerance = 256 * std::numeric_limits<double>::epsilon();
+
+struct SymmetryCheck {
+  Ordinal first_row = 0;  // the first block row with an entry beyond tolerance (or without its
+                          // mirror); num_block_rows when symmetric
+  Ordinal column = -1;    // that entry's block column
+  bool missing_mirror = false;
+  // max over entries of |a_ij − a_ji| / max(‖row i‖∞, ‖row j‖∞) (0 for a zero row pair); +inf
+  // when an entry has no mirror in the pattern.
+  double asymmetry = 0;
+};
+
+// Checks A (sorted columns) on space; block (i, j) is compared with block (j, i) transposed.
+SymmetryCheck check_symmetry(const ExecSpace& space, const SparseMatrix& A);
+
+// out = ½(in + inᵀ) on A's pattern, which must be symmetric (check_symmetry); in and out hold
+// values in that pattern and must not alias.
+void symmetric_part(const ExecSpace& space, const SparseMatrix& A, const SparseMatrix::Values& in,
+                    const SparseMatrix::Values& out);
+
+}  // namespace fgdd::detail

@@ -21,7 +21,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <functional>
 #include <string>
 #include <vector>
@@ -46,46 +45,21 @@ struct Options {
   double copy_mb = 1024;
 };
 
-Options parse_options(int argc, char* argv[]) {
+int benchmark_main(int argc, char* argv[]) {
   Options options;
-  bool replaced = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const bool has_value = i + 1 < argc;
-    if (arg == "--matrix" && has_value) {
-      if (!replaced) options.problems.clear(), replaced = true;
-      options.problems.push_back(argv[++i]);
-    } else if (arg == "--subdomain-rows" && has_value) {
-      options.subdomain_rows = std::strtoull(argv[++i], nullptr, 10);
-    } else if (arg == "--partitioner" && has_value) {
-      try {
-        options.partitioner = parse_partitioner(argv[++i]);
-      } catch (const Error& error) {
-        std::fprintf(stderr, "%s\n", error.what());
-        std::exit(2);
-      }
-    } else if (arg == "--repeats" && has_value) {
-      options.repeats = std::max(1, std::atoi(argv[++i]));
-    } else if (arg == "--warmup" && has_value) {
-      options.warmup = std::max(0, std::atoi(argv[++i]));
-    } else if (arg == "--copy-mb" && has_value) {
-      options.copy_mb = std::max(1.0, std::atof(argv[++i]));
-    } else {
-      std::fprintf(stderr,
-                   "usage: fgdd_apply_bench [--matrix gen:SPEC]... [--subdomain-rows N] "
-                   "[--partitioner auto|geometric|metis|rcm|natural] [--repeats R] [--warmup W] "
-                   "[--copy-mb MB]\n");
-      std::exit(2);
-    }
-  }
-  return options;
-}
-
-}  // namespace
-
-int main(int argc, char* argv[]) {
-  Kokkos::ScopeGuard kokkos(argc, argv);
-  const Options options = parse_options(argc, argv);
+  bench::CommandLine("fgdd_apply_bench",
+                     "Subdomain triangular solves and preconditioner applies against global ILU0, "
+                     "block Jacobi and the vendor (Tables 5.2 / 5.3).")
+      .repeated("--matrix", &options.problems, "gen:SPEC|FILE.mtx", "a problem")
+      .option("--subdomain-rows", &options.subdomain_rows, "N",
+              "scalar rows per subdomain at most; 0: the default")
+      .custom("--partitioner", "auto|geometric|metis|rcm|natural", to_string(options.partitioner),
+              "how subdomains are cut",
+              [&](const std::string& name) { options.partitioner = parse_partitioner(name); })
+      .at_least("--repeats", &options.repeats, 1, "R", "timed runs per kernel")
+      .at_least("--warmup", &options.warmup, 0, "W", "untimed runs before them")
+      .at_least("--copy-mb", &options.copy_mb, 1.0, "MB", "size of the copy-bandwidth reference")
+      .parse(argc, argv);
   const ExecSpace space;
   const double copy_gbs =
       bench::copy_bandwidth(space, options.copy_mb, options.warmup, options.repeats);
@@ -134,7 +108,7 @@ int main(int argc, char* argv[]) {
     Kokkos::Random_XorShift64_Pool<ExecSpace> pool(2026);
     Kokkos::fill_random(r, pool, -1.0, 1.0);
 
-    std::string kernels;
+    bench::JsonObject kernels;
     bool verified = true;
     const auto record = [&](const std::string& name, double bytes, const std::function<void()>& run,
                             ConstVector check_against) {
@@ -151,13 +125,13 @@ int main(int argc, char* argv[]) {
                        difference);
         }
       }
-      char line[512];
-      std::snprintf(line, sizeof line,
-                    "%s\"%s\":{\"min_s\":%.6e,\"median_s\":%.6e,\"max_s\":%.6e,\"gb_per_s\":%.1f,"
-                    "\"percent_of_copy\":%.1f}",
-                    kernels.empty() ? "" : ",", name.c_str(), t.min, t.median, t.max, gbs,
-                    100 * gbs / copy_gbs);
-      kernels += line;
+      bench::JsonObject kernel;
+      kernel.add("min_s", t.min, bench::scientific(6))
+          .add("median_s", t.median, bench::scientific(6))
+          .add("max_s", t.max, bench::scientific(6))
+          .add("gb_per_s", gbs, bench::fixed(1))
+          .add("percent_of_copy", 100 * gbs / copy_gbs, bench::fixed(1));
+      kernels.add(name, kernel);
       std::fprintf(stderr, "  %-22s %9.3f ms  %7.1f GB/s\n", name.c_str(), 1e3 * t.min, gbs);
     };
 
@@ -204,7 +178,7 @@ int main(int argc, char* argv[]) {
         Vector());
     // Vendor baselines (CSR only): Kokkos-Kernels spiluk + level-set sptrsv on the same dropped
     // matrix (the same M: checked against fgdd's apply) and on the undropped A_p.
-    std::string vendor = "\"skipped: Kokkos-Kernels sptrsv is CSR-only here\"";
+    std::string vendor = "skipped: Kokkos-Kernels sptrsv is CSR-only here";
     if (b == 1) {
       Vector work("fgdd::bench::work", n);
       // Each baseline on its own: one that does not fit (spiluk's host work space on the dropped
@@ -231,26 +205,36 @@ int main(int argc, char* argv[]) {
       if (bench::kk_cusparse_available)
         baseline("kk_cusparse_global", dd.system.permuted, bench::VendorTrsv::CuSparse,
                  global_bytes, Vector());
-      vendor = "\"Kokkos-Kernels spiluk(0) + sptrsv SEQLVLSCHD_TP1" +
+      vendor = "Kokkos-Kernels spiluk(0) + sptrsv SEQLVLSCHD_TP1" +
                std::string(bench::kk_cusparse_available ? " and cuSPARSE SpSV" : "") +
                (ran.empty() ? "" : "; ran: " + join(ran)) +
-               (refused.empty() ? "" : "; skipped (see stderr): " + join(refused)) + "\"";
+               (refused.empty() ? "" : "; skipped (see stderr): " + join(refused));
     }
-    std::printf(
-        "{\"benchmark\":\"dd_apply\",\"commit\":\"%s\",\"kokkos_version\":%d,\"backend\":\"%s\","
-        "\"device\":\"%s\",\"matrix\":\"%s\",\"rows\":%zu,\"block_size\":%d,\"entries\":%zu,"
-        "\"partitioner\":\"%s\",\"subdomains\":%d,\"subdomain_rows_max\":%zu,"
-        "\"dropped_percent\":%.2f,"
-        "\"lower_levels_max\":%d,\"upper_levels_max\":%d,\"global_levels\":%d,"
-        "\"level_build_s\":%.6f,\"refactor_min_s\":%.6f,\"copy_gb_per_s\":%.1f,"
-        "\"repeats\":%d,\"vendor\":%s,\"kernels\":{%s},\"verified\":%s}\n",
-        FGDD_GIT_COMMIT, KOKKOS_VERSION, ExecSpace::name(), device.c_str(), spec.c_str(),
-        std::size_t(n), b, std::size_t(dropped.num_entries()), to_string(dd.report.partitioner),
-        dd.report.num_subdomains, std::size_t(dd.report.max_rows), 100 * dd.report.dropped_fraction,
-        ilu.lower_levels().max_levels, trsv.levels(Triangle::Upper).max_levels,
-        int(global.factorization().lower_levels().num_levels),
-        ilu.lower_levels().seconds + trsv.levels(Triangle::Upper).seconds, refactor.min, copy_gbs,
-        options.repeats, vendor.c_str(), kernels.c_str(), verified ? "true" : "false");
-    std::fflush(stdout);
+    bench::JsonObject line = bench::report_header("dd_apply");
+    line.add("matrix", spec)
+        .add("rows", std::size_t(n))
+        .add("block_size", b)
+        .add("entries", std::size_t(dropped.num_entries()))
+        .add("partitioner", to_string(dd.report.partitioner))
+        .add("subdomains", dd.report.num_subdomains)
+        .add("subdomain_rows_max", std::size_t(dd.report.max_rows))
+        .add("dropped_percent", 100 * dd.report.dropped_fraction, bench::fixed(2))
+        .add("lower_levels_max", ilu.lower_levels().max_levels)
+        .add("upper_levels_max", trsv.levels(Triangle::Upper).max_levels)
+        .add("global_levels", int(global.factorization().lower_levels().num_levels))
+        .add("level_build_s", ilu.lower_levels().seconds + trsv.levels(Triangle::Upper).seconds,
+             bench::fixed(6))
+        .add("refactor_min_s", refactor.min, bench::fixed(6))
+        .add("copy_gb_per_s", copy_gbs, bench::fixed(1))
+        .add("repeats", options.repeats)
+        .add("vendor", vendor)
+        .add("kernels", kernels)
+        .add("verified", verified);
+    bench::print_line(line);
   }
+  return 0;
 }
+
+}  // namespace
+
+int main(int argc, char* argv[]) { return fgdd::bench::run_benchmark(argc, argv, benchmark_main); }

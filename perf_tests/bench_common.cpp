@@ -6,25 +6,11 @@
 #include "kron/union_pattern.hpp"
 #include "krylov/gmres.hpp"
 
-#ifdef KOKKOS_ENABLE_CUDA
-#include <cuda_runtime.h>
-#endif
-
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <sstream>
 #include <vector>
 
 namespace fgdd::bench {
-
-std::string device_name() {
-#ifdef KOKKOS_ENABLE_CUDA
-  cudaDeviceProp properties;
-  if (cudaGetDeviceProperties(&properties, 0) == cudaSuccess) return properties.name;
-#endif
-  return "cpu";
-}
 
 Timing time_it(const ExecSpace& space, int warmup, int repeats, const std::function<void()>& run) {
   for (int w = 0; w < warmup; ++w) run();
@@ -77,13 +63,6 @@ double copy_bandwidth(const ExecSpace& space, double copy_mb, int warmup, int re
   return 2.0 * n * sizeof(double) / t.min / 1e9;
 }
 
-std::string json_string(std::string text) {
-  std::replace(text.begin(), text.end(), '"', '\'');
-  std::replace(text.begin(), text.end(), '\\', '/');
-  std::replace(text.begin(), text.end(), '\n', ' ');
-  return text;
-}
-
 double max_relative_difference(ConstVector x, ConstVector reference) {
   const auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
   const auto b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), reference);
@@ -120,14 +99,6 @@ SparseMatrix point_csr(const SparseMatrix& A) {
   return make_matrix(csr);
 }
 
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> parts;
-  std::stringstream in(text);
-  for (std::string part; std::getline(in, part, ',');)
-    if (!part.empty()) parts.push_back(part);
-  return parts;
-}
-
 Vector pattern_vector(Offset length) {
   std::vector<double> host(length);
   for (Offset e = 0; e < length; ++e) host[e] = 1.0 + 0.5 * double((e * 7919) % 101) / 101;
@@ -146,42 +117,25 @@ KrylovOptions KroneckerBenchOptions::paper_gmres_options() {
   return krylov;
 }
 
-bool parse_kronecker_flag(int argc, char* argv[], int& i, KroneckerBenchOptions& options) {
-  const std::string arg = argv[i];
-  if (arg == "--no-gmres") {
-    options.gmres = false;
-    return true;
-  }
-  if (i + 1 >= argc) return false;
-  const std::string value = argv[i + 1];
-  if (arg == "--matrix") {
-    if (!options.problems_given) options.problems.clear(), options.problems_given = true;
-    options.problems.push_back(value);
-  } else if (arg == "--stages") {
-    options.stages.clear();
-    for (const auto& s : split_list(value)) options.stages.push_back(std::stoi(s));
-  } else if (arg == "--scheme") {
-    options.scheme = parse_irk_scheme(value);
-  } else if (arg == "--mass") {
-    options.masses.clear();
-    for (const auto& m : split_list(value)) options.masses.push_back(parse_mass_kind(m));
-  } else if (arg == "--tau") {
-    options.tau = std::stod(value);
-  } else if (arg == "--repeats") {
-    options.repeats = std::max(1, std::stoi(value));
-  } else if (arg == "--warmup") {
-    options.warmup = std::max(0, std::stoi(value));
-  } else if (arg == "--copy-mb") {
-    options.copy_mb = std::stod(value);
-  } else if (arg == "--tol") {
-    options.krylov.relative_tolerance = std::stod(value);
-  } else if (arg == "--max-iters") {
-    options.krylov.max_iterations = std::max(1, std::stoi(value));
-  } else {
-    return false;
-  }
-  ++i;
-  return true;
+void declare_kronecker_flags(CommandLine& command_line, KroneckerBenchOptions& options) {
+  command_line.repeated("--matrix", &options.problems, "gen:SPEC|FILE.mtx", "a spatial problem")
+      .list("--stages", &options.stages, "S,S,...", "Runge-Kutta stage counts")
+      .custom("--scheme", "radau|gauss", to_string(options.scheme), "the IRK scheme",
+              [&options](const std::string& name) { options.scheme = parse_irk_scheme(name); })
+      .custom("--mass", "consistent|lumped|consistent,lumped", to_string(options.masses.front()),
+              "the mass matrices",
+              [&options](const std::string& names) {
+                options.masses.clear();
+                for (const std::string& name : split_list(names))
+                  options.masses.push_back(parse_mass_kind(name));
+              })
+      .option("--tau", &options.tau, "T", "the time step tau")
+      .at_least("--repeats", &options.repeats, 1, "R", "timed runs, the best is reported")
+      .at_least("--warmup", &options.warmup, 0, "W", "untimed runs before them")
+      .option("--copy-mb", &options.copy_mb, "MB", "size of the copy-bandwidth reference")
+      .toggle("--no-gmres", &options.gmres, false, "skip the GMRES solves")
+      .option("--tol", &options.krylov.relative_tolerance, "T", "GMRES relative tolerance")
+      .at_least("--max-iters", &options.krylov.max_iterations, 1, "N", "GMRES iterations at most");
 }
 
 namespace {
@@ -221,15 +175,16 @@ GmresRun run_gmres(const ExecSpace& space, const KrylovOptions& krylov, const st
   return run;
 }
 
-std::string to_json(const GmresRun& run) {
-  char line[512];
-  std::snprintf(line, sizeof line,
-                "\"%s\":{\"seconds\":%.6f,\"iterations\":%d,\"seconds_per_iteration\":%.6e,"
-                "\"status\":\"%s\",\"relative_true_residual\":%.3e,\"setup_s\":%.6f}",
-                run.name.c_str(), run.seconds, run.iterations,
-                run.iterations > 0 ? run.seconds / run.iterations : 0.0, run.status.c_str(),
-                run.relative_true_residual, run.setup_seconds);
-  return line;
+JsonObject to_json(const GmresRun& run) {
+  JsonObject json;
+  json.add("seconds", run.seconds, fixed(6))
+      .add("iterations", run.iterations)
+      .add("seconds_per_iteration", run.iterations > 0 ? run.seconds / run.iterations : 0.0,
+           scientific(6))
+      .add("status", run.status)
+      .add("relative_true_residual", run.relative_true_residual, scientific(3))
+      .add("setup_s", run.setup_seconds, fixed(6));
+  return json;
 }
 
 }  // namespace fgdd::bench

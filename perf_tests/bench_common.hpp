@@ -1,8 +1,10 @@
-// What every benchmark driver shares: the device's name, timing over repeats after warm-up (on
-// MPI, the slowest rank's), the copy bandwidth the GB/s figures are compared with, problem
-// loading, result checks, and what the Kronecker-form drivers share: their flags, the flop and
-// byte model of one product, and a timed GMRES run.
+// What every benchmark driver shares: timing over repeats after warm-up (on MPI, the slowest
+// rank's), the copy bandwidth the GB/s figures are compared with, problem loading, result
+// checks, and what the Kronecker-form drivers share: their flags, the flop and byte model of one
+// product, and a timed GMRES run. The command line, the JSON writer and main are in bench_main.
 #pragma once
+
+#include "bench_main.hpp"
 
 #include "core/generators.hpp"
 #include "core/sparse_matrix.hpp"
@@ -19,17 +21,7 @@
 #include <string>
 #include <vector>
 
-#ifndef FGDD_GIT_COMMIT
-#define FGDD_GIT_COMMIT "unknown"
-#endif
-
 namespace fgdd::bench {
-
-// The GPU's name on CUDA builds, "cpu" otherwise.
-std::string device_name();
-
-// text made safe inside a JSON string: quotes become ', backslashes /, newlines spaces.
-std::string json_string(std::string text);
 
 struct Timing {
   double min = 0, median = 0, max = 0;
@@ -62,9 +54,6 @@ GeneratedProblem load_problem(const std::string& source);
 // that only take CSR. Built on the host.
 SparseMatrix point_csr(const SparseMatrix& A);
 
-// "a,b,c" split at the commas, empty parts dropped.
-std::vector<std::string> split_list(const std::string& text);
-
 // length deterministic entries in [1, 1.5), the same whatever the backend: an input vector.
 Vector pattern_vector(Offset length);
 
@@ -86,12 +75,10 @@ struct KroneckerBenchOptions {
   static KrylovOptions paper_gmres_options();
 };
 
-// Reads the flag at argv[i] into options, moving i past its value: --matrix gen:SPEC|FILE.mtx,
-// --stages 1,2,4, --scheme radau|gauss, --mass consistent,lumped, --tau T, --repeats R,
-// --warmup W, --copy-mb MB, --no-gmres, --tol T, --max-iters N. Returns false for any other
-// argument or a flag without its value; throws InvalidInput or std::invalid_argument for a bad
-// value.
-bool parse_kronecker_flag(int argc, char* argv[], int& i, KroneckerBenchOptions& options);
+// Declares the Kronecker-form drivers' flags on command_line, into options (whose values now are
+// the defaults): --matrix, --stages, --scheme, --mass, --tau, --repeats, --warmup, --copy-mb,
+// --no-gmres, --tol, --max-iters.
+void declare_kronecker_flags(CommandLine& command_line, KroneckerBenchOptions& options);
 
 // The model of one product (A ⊗ M + τ B ⊗ L) x with s stages that GFLOP/s and GB/s divide by:
 // 2s flops per entry of M and of L and 4s²n for the stage combination; one pass over M and L
@@ -114,7 +101,7 @@ struct GmresRun {
 GmresRun run_gmres(const ExecSpace& space, const KrylovOptions& krylov, const std::string& name,
                    const Operator& A, const Preconditioner& P, ConstVector f);
 
-// "name":{"seconds":...,"iterations":...,...}
-std::string to_json(const GmresRun& run);
+// {"seconds":...,"iterations":...,...}, the value of the run's name in a report.
+JsonObject to_json(const GmresRun& run);
 
 }  // namespace fgdd::bench

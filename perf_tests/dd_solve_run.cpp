@@ -9,7 +9,6 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
-#include <cstdio>
 #include <utility>
 
 namespace fgdd::bench {
@@ -56,13 +55,12 @@ ConfigResult run_dd(const ExecSpace& space, const SolveRunOptions& options,
                      M.update_values(space, dd.system.dropped);
                    }).min;
   const SubdomainIlu0& factors = M.factorization();
-  char extra[256];
-  std::snprintf(extra, sizeof extra,
-                ",\"partition_s\":%.6f,\"reorder_s\":%.6f,\"factor_s\":%.6f,\"levels_s\":%.6f",
-                dd.report.partition_seconds, dd.report.reorder_seconds,
-                factors.report().symbolic_seconds + factors.report().numeric_seconds,
-                factors.lower_levels().seconds + M.trsv().levels(Triangle::Upper).seconds);
-  out.extra = extra;
+  out.extra.add("partition_s", dd.report.partition_seconds, fixed(6))
+      .add("reorder_s", dd.report.reorder_seconds, fixed(6))
+      .add("factor_s", factors.report().symbolic_seconds + factors.report().numeric_seconds,
+           fixed(6))
+      .add("levels_s", factors.lower_levels().seconds + M.trsv().levels(Triangle::Upper).seconds,
+           fixed(6));
   Vector b("fgdd::bench::b", problem.matrix.num_rows()), b_p("fgdd::bench::b_p", b.extent(0));
   Kokkos::deep_copy(b, 1.0);
   permute_vector(space, dd.partition, problem.matrix.block_size(), b, b_p);

@@ -3,6 +3,8 @@
 // run end to end (partition, reorder and drop, factor, levels) in the partitioned ordering.
 #pragma once
 
+#include "bench_json.hpp"
+
 #include "core/generators.hpp"
 #include "krylov/krylov_options.hpp"
 #include "krylov/operator.hpp"
@@ -28,7 +30,7 @@ struct ConfigResult {
   int iterations = 0;
   std::string status;
   double relative_true_residual = 0;
-  std::string extra;       // more JSON fields, each starting with ','
+  JsonObject extra;        // more report fields, after the common ones
   int scratch_level = -1;  // team scratch level of the DD apply (-1: not a DD run)
   bool converged() const { return skipped.empty() && status == "converged"; }
 };

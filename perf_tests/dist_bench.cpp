@@ -20,7 +20,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -43,125 +42,116 @@ struct Options {
   std::string apply_timing = "together";
 };
 
-Options parse_options(int argc, char* argv[], const Communicator& comm) {
+int benchmark_main(const Communicator& comm, int argc, char* argv[]) {
   Options options;
-  bool replaced = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const bool has_value = i + 1 < argc;
-    if (arg == "--matrix" && has_value) {
-      if (!replaced) options.problems.clear(), replaced = true;
-      options.problems.push_back(argv[++i]);
-    } else if (arg == "--subdomain-rows" && has_value) {
-      options.subdomain_rows = argv[++i];
-    } else if (arg == "--apply" && has_value) {
-      options.apply = argv[++i];
-    } else if (arg == "--input" && has_value &&
-               (std::string(argv[i + 1]) == "root" || std::string(argv[i + 1]) == "local_rows")) {
-      options.input = argv[++i];
-    } else if (arg == "--apply-timing" && has_value &&
-               (std::string(argv[i + 1]) == "together" || std::string(argv[i + 1]) == "in_turn")) {
-      options.apply_timing = argv[++i];
-    } else if (arg == "--repeats" && has_value) {
-      options.repeats = std::max(1, std::atoi(argv[++i]));
-    } else {
+  bench::CommandLine("mpirun -np P fgdd_dist_bench",
+                     "Multi-rank DD apply, distributed SpMV and BiCGSTAB (Fig. 5.8), the slowest "
+                     "rank's times.")
+      .repeated("--matrix", &options.problems, "gen:SPEC|FILE.mtx", "a problem")
+      .option("--subdomain-rows", &options.subdomain_rows, "N",
+              "scalar rows per subdomain at most; 0: the default")
+      .option("--apply", &options.apply, "KERNEL", "the apply kernel")
+      .choice("--input", &options.input, {"root", "local_rows"},
+              "the root spreads A, or every rank makes its own rows")
+      .choice("--apply-timing", &options.apply_timing, {"together", "in_turn"},
+              "ranks time the apply at once, or one after another (ranks sharing one GPU)")
+      .at_least("--repeats", &options.repeats, 1, "R", "timed runs, the best is reported")
+      .parse(argc, argv);
+  const ExecSpace space;
+  for (const std::string& spec : options.problems) {
+    GeneratedProblem problem;
+    SolverOptions solver_options;
+    solver_options.set_all({"subdomain_rows=" + options.subdomain_rows, "apply=" + options.apply});
+    DistributedSolver solver(comm, solver_options);
+    double read_s = -1;  // not a file
+    try {                // every rank throws the same error, so all skip the problem together
+      const bool local = options.input == "local_rows";
+      const bool file = !is_generator_spec(spec);
+      Kokkos::Timer timer;
+      comm.run_collectively([&] {
+        if (file && comm.is_root() && !local) problem.matrix = read_matrix_market(spec);
+        if (!file && comm.is_root() && !local) problem = generate_problem(spec);
+      });
+      const LocalRows read_rows = local && file ? read_matrix_market_rows(comm, spec) : LocalRows{};
+      read_s = file ? comm.max(timer.seconds()) : -1;
+      if (local && file) {
+        solver.setup(space, read_rows);
+      } else if (local) {
+        // Every rank generates only its planes (generate_local_rows; not timed).
+        const GeneratedLocalRows mine = generate_local_rows(comm, spec);
+        solver.setup(space, mine.rows, mine.local_grid);
+      } else {
+        solver.setup(space, comm.is_root() ? &problem.matrix : nullptr, problem.grid);
+      }
+    } catch (const Error& error) {
       if (comm.is_root())
-        std::fprintf(stderr,
-                     "usage: mpirun -np P fgdd_dist_bench [--matrix gen:SPEC|FILE.mtx]... "
-                     "[--subdomain-rows N] [--apply KERNEL] [--input root|local_rows] "
-                     "[--apply-timing together|in_turn] [--repeats R]\n");
-      MPI_Abort(comm.get(), 2);
+        bench::print_line(bench::JsonObject()
+                              .add("benchmark", "dist_scaling")
+                              .add("ranks", comm.size())
+                              .add("matrix", spec)
+                              .add("skipped", error.what()));
+      continue;
+    }
+    problem = GeneratedProblem{};  // the whole matrix is no longer needed
+
+    const DistributedMatrix& A = solver.matrix();
+    const Offset n = A.num_rows();
+    Vector r("fgdd::bench::r", n), z("fgdd::bench::z", n), x("fgdd::bench::x", n);
+    Kokkos::Random_XorShift64_Pool<ExecSpace> pool(2026 + comm.rank());
+    Kokkos::fill_random(r, pool, -1.0, 1.0);
+    const Preconditioner& M = solver.preconditioner();
+    const DistributedOperator op(A);
+    const auto apply = [&] { M.apply(space, r, z); };
+    const double apply_s =
+        options.apply_timing == "in_turn"
+            ? bench::slowest_rank_seconds_in_turn(comm, space, 1, options.repeats, apply)
+            : bench::slowest_rank_seconds(comm, space, 1, options.repeats, apply);
+    const double spmv_s = bench::slowest_rank_seconds(comm, space, 1, options.repeats,
+                                                      [&] { op.apply(space, r, z); });
+    Kokkos::deep_copy(r, 1.0);  // b = ones, as fgdd-solve
+    SolveResult result;
+    const double solve_s = bench::slowest_rank_seconds(comm, space, 1, 1, [&] {
+      Kokkos::deep_copy(space, x, 0.0);
+      result = solver.solve_local(space, r, x);
+    });
+    double sizes[3] = {double(A.halo().num_ghosts()), double(A.partition().num_subdomains),
+                       double(n)};
+    double largest = comm.max(double(n));
+    comm.sum(sizes, 3);
+    if (comm.is_root()) {
+      using bench::fixed;
+      using bench::scientific;
+      bench::JsonObject line;
+      line.add("benchmark", "dist_scaling")
+          .add("commit", bench::commit())
+          .add("backend", ExecSpace::name())
+          .add("ranks", comm.size())
+          .add("gpu_aware_mpi", comm.device_pointers_ok())
+          .add("input", options.input)
+          .add("apply_timing", options.apply_timing)
+          .add("matrix", spec)
+          .add("rows", sizes[2], fixed(0))
+          .add("block_size", A.block_size())
+          .add("subdomains", sizes[1], fixed(0))
+          .add("largest_rank_rows", largest, fixed(0))
+          .add("ghost_block_rows", sizes[0], fixed(0))
+          .add("read_s", read_s, fixed(6))
+          .add("setup_s", solver.setup_seconds(), fixed(6))
+          .add("apply_s", apply_s, scientific(6))
+          .add("spmv_s", spmv_s, scientific(6))
+          .add("solve_s", solve_s, fixed(6))
+          .add("iterations", result.iterations)
+          .add("status", to_string(result.status))
+          .add("relative_true_residual", result.relative_true_residual, scientific(3))
+          .add("repeats", options.repeats);
+      bench::print_line(line);
     }
   }
-  return options;
+  return 0;
 }
 
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  MPI_Init(&argc, &argv);
-  {
-    Kokkos::ScopeGuard kokkos(argc, argv);
-    const Communicator comm;
-    const Options options = parse_options(argc, argv, comm);
-    const ExecSpace space;
-    for (const std::string& spec : options.problems) {
-      GeneratedProblem problem;
-      SolverOptions solver_options;
-      solver_options.set_all(
-          {"subdomain_rows=" + options.subdomain_rows, "apply=" + options.apply});
-      DistributedSolver solver(comm, solver_options);
-      double read_s = -1;  // not a file
-      try {                // every rank throws the same error, so all skip the problem together
-        const bool local = options.input == "local_rows";
-        const bool file = !is_generator_spec(spec);
-        Kokkos::Timer timer;
-        comm.run_collectively([&] {
-          if (file && comm.is_root() && !local) problem.matrix = read_matrix_market(spec);
-          if (!file && comm.is_root() && !local) problem = generate_problem(spec);
-        });
-        const LocalRows read_rows =
-            local && file ? read_matrix_market_rows(comm, spec) : LocalRows{};
-        read_s = file ? comm.max(timer.seconds()) : -1;
-        if (local && file) {
-          solver.setup(space, read_rows);
-        } else if (local) {
-          // Every rank generates only its planes (generate_local_rows; not timed).
-          const GeneratedLocalRows mine = generate_local_rows(comm, spec);
-          solver.setup(space, mine.rows, mine.local_grid);
-        } else {
-          solver.setup(space, comm.is_root() ? &problem.matrix : nullptr, problem.grid);
-        }
-      } catch (const Error& error) {
-        if (comm.is_root())
-          std::printf(
-              "{\"benchmark\":\"dist_scaling\",\"ranks\":%d,\"matrix\":\"%s\","
-              "\"skipped\":\"%s\"}\n",
-              comm.size(), spec.c_str(), error.what());
-        continue;
-      }
-      problem = GeneratedProblem{};  // the whole matrix is no longer needed
-
-      const DistributedMatrix& A = solver.matrix();
-      const Offset n = A.num_rows();
-      Vector r("fgdd::bench::r", n), z("fgdd::bench::z", n), x("fgdd::bench::x", n);
-      Kokkos::Random_XorShift64_Pool<ExecSpace> pool(2026 + comm.rank());
-      Kokkos::fill_random(r, pool, -1.0, 1.0);
-      const Preconditioner& M = solver.preconditioner();
-      const DistributedOperator op(A);
-      const auto apply = [&] { M.apply(space, r, z); };
-      const double apply_s =
-          options.apply_timing == "in_turn"
-              ? bench::slowest_rank_seconds_in_turn(comm, space, 1, options.repeats, apply)
-              : bench::slowest_rank_seconds(comm, space, 1, options.repeats, apply);
-      const double spmv_s = bench::slowest_rank_seconds(comm, space, 1, options.repeats,
-                                                        [&] { op.apply(space, r, z); });
-      Kokkos::deep_copy(r, 1.0);  // b = ones, as fgdd-solve
-      SolveResult result;
-      const double solve_s = bench::slowest_rank_seconds(comm, space, 1, 1, [&] {
-        Kokkos::deep_copy(space, x, 0.0);
-        result = solver.solve_local(space, r, x);
-      });
-      double sizes[3] = {double(A.halo().num_ghosts()), double(A.partition().num_subdomains),
-                         double(n)};
-      double largest = comm.max(double(n));
-      comm.sum(sizes, 3);
-      if (comm.is_root())
-        std::printf(
-            "{\"benchmark\":\"dist_scaling\",\"commit\":\"%s\",\"backend\":\"%s\",\"ranks\":%d,"
-            "\"gpu_aware_mpi\":%s,\"input\":\"%s\",\"apply_timing\":\"%s\",\"matrix\":\"%s\","
-            "\"rows\":%.0f,\"block_size\":%d,\"subdomains\":%.0f,\"largest_rank_rows\":%.0f,"
-            "\"ghost_block_rows\":%.0f,"
-            "\"read_s\":%.6f,\"setup_s\":%.6f,\"apply_s\":%.6e,\"spmv_s\":%.6e,\"solve_s\":%.6f,"
-            "\"iterations\":%d,\"status\":\"%s\",\"relative_true_residual\":%.3e,"
-            "\"repeats\":%d}\n",
-            FGDD_GIT_COMMIT, ExecSpace::name(), comm.size(),
-            comm.device_pointers_ok() ? "true" : "false", options.input.c_str(),
-            options.apply_timing.c_str(), spec.c_str(), sizes[2], A.block_size(), sizes[1], largest,
-            sizes[0], read_s, solver.setup_seconds(), apply_s, spmv_s, solve_s, result.iterations,
-            to_string(result.status), result.relative_true_residual, options.repeats);
-      std::fflush(stdout);
-    }
-  }
-  MPI_Finalize();
+  return fgdd::bench::run_mpi_benchmark(argc, argv, benchmark_main);
 }

@@ -39,31 +39,20 @@ struct Options : bench::KroneckerBenchOptions {
   Offset subdomain_rows = 0;  // 0: the backend's default (default_subdomain_rows)
 };
 
-Options parse_options(int argc, char* argv[], const Communicator& comm) {
+Options parse_options(int argc, char* argv[]) {
   Options options;
-  bool ok = true;
-  try {
-    for (int i = 1; i < argc && ok; ++i) {
-      if (std::string(argv[i]) == "--subdomain-rows" && i + 1 < argc)
-        options.subdomain_rows = std::stoll(argv[++i]);
-      else
-        ok = bench::parse_kronecker_flag(argc, argv, i, options);
-    }
-    for (const int s : options.stages)
-      if (s < 1 || s > 8) throw InvalidInput("--stages: " + std::to_string(s) + " is not in 1..8");
-  } catch (const std::exception& error) {
-    if (comm.is_root()) std::fprintf(stderr, "%s\n", error.what());
-    ok = false;
-  }
-  if (!ok) {
-    if (comm.is_root())
-      std::fprintf(stderr,
-                   "usage: mpirun -np P fgdd_dist_kronecker_bench [--matrix gen:SPEC|FILE.mtx]... "
-                   "[--stages 1,2,4,8] [--scheme radau|gauss] [--mass consistent|lumped] "
-                   "[--tau T] [--subdomain-rows N] [--repeats R] [--warmup W] [--copy-mb MB] "
-                   "[--no-gmres] [--tol T] [--max-iters N]\n");
-    MPI_Abort(comm.get(), 2);
-  }
+  bench::CommandLine command_line(
+      "mpirun -np P fgdd_dist_kronecker_bench",
+      "The distributed Kronecker-form product with merged halo messages against s separate "
+      "SpMVs of M and L (kronecker-gmres T_Kx, T_c, T_all).");
+  bench::declare_kronecker_flags(command_line, options);
+  command_line
+      .option("--subdomain-rows", &options.subdomain_rows, "N",
+              "scalar rows per subdomain at most; 0: the backend's default")
+      .parse(argc, argv);
+  for (const int s : options.stages)
+    if (s < 1 || s > 8)
+      throw bench::UsageError("--stages: " + std::to_string(s) + " is not in 1..8");
   return options;
 }
 
@@ -204,7 +193,7 @@ bool measure(const Communicator& comm, const ExecSpace& space, const Options& op
       double((M.halo().num_send_rows() + L.halo().num_send_rows()) * b * s * sizeof(Scalar))};
   comm.sum(traffic, 4);
 
-  std::string gmres_json;
+  bench::JsonObject gmres;
   if (options.gmres) {
     Vector f("fgdd::bench::f", length);
     Kokkos::deep_copy(f, 1.0);
@@ -228,104 +217,121 @@ bool measure(const Communicator& comm, const ExecSpace& space, const Options& op
     runs.push_back(
         slowest_rank_gmres(comm, space, options.krylov, "baseline_stage_dd", baseline, *P, f));
     runs[2].setup_seconds = runs[3].setup_seconds = setup;
-    gmres_json = ",\"gmres\":{";
-    for (std::size_t r = 0; r < runs.size(); ++r)
-      gmres_json += (r ? "," : "") + bench::to_json(runs[r]);
-    gmres_json += "}";
+    for (const bench::GmresRun& run : runs) gmres.add(run.name, bench::to_json(run));
   }
 
   if (comm.is_root()) {
     const bench::KroneckerCost& cost = facts.costs[stage_index];
     const double intensity = cost.flops / cost.bytes, roofline = intensity * copy_gbs_sum;
-    std::printf(
-        "{\"bench\":\"dist_kronecker\",\"device\":\"%s\",\"commit\":\"%s\",\"ranks\":%d,"
-        "\"gpu_aware_mpi\":%s,\"problem\":\"%s\",\"scheme\":\"%s\",\"mass\":\"%s\",\"tau\":%g,"
-        "\"n\":%zu,\"block_size\":%d,\"s\":%d,\"nnz_M\":%zu,\"nnz_L\":%zu,\"shared_pattern\":%s,"
-        "\"baseline_exchanges\":\"one per column and matrix (2s)\","
-        "\"messages_per_apply_fused\":%.0f,\"messages_per_apply_baseline\":%.0f,"
-        "\"halo_bytes_fused\":%.0f,\"halo_bytes_baseline\":%.0f,"
-        "\"t_kx_fused_s\":%.6e,\"t_kx_baseline_s\":%.6e,\"speedup\":%.3f,"
-        "\"t_c_fused_s\":%.6e,\"t_c_baseline_s\":%.6e,\"t_c_speedup\":%.3f,"
-        "\"gflops_fused\":%.2f,\"gflops_baseline\":%.2f,\"flops\":%.0f,\"bytes\":%.0f,"
-        "\"gbs_fused\":%.1f,\"copy_gbs_all_ranks\":%.1f,\"arithmetic_intensity\":%.4f,"
-        "\"roofline_gflops\":%.2f,\"fraction_of_roofline\":%.3f,\"max_rel_diff\":%.2e,"
-        "\"verified\":%s%s}\n",
-        bench::device_name().c_str(), FGDD_GIT_COMMIT, comm.size(),
-        comm.device_pointers_ok() ? "true" : "false", spec.c_str(), to_string(options.scheme),
-        to_string(mass), options.tau, std::size_t(n), b, s, facts.nnz_M, facts.nnz_L,
-        facts.shared_pattern ? "true" : "false", traffic[0], traffic[1], traffic[2], traffic[3],
-        t_kx_fused, t_kx_base, t_kx_base / t_kx_fused, t_c_fused, t_c_base,
-        t_c_fused > 0 ? t_c_base / t_c_fused : 0.0, cost.flops / t_kx_fused / 1e9,
-        cost.flops / t_kx_base / 1e9, cost.flops, cost.bytes, cost.bytes / t_kx_fused / 1e9,
-        copy_gbs_sum, intensity, roofline, cost.flops / t_kx_fused / 1e9 / roofline, max_rel_diff,
-        verified ? "true" : "false", gmres_json.c_str());
-    std::fflush(stdout);
+    using bench::fixed;
+    using bench::scientific;
+    bench::JsonObject line;
+    line.add("bench", "dist_kronecker")
+        .add("device", bench::device_name())
+        .add("commit", bench::commit())
+        .add("ranks", comm.size())
+        .add("gpu_aware_mpi", comm.device_pointers_ok())
+        .add("problem", spec)
+        .add("scheme", to_string(options.scheme))
+        .add("mass", to_string(mass))
+        .add("tau", options.tau, bench::significant(6))
+        .add("n", std::size_t(n))
+        .add("block_size", b)
+        .add("s", s)
+        .add("nnz_M", facts.nnz_M)
+        .add("nnz_L", facts.nnz_L)
+        .add("shared_pattern", facts.shared_pattern)
+        .add("baseline_exchanges", "one per column and matrix (2s)")
+        .add("messages_per_apply_fused", traffic[0], fixed(0))
+        .add("messages_per_apply_baseline", traffic[1], fixed(0))
+        .add("halo_bytes_fused", traffic[2], fixed(0))
+        .add("halo_bytes_baseline", traffic[3], fixed(0))
+        .add("t_kx_fused_s", t_kx_fused, scientific(6))
+        .add("t_kx_baseline_s", t_kx_base, scientific(6))
+        .add("speedup", t_kx_base / t_kx_fused, fixed(3))
+        .add("t_c_fused_s", t_c_fused, scientific(6))
+        .add("t_c_baseline_s", t_c_base, scientific(6))
+        .add("t_c_speedup", t_c_fused > 0 ? t_c_base / t_c_fused : 0.0, fixed(3))
+        .add("gflops_fused", cost.flops / t_kx_fused / 1e9, fixed(2))
+        .add("gflops_baseline", cost.flops / t_kx_base / 1e9, fixed(2))
+        .add("flops", cost.flops, fixed(0))
+        .add("bytes", cost.bytes, fixed(0))
+        .add("gbs_fused", cost.bytes / t_kx_fused / 1e9, fixed(1))
+        .add("copy_gbs_all_ranks", copy_gbs_sum, fixed(1))
+        .add("arithmetic_intensity", intensity, fixed(4))
+        .add("roofline_gflops", roofline, fixed(2))
+        .add("fraction_of_roofline", cost.flops / t_kx_fused / 1e9 / roofline, fixed(3))
+        .add("max_rel_diff", max_rel_diff, scientific(2))
+        .add("verified", verified);
+    if (options.gmres) line.add("gmres", gmres);
+    bench::print_line(line);
   }
   return verified;
+}
+
+int benchmark_main(const Communicator& comm, int argc, char* argv[]) {
+  const Options options = parse_options(argc, argv);
+  bool all_verified = true;
+  const ExecSpace space;
+  // Every rank measures its own device at once: the roofline of all of them together.
+  double copy_gbs_sum =
+      bench::copy_bandwidth(space, options.copy_mb, options.warmup, options.repeats);
+  comm.sum(&copy_gbs_sum, 1);
+  PartitionOptions partition;
+  partition.subdomain_rows = options.subdomain_rows;
+  for (const std::string& spec : options.problems) {
+    GeneratedProblem spatial;  // the root's
+    for (const MassKind mass : options.masses) {
+      KroneckerProblem problem;  // the root's; M and L do not depend on s
+      ProblemFacts facts;
+      std::unique_ptr<DistributedKroneckerMatrices> matrices;
+      try {  // every rank throws the same error, so all skip the problem together
+        comm.run_collectively([&] {
+          if (!comm.is_root()) return;
+          if (spatial.matrix.num_rows() == 0) spatial = bench::load_problem(spec);
+          problem = make_irk_problem(space, spatial, options.scheme, options.stages.front(), mass,
+                                     options.tau);
+          for (const int s : options.stages)
+            facts.costs.push_back(bench::kronecker_cost(problem.M, problem.L, s));
+          facts.nnz_M = problem.M.num_entries();
+          facts.nnz_L = problem.L.num_entries();
+          facts.shared_pattern = shares_pattern(problem.M, problem.L);
+        });
+        matrices = std::make_unique<DistributedKroneckerMatrices>(
+            space, comm, comm.is_root() ? &problem.M : nullptr,
+            comm.is_root() ? &problem.L : nullptr, problem.grid, partition);
+      } catch (const Error& error) {
+        if (comm.is_root())
+          bench::print_line(bench::JsonObject()
+                                .add("bench", "dist_kronecker")
+                                .add("ranks", comm.size())
+                                .add("problem", spec)
+                                .add("skipped", error.what()));
+        continue;
+      }
+      problem = KroneckerProblem{};  // the whole matrices are no longer needed
+      for (std::size_t k = 0; k < options.stages.size(); ++k) {
+        try {
+          all_verified =
+              measure(comm, space, options, spec, mass, *matrices, facts, k, copy_gbs_sum) &&
+              all_verified;
+        } catch (const Error& error) {  // thrown on every rank alike (a stage's zero pivot)
+          if (comm.is_root())
+            bench::print_line(bench::JsonObject()
+                                  .add("bench", "dist_kronecker")
+                                  .add("ranks", comm.size())
+                                  .add("problem", spec)
+                                  .add("s", options.stages[k])
+                                  .add("skipped", error.what()));
+        }
+      }
+    }
+  }
+  return all_verified ? 0 : 1;
 }
 
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  MPI_Init(&argc, &argv);
-  bool all_verified = true;
-  {
-    Kokkos::ScopeGuard kokkos(argc, argv);
-    const Communicator comm;
-    const Options options = parse_options(argc, argv, comm);
-    const ExecSpace space;
-    // Every rank measures its own device at once: the roofline of all of them together.
-    double copy_gbs_sum =
-        bench::copy_bandwidth(space, options.copy_mb, options.warmup, options.repeats);
-    comm.sum(&copy_gbs_sum, 1);
-    PartitionOptions partition;
-    partition.subdomain_rows = options.subdomain_rows;
-    for (const std::string& spec : options.problems) {
-      GeneratedProblem spatial;  // the root's
-      for (const MassKind mass : options.masses) {
-        KroneckerProblem problem;  // the root's; M and L do not depend on s
-        ProblemFacts facts;
-        std::unique_ptr<DistributedKroneckerMatrices> matrices;
-        try {  // every rank throws the same error, so all skip the problem together
-          comm.run_collectively([&] {
-            if (!comm.is_root()) return;
-            if (spatial.matrix.num_rows() == 0) spatial = bench::load_problem(spec);
-            problem = make_irk_problem(space, spatial, options.scheme, options.stages.front(), mass,
-                                       options.tau);
-            for (const int s : options.stages)
-              facts.costs.push_back(bench::kronecker_cost(problem.M, problem.L, s));
-            facts.nnz_M = problem.M.num_entries();
-            facts.nnz_L = problem.L.num_entries();
-            facts.shared_pattern = shares_pattern(problem.M, problem.L);
-          });
-          matrices = std::make_unique<DistributedKroneckerMatrices>(
-              space, comm, comm.is_root() ? &problem.M : nullptr,
-              comm.is_root() ? &problem.L : nullptr, problem.grid, partition);
-        } catch (const Error& error) {
-          if (comm.is_root())
-            std::printf(
-                "{\"bench\":\"dist_kronecker\",\"ranks\":%d,\"problem\":\"%s\","
-                "\"skipped\":\"%s\"}\n",
-                comm.size(), spec.c_str(), error.what());
-          continue;
-        }
-        problem = KroneckerProblem{};  // the whole matrices are no longer needed
-        for (std::size_t k = 0; k < options.stages.size(); ++k) {
-          try {
-            all_verified =
-                measure(comm, space, options, spec, mass, *matrices, facts, k, copy_gbs_sum) &&
-                all_verified;
-          } catch (const Error& error) {  // thrown on every rank alike (a stage's zero pivot)
-            if (comm.is_root())
-              std::printf(
-                  "{\"bench\":\"dist_kronecker\",\"ranks\":%d,\"problem\":\"%s\","
-                  "\"s\":%d,\"skipped\":\"%s\"}\n",
-                  comm.size(), spec.c_str(), options.stages[k], error.what());
-          }
-        }
-      }
-    }
-  }
-  MPI_Finalize();
-  return all_verified ? 0 : 1;
+  return fgdd::bench::run_mpi_benchmark(argc, argv, benchmark_main);
 }

@@ -5,44 +5,33 @@
 #include "factor/subdomain_ilu0.hpp"
 #include "partition/partition_matrix.hpp"
 
+#include "bench_main.hpp"
 #include "kk_ilu0_baseline.hpp"
 
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
-#ifndef FGDD_GIT_COMMIT
-#define FGDD_GIT_COMMIT "unknown"
-#endif
+namespace {
 
-int main(int argc, char* argv[]) {
-  Kokkos::ScopeGuard kokkos(argc, argv);
+int benchmark_main(int argc, char* argv[]) {
+  using namespace fgdd;
   std::vector<std::string> problems = {"gen:lap7:160", "gen:lap27:100", "gen:reservoir",
                                        "gen:bsr3:70"};
   int repeats = 5;
-  bool replaced = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--matrix" && i + 1 < argc) {
-      if (!replaced) problems.clear(), replaced = true;
-      problems.push_back(argv[++i]);
-    } else if (arg == "--repeats" && i + 1 < argc) {
-      repeats = std::max(1, std::atoi(argv[++i]));
-    } else {
-      std::fprintf(stderr, "usage: fgdd_factor_bench [--matrix gen:SPEC]... [--repeats R]\n");
-      return 2;
-    }
-  }
-  const fgdd::ExecSpace space;
+  bench::CommandLine("fgdd_factor_bench",
+                     "Subdomain ILDU0 factorization against Kokkos-Kernels spiluk(0).")
+      .repeated("--matrix", &problems, "gen:SPEC", "a generated problem")
+      .at_least("--repeats", &repeats, 1, "R", "numeric refactorizations, the best is reported")
+      .parse(argc, argv);
+  const ExecSpace space;
   for (const std::string& spec : problems) {
-    const fgdd::GeneratedProblem problem = fgdd::generate_problem(spec);
-    const fgdd::PartitionedMatrix dd =
-        fgdd::partition_matrix(space, problem.matrix, problem.grid, fgdd::PartitionOptions{});
-    fgdd::SubdomainIlu0 ilu(space, dd.system.dropped, dd.partition, fgdd::FactorOptions{});
+    const GeneratedProblem problem = generate_problem(spec);
+    const PartitionedMatrix dd =
+        partition_matrix(space, problem.matrix, problem.grid, PartitionOptions{});
+    SubdomainIlu0 ilu(space, dd.system.dropped, dd.partition, FactorOptions{});
     double best = 1e300;
     for (int r = 0; r < repeats; ++r)
       best = std::min(best, ilu.numeric(space, dd.system.dropped).numeric_seconds);
@@ -50,7 +39,7 @@ int main(int argc, char* argv[]) {
     double kk_setup = -1, kk_best = -1;
     if (problem.matrix.is_csr()) {
       Kokkos::Timer timer;
-      fgdd::bench::KkIlu0 kk(dd.system.dropped);
+      bench::KkIlu0 kk(dd.system.dropped);
       space.fence();
       kk_setup = timer.seconds();
       kk_best = 1e300;
@@ -61,16 +50,27 @@ int main(int argc, char* argv[]) {
         kk_best = std::min(kk_best, timer.seconds());
       }
     }
-    std::printf(
-        "{\"benchmark\":\"factor_subdomain_ildu0\",\"commit\":\"%s\",\"backend\":\"%s\","
-        "\"matrix\":\"%s\",\"rows\":%zu,\"block_size\":%d,\"partitioner\":\"%s\","
-        "\"subdomains\":%d,\"nnz_factored\":%zu,\"symbolic_seconds\":%.6f,"
-        "\"numeric_seconds_min\":%.6f,\"kk_spiluk_setup_seconds\":%.6f,"
-        "\"kk_spiluk_numeric_seconds_min\":%.6f,\"repeats\":%d}\n",
-        FGDD_GIT_COMMIT, fgdd::ExecSpace::name(), spec.c_str(), problem.matrix.num_rows(),
-        problem.matrix.block_size(), fgdd::to_string(dd.report.partitioner),
-        dd.report.num_subdomains, dd.system.dropped.num_entries(), ilu.report().symbolic_seconds,
-        best, kk_setup, kk_best, repeats);
-    std::fflush(stdout);
+    using bench::fixed;
+    bench::JsonObject line;
+    line.add("benchmark", "factor_subdomain_ildu0")
+        .add("commit", bench::commit())
+        .add("backend", ExecSpace::name())
+        .add("matrix", spec)
+        .add("rows", problem.matrix.num_rows())
+        .add("block_size", problem.matrix.block_size())
+        .add("partitioner", to_string(dd.report.partitioner))
+        .add("subdomains", dd.report.num_subdomains)
+        .add("nnz_factored", dd.system.dropped.num_entries())
+        .add("symbolic_seconds", ilu.report().symbolic_seconds, fixed(6))
+        .add("numeric_seconds_min", best, fixed(6))
+        .add("kk_spiluk_setup_seconds", kk_setup, fixed(6))
+        .add("kk_spiluk_numeric_seconds_min", kk_best, fixed(6))
+        .add("repeats", repeats);
+    bench::print_line(line);
   }
+  return 0;
 }
+
+}  // namespace
+
+int main(int argc, char* argv[]) { return fgdd::bench::run_benchmark(argc, argv, benchmark_main); }

@@ -21,7 +21,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -38,25 +37,22 @@ SparseMatrix rcm_ordered(const ExecSpace& space, const GeneratedProblem& problem
   return partition_matrix(space, problem.matrix, GridInfo{}, options).system.permuted;
 }
 
-// ‖r − T x_k‖ / ‖r‖ after k = 1..iterations asynchronous global iterations from x_0 = 0, as a
-// JSON list (the iterations are run one by one, as solve() runs them).
-std::string residual_history(const ExecSpace& space, const JacobiTrsv& trsv, Triangle triangle,
-                             ConstVector r, Vector x, int iterations) {
+// ‖r − T x_k‖ / ‖r‖ after k = 1..iterations asynchronous global iterations from x_0 = 0 (the
+// iterations are run one by one, as solve() runs them).
+std::vector<double> residual_history(const ExecSpace& space, const JacobiTrsv& trsv,
+                                     Triangle triangle, ConstVector r, Vector x, int iterations) {
   Kokkos::deep_copy(space, x, 0.0);
   const double r_norm = trsv.residual_norm(space, triangle, r, x);
-  std::string list;
+  std::vector<double> history;
   for (int k = 1; k <= iterations; ++k) {
     trsv.global_iteration(space, triangle, r, x, x);
-    char item[32];
-    std::snprintf(item, sizeof item, "%s%.3e", k > 1 ? "," : "",
-                  trsv.residual_norm(space, triangle, r, x) / r_norm);
-    list += item;
+    history.push_back(trsv.residual_norm(space, triangle, r, x) / r_norm);
   }
-  return list;
+  return history;
 }
 
-std::string solve_json(const std::string& name, const ExecSpace& space, const SparseMatrix& A,
-                       const Preconditioner& M, int repeats) {
+bench::JsonObject solve_json(const ExecSpace& space, const SparseMatrix& A, const Preconditioner& M,
+                             int repeats) {
   Vector b("b", A.num_rows()), x("x", A.num_rows());
   Kokkos::deep_copy(b, 1.0);
   SolveResult result;
@@ -64,10 +60,11 @@ std::string solve_json(const std::string& name, const ExecSpace& space, const Sp
                            Kokkos::deep_copy(space, x, 0.0);
                            result = bicgstab(space, A, M, b, x, KrylovOptions{});
                          }).min;
-  char line[256];
-  std::snprintf(line, sizeof line, "\"%s\":{\"iterations\":%d,\"solve_s\":%.6f,\"status\":\"%s\"}",
-                name.c_str(), result.iterations, seconds, to_string(result.status));
-  return line;
+  bench::JsonObject json;
+  json.add("iterations", result.iterations)
+      .add("solve_s", seconds, bench::fixed(6))
+      .add("status", to_string(result.status));
+  return json;
 }
 
 // The outer-solver settings: sweeps, global iterations, overlap.
@@ -76,36 +73,21 @@ struct JacobiSetting {
   double overlap;
 };
 
-}  // namespace
-
-int main(int argc, char* argv[]) {
-  Kokkos::ScopeGuard kokkos(argc, argv);
+int benchmark_main(int argc, char* argv[]) {
   // The paper's LAP (27-point, 64³) and suite problems of fgdd, CSR and BSR.
   std::vector<std::string> problems = {"gen:lap27:64", "gen:lap7:100", "gen:convdiff:64",
                                        "gen:bsr3:48"};
   int repeats = 5, max_iterations = 10;
   JacobiTrsvOptions base;  // block_rows and sweeps of the residual / timing lines
-  bool replaced = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--matrix" && i + 1 < argc) {
-      if (!replaced) problems.clear(), replaced = true;
-      problems.push_back(argv[++i]);
-    } else if (arg == "--repeats" && i + 1 < argc) {
-      repeats = std::max(1, std::atoi(argv[++i]));
-    } else if (arg == "--iterations" && i + 1 < argc) {
-      max_iterations = std::max(1, std::atoi(argv[++i]));
-    } else if (arg == "--block-rows" && i + 1 < argc) {
-      base.block_rows = std::atoi(argv[++i]);
-    } else if (arg == "--sweeps" && i + 1 < argc) {
-      base.sweeps = std::atoi(argv[++i]);
-    } else {
-      std::fprintf(stderr,
-                   "usage: fgdd_jacobi_trsv_bench [--matrix gen:SPEC|FILE.mtx]... [--repeats R] "
-                   "[--iterations N] [--block-rows B] [--sweeps S]\n");
-      return 2;
-    }
-  }
+  bench::CommandLine("fgdd_jacobi_trsv_bench",
+                     "Jacobi triangular solves with directed overlap (domain-overlap §5) and "
+                     "BiCGSTAB with them.")
+      .repeated("--matrix", &problems, "gen:SPEC|FILE.mtx", "a problem")
+      .at_least("--repeats", &repeats, 1, "R", "timed runs, the best is reported")
+      .at_least("--iterations", &max_iterations, 1, "N", "global Jacobi iterations")
+      .option("--block-rows", &base.block_rows, "B", "rows of a Jacobi block")
+      .option("--sweeps", &base.sweeps, "S", "sweeps per block and iteration")
+      .parse(argc, argv);
   base.validate();
   const ExecSpace space;
   const std::string device = bench::device_name();
@@ -121,9 +103,9 @@ int main(int argc, char* argv[]) {
       options.overlap = overlap;
       options.iterations = max_iterations;
       const JacobiTrsv trsv(factor_arrays(ilu), options);
-      const std::string lower =
+      const std::vector<double> lower =
           residual_history(space, trsv, Triangle::Lower, r, x, max_iterations);
-      const std::string upper =
+      const std::vector<double> upper =
           residual_history(space, trsv, Triangle::Upper, r, x, max_iterations);
       // solve() = zeroing x + max_iterations global iterations (no tolerance: no reductions).
       const auto per_iteration = [&](Triangle triangle) {
@@ -132,23 +114,32 @@ int main(int argc, char* argv[]) {
       };
       const double lower_seconds = per_iteration(Triangle::Lower);
       const double upper_seconds = per_iteration(Triangle::Upper);
-      std::printf(
-          "{\"benchmark\":\"jacobi_trsv\",\"commit\":\"%s\",\"backend\":\"%s\",\"device\":\"%s\","
-          "\"matrix\":\"%s\",\"rows\":%zu,\"block_size\":%d,\"ordering\":\"rcm\","
-          "\"schedule\":\"asynchronous\",\"overlap\":%.2f,\"block_rows\":%d,\"owned_rows\":%d,"
-          "\"sweeps\":%d,\"teams\":%d,\"lower_residual_by_iteration\":[%s],"
-          "\"upper_residual_by_iteration\":[%s],\"seconds_per_iteration\":%.6e,"
-          "\"upper_seconds_per_iteration\":%.6e}\n",
-          FGDD_GIT_COMMIT, ExecSpace::name(), device.c_str(), spec.c_str(),
-          std::size_t(A.num_rows()), A.block_size(), overlap, options.block_rows, trsv.owned_rows(),
-          options.sweeps, trsv.num_teams(), lower.c_str(), upper.c_str(), lower_seconds,
-          upper_seconds);
-      std::fflush(stdout);
+      bench::JsonObject line;
+      line.add("benchmark", "jacobi_trsv")
+          .add("commit", bench::commit())
+          .add("backend", ExecSpace::name())
+          .add("device", device)
+          .add("matrix", spec)
+          .add("rows", std::size_t(A.num_rows()))
+          .add("block_size", A.block_size())
+          .add("ordering", "rcm")
+          .add("schedule", "asynchronous")
+          .add("overlap", overlap, bench::fixed(2))
+          .add("block_rows", options.block_rows)
+          .add("owned_rows", trsv.owned_rows())
+          .add("sweeps", options.sweeps)
+          .add("teams", trsv.num_teams())
+          .add("lower_residual_by_iteration", lower, bench::scientific(3))
+          .add("upper_residual_by_iteration", upper, bench::scientific(3))
+          .add("seconds_per_iteration", lower_seconds, bench::scientific(6))
+          .add("upper_seconds_per_iteration", upper_seconds, bench::scientific(6));
+      bench::print_line(line);
     }
     // The outer solver: exact level-set ILU0, Jacobi-trsv ILU0 with a few settings, and the DD
     // ILDU0 (in its own partitioned ordering) for reference.
     const GlobalIluPreconditioner exact(space, A, GlobalIluOptions{});
-    std::string solves = solve_json("ilu0_exact_levels", space, A, exact, repeats);
+    bench::JsonObject solves;
+    solves.add("ilu0_exact_levels", solve_json(space, A, exact, repeats));
     for (const JacobiSetting& setting : std::vector<JacobiSetting>{
              {1, 2, 0.0}, {2, 2, 0.0}, {2, 4, 0.0}, {2, 4, 0.03}, {2, 4, 0.13}, {4, 4, 0.13}}) {
       JacobiTrsvOptions options = base;
@@ -159,17 +150,26 @@ int main(int argc, char* argv[]) {
       const std::string name = "ilu0_jacobi_sw" + std::to_string(setting.sweeps) + "_it" +
                                std::to_string(setting.iterations) + "_ov" +
                                std::to_string(int(std::lround(100 * setting.overlap)));
-      solves += "," + solve_json(name, space, A, M, repeats);
+      solves.add(name, solve_json(space, A, M, repeats));
     }
     const PartitionedMatrix dd =
         partition_matrix(space, problem.matrix, problem.grid, PartitionOptions{});
     const DdIluPreconditioner dd_M(space, dd.system.dropped, dd.partition, DdIluOptions{});
-    solves += "," + solve_json("ildu0_dd", space, dd.system.permuted, dd_M, repeats);
-    std::printf(
-        "{\"benchmark\":\"jacobi_trsv_bicgstab\",\"commit\":\"%s\",\"backend\":\"%s\","
-        "\"device\":\"%s\",\"matrix\":\"%s\",\"rows\":%zu,\"block_rows\":%d,\"solvers\":{%s}}\n",
-        FGDD_GIT_COMMIT, ExecSpace::name(), device.c_str(), spec.c_str(), std::size_t(A.num_rows()),
-        base.block_rows, solves.c_str());
-    std::fflush(stdout);
+    solves.add("ildu0_dd", solve_json(space, dd.system.permuted, dd_M, repeats));
+    bench::JsonObject line;
+    line.add("benchmark", "jacobi_trsv_bicgstab")
+        .add("commit", bench::commit())
+        .add("backend", ExecSpace::name())
+        .add("device", device)
+        .add("matrix", spec)
+        .add("rows", std::size_t(A.num_rows()))
+        .add("block_rows", base.block_rows)
+        .add("solvers", solves);
+    bench::print_line(line);
   }
+  return 0;
 }
+
+}  // namespace
+
+int main(int argc, char* argv[]) { return fgdd::bench::run_benchmark(argc, argv, benchmark_main); }

@@ -23,7 +23,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,27 +37,6 @@ struct Options : bench::KroneckerBenchOptions {
     stages = {1, 2, 3, 4, 8};
   }
 };
-
-[[noreturn]] void usage() {
-  std::fprintf(stderr,
-               "usage: fgdd_kronecker_bench [--matrix gen:SPEC|FILE.mtx]... [--stages 1,2,4,8] "
-               "[--scheme radau|gauss] [--mass consistent|lumped|consistent,lumped] [--tau T] "
-               "[--repeats R] [--warmup W] [--copy-mb MB] [--no-gmres] [--tol T] "
-               "[--max-iters N]\n");
-  std::exit(2);
-}
-
-Options parse_options(int argc, char* argv[]) {
-  Options options;
-  try {
-    for (int i = 1; i < argc; ++i)
-      if (!bench::parse_kronecker_flag(argc, argv, i, options)) usage();
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "%s\n", error.what());
-    usage();
-  }
-  return options;
-}
 
 // X̃_A = X Aᵀ and X̃_B = X (τB)ᵀ on stacked columns, one pass over X (coefficients: A then τB).
 void split_combination(const ExecSpace& space, Offset n, Offset s,
@@ -112,11 +90,14 @@ class SplitColumnsKronecker final : public Operator {
   Vector x_a_, x_b_, t_;
 };
 
-}  // namespace
-
-int main(int argc, char* argv[]) {
-  Kokkos::ScopeGuard kokkos(argc, argv);
-  const Options options = parse_options(argc, argv);
+int benchmark_main(int argc, char* argv[]) {
+  Options options;
+  bench::CommandLine command_line(
+      "fgdd_kronecker_bench",
+      "The Kronecker-form product of an IRK step, fused, in the paper's order and on split "
+      "columns, and GMRES on it (kronecker-gmres T_Kx).");
+  bench::declare_kronecker_flags(command_line, options);
+  command_line.parse(argc, argv);
   const ExecSpace space;
   const std::string device = bench::device_name();
   const double copy_gbs =
@@ -157,7 +138,7 @@ int main(int argc, char* argv[]) {
         const bench::KroneckerCost cost = bench::kronecker_cost(p.M, p.L, s);
         const double flops = cost.flops, bytes = cost.bytes;
 
-        std::string gmres_json;
+        bench::JsonObject gmres;
         if (options.gmres) {
           Vector f("fgdd::bench::f", length), f_stacked("fgdd::bench::f_stacked", length);
           Kokkos::deep_copy(f, 1.0);
@@ -174,31 +155,47 @@ int main(int argc, char* argv[]) {
           const double setup = timer.seconds();
           runs.push_back(bench::run_gmres(space, options.krylov, "fused_stage_dd", fused, P, f));
           runs.back().setup_seconds = setup;
-          gmres_json = ",\"gmres\":{";
-          for (std::size_t r = 0; r < runs.size(); ++r)
-            gmres_json += (r ? "," : "") + bench::to_json(runs[r]);
-          gmres_json += "}";
+          for (const bench::GmresRun& run : runs) gmres.add(run.name, bench::to_json(run));
         }
 
-        std::printf(
-            "{\"bench\":\"kronecker\",\"device\":\"%s\",\"commit\":\"%s\",\"problem\":\"%s\","
-            "\"scheme\":\"%s\",\"mass\":\"%s\",\"tau\":%g,\"n\":%zu,\"block_size\":%d,\"s\":%d,"
-            "\"nnz_M\":%zu,\"nnz_L\":%zu,\"shared_pattern\":%s,"
-            "\"t_kx_fused_s\":%.6e,\"t_kx_fused_median_s\":%.6e,\"t_kx_paper_s\":%.6e,"
-            "\"t_kx_baseline_s\":%.6e,\"speedup_vs_baseline\":%.3f,"
-            "\"speedup_paper_vs_baseline\":%.3f,\"gflops_fused\":%.2f,\"gflops_paper\":%.2f,"
-            "\"gflops_baseline\":%.2f,\"bytes_fused\":%.0f,\"gbs_fused\":%.1f,\"copy_gbs\":%.1f,"
-            "\"fraction_of_copy\":%.3f,\"max_rel_diff\":%.2e,\"verified\":%s%s}\n",
-            device.c_str(), FGDD_GIT_COMMIT, spec.c_str(), to_string(options.scheme),
-            to_string(mass), p.tau, std::size_t(n), p.M.block_size(), s,
-            std::size_t(p.M.num_entries()), std::size_t(p.L.num_entries()),
-            shared ? "true" : "false", t_fused.min, t_fused.median, t_paper.min, t_base.min,
-            t_base.min / t_fused.min, t_base.min / t_paper.min, flops / t_fused.min / 1e9,
-            flops / t_paper.min / 1e9, flops / t_base.min / 1e9, bytes, bytes / t_fused.min / 1e9,
-            copy_gbs, bytes / t_fused.min / 1e9 / copy_gbs, std::max(diff_base, diff_paper),
-            verified ? "true" : "false", gmres_json.c_str());
-        std::fflush(stdout);
+        using bench::fixed;
+        using bench::scientific;
+        bench::JsonObject line;
+        line.add("bench", "kronecker")
+            .add("device", device)
+            .add("commit", bench::commit())
+            .add("problem", spec)
+            .add("scheme", to_string(options.scheme))
+            .add("mass", to_string(mass))
+            .add("tau", p.tau, bench::significant(6))
+            .add("n", std::size_t(n))
+            .add("block_size", p.M.block_size())
+            .add("s", s)
+            .add("nnz_M", std::size_t(p.M.num_entries()))
+            .add("nnz_L", std::size_t(p.L.num_entries()))
+            .add("shared_pattern", shared)
+            .add("t_kx_fused_s", t_fused.min, scientific(6))
+            .add("t_kx_fused_median_s", t_fused.median, scientific(6))
+            .add("t_kx_paper_s", t_paper.min, scientific(6))
+            .add("t_kx_baseline_s", t_base.min, scientific(6))
+            .add("speedup_vs_baseline", t_base.min / t_fused.min, fixed(3))
+            .add("speedup_paper_vs_baseline", t_base.min / t_paper.min, fixed(3))
+            .add("gflops_fused", flops / t_fused.min / 1e9, fixed(2))
+            .add("gflops_paper", flops / t_paper.min / 1e9, fixed(2))
+            .add("gflops_baseline", flops / t_base.min / 1e9, fixed(2))
+            .add("bytes_fused", bytes, fixed(0))
+            .add("gbs_fused", bytes / t_fused.min / 1e9, fixed(1))
+            .add("copy_gbs", copy_gbs, fixed(1))
+            .add("fraction_of_copy", bytes / t_fused.min / 1e9 / copy_gbs, fixed(3))
+            .add("max_rel_diff", std::max(diff_base, diff_paper), scientific(2))
+            .add("verified", verified);
+        if (options.gmres) line.add("gmres", gmres);
+        bench::print_line(line);
       }
   }
   return all_verified ? 0 : 1;
 }
+
+}  // namespace
+
+int main(int argc, char* argv[]) { return fgdd::bench::run_benchmark(argc, argv, benchmark_main); }

@@ -3,12 +3,13 @@
 // line.
 #include "core/matrix_market.hpp"
 
+#include "bench_main.hpp"
+
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <limits>
@@ -24,32 +25,6 @@ struct Options {
   std::string path;
   int repeats = 3;
 };
-
-Options parse_options(int argc, char* argv[]) {
-  Options options;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const bool has_value = i + 1 < argc;
-    if (arg == "--mb" && has_value) {
-      options.mb = std::atof(argv[++i]);
-    } else if (arg == "--path" && has_value) {
-      options.path = argv[++i];
-    } else if (arg == "--repeats" && has_value) {
-      options.repeats = std::atoi(argv[++i]);
-    } else if (arg.rfind("--kokkos", 0) == 0) {
-      continue;  // Kokkos already consumed its own arguments
-    } else {
-      throw std::invalid_argument(
-          "usage: fgdd_matrix_market_read_bench [--mb 50] [--path FILE] "
-          "[--repeats 3]; bad argument '" +
-          arg + "'");
-    }
-  }
-  if (!(options.mb > 0) || options.repeats < 1) {
-    throw std::invalid_argument("--mb must be positive and --repeats at least 1");
-  }
-  return options;
-}
 
 struct Written {
   std::size_t bytes = 0;
@@ -126,43 +101,54 @@ double min_seconds(int repeats, Work work) {
   return best;
 }
 
-}  // namespace
-
-int main(int argc, char* argv[]) {
-  Kokkos::ScopeGuard kokkos(argc, argv);
-  try {
-    Options options = parse_options(argc, argv);
-    const bool own_file = options.path.empty();
-    if (own_file) {
-      options.path = (std::filesystem::temp_directory_path() /
-                      ("fgdd_mm_bench_" + std::to_string(std::random_device{}()) + ".mtx"))
-                         .string();
-    }
-    const Written file = write_synthetic_file(options.path, options.mb);
-    std::size_t parsed = 0;
-    const double parse_seconds = min_seconds(options.repeats, [&] {
-      parsed = fgdd::read_matrix_market_arrays(options.path).col_ind.size();
-    });
-    // Random columns may repeat within a row; make_matrix sums those, so only count the parse.
-    const double full_seconds =
-        min_seconds(options.repeats, [&] { fgdd::read_matrix_market(options.path); });
-    if (own_file) std::filesystem::remove(options.path);
-    if (parsed != static_cast<std::size_t>(file.entries)) {
-      throw std::runtime_error("parsed " + std::to_string(parsed) + " entries, wrote " +
-                               std::to_string(file.entries));
-    }
-    const double file_mb = file.bytes / 1e6;
-    const double parse_rate = file_mb / parse_seconds;
-    const double target = 100;
-    std::printf(
-        "{\"benchmark\":\"matrix_market_read\",\"file_mb\":%.3f,\"rows\":%lld,\"nnz\":%lld,"
-        "\"parse_seconds_min\":%.6f,\"parse_mb_per_s\":%.2f,\"full_seconds_min\":%.6f,"
-        "\"full_mb_per_s\":%.2f,\"target_mb_per_s\":%.0f,\"meets_target\":%s}\n",
-        file_mb, file.rows, file.entries, parse_seconds, parse_rate, full_seconds,
-        file_mb / full_seconds, target, parse_rate >= target ? "true" : "false");
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "fgdd_matrix_market_read_bench: %s\n", error.what());
-    return 1;
+int benchmark_main(int argc, char* argv[]) {
+  Options options;
+  fgdd::bench::CommandLine("fgdd_matrix_market_read_bench",
+                           "Matrix Market read throughput of a synthetic file (parse, full read).")
+      .option("--mb", &options.mb, "MB", "size of the file written")
+      .option("--path", &options.path, "FILE", "the file to write (default: a temporary one)")
+      .option("--repeats", &options.repeats, "R", "timed reads, the best is reported")
+      .parse(argc, argv);
+  if (!(options.mb > 0) || options.repeats < 1)
+    throw fgdd::bench::UsageError("--mb must be positive and --repeats at least 1");
+  const bool own_file = options.path.empty();
+  if (own_file) {
+    options.path = (std::filesystem::temp_directory_path() /
+                    ("fgdd_mm_bench_" + std::to_string(std::random_device{}()) + ".mtx"))
+                       .string();
   }
+  const Written file = write_synthetic_file(options.path, options.mb);
+  std::size_t parsed = 0;
+  const double parse_seconds = min_seconds(options.repeats, [&] {
+    parsed = fgdd::read_matrix_market_arrays(options.path).col_ind.size();
+  });
+  // Random columns may repeat within a row; make_matrix sums those, so only count the parse.
+  const double full_seconds =
+      min_seconds(options.repeats, [&] { fgdd::read_matrix_market(options.path); });
+  if (own_file) std::filesystem::remove(options.path);
+  if (parsed != static_cast<std::size_t>(file.entries)) {
+    throw std::runtime_error("parsed " + std::to_string(parsed) + " entries, wrote " +
+                             std::to_string(file.entries));
+  }
+  const double file_mb = file.bytes / 1e6;
+  const double parse_rate = file_mb / parse_seconds;
+  const double target = 100;
+  using fgdd::bench::fixed;
+  fgdd::bench::JsonObject line;
+  line.add("benchmark", "matrix_market_read")
+      .add("file_mb", file_mb, fixed(3))
+      .add("rows", file.rows)
+      .add("nnz", file.entries)
+      .add("parse_seconds_min", parse_seconds, fixed(6))
+      .add("parse_mb_per_s", parse_rate, fixed(2))
+      .add("full_seconds_min", full_seconds, fixed(6))
+      .add("full_mb_per_s", file_mb / full_seconds, fixed(2))
+      .add("target_mb_per_s", target, fixed(0))
+      .add("meets_target", parse_rate >= target);
+  fgdd::bench::print_line(line);
   return 0;
 }
+
+}  // namespace
+
+int main(int argc, char* argv[]) { return fgdd::bench::run_benchmark(argc, argv, benchmark_main); }

@@ -4,16 +4,12 @@
 #include "core/generators.hpp"
 #include "partition/partition_matrix.hpp"
 
+#include "bench_main.hpp"
+
 #include <Kokkos_Core.hpp>
 
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
-
-#ifndef FGDD_GIT_COMMIT
-#define FGDD_GIT_COMMIT "unknown"
-#endif
 
 namespace {
 
@@ -23,28 +19,6 @@ struct Options {
   fgdd::Offset subdomain_rows = 0;
   int repeats = 3;
 };
-
-Options parse_options(int argc, char* argv[]) {
-  Options options;
-  bool replaced = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--matrix" && i + 1 < argc) {
-      if (!replaced) options.problems.clear(), replaced = true;
-      options.problems.push_back(argv[++i]);
-    } else if (arg == "--subdomain-rows" && i + 1 < argc) {
-      options.subdomain_rows = std::strtoull(argv[++i], nullptr, 10);
-    } else if (arg == "--repeats" && i + 1 < argc) {
-      options.repeats = std::max(1, std::atoi(argv[++i]));
-    } else {
-      std::fprintf(stderr,
-                   "usage: fgdd_partition_bench [--matrix gen:SPEC]... [--subdomain-rows N] "
-                   "[--repeats R]\n");
-      std::exit(2);
-    }
-  }
-  return options;
-}
 
 std::vector<fgdd::Partitioner> partitioners_for(const fgdd::GeneratedProblem& problem) {
   std::vector<fgdd::Partitioner> list;
@@ -57,39 +31,57 @@ std::vector<fgdd::Partitioner> partitioners_for(const fgdd::GeneratedProblem& pr
   return list;
 }
 
-}  // namespace
-
-int main(int argc, char* argv[]) {
-  Kokkos::ScopeGuard kokkos(argc, argv);
-  const Options options = parse_options(argc, argv);
-  const fgdd::ExecSpace space;
+int benchmark_main(int argc, char* argv[]) {
+  using namespace fgdd;
+  Options options;
+  bench::CommandLine("fgdd_partition_bench",
+                     "Partition, reorder and drop per problem and partitioner (Table 5.4).")
+      .repeated("--matrix", &options.problems, "gen:SPEC", "a generated problem")
+      .option("--subdomain-rows", &options.subdomain_rows, "N",
+              "scalar rows per subdomain at most; 0: the default")
+      .at_least("--repeats", &options.repeats, 1, "R", "runs, the fastest is reported")
+      .parse(argc, argv);
+  const ExecSpace space;
   for (const std::string& spec : options.problems) {
-    const fgdd::GeneratedProblem problem = fgdd::generate_problem(spec);
-    for (const fgdd::Partitioner partitioner : partitioners_for(problem)) {
-      fgdd::PartitionOptions partition_options;
+    const GeneratedProblem problem = generate_problem(spec);
+    for (const Partitioner partitioner : partitioners_for(problem)) {
+      PartitionOptions partition_options;
       partition_options.partitioner = partitioner;
       partition_options.subdomain_rows = options.subdomain_rows;
-      fgdd::PartitionReport best;
+      PartitionReport best;
       for (int repeat = 0; repeat < options.repeats; ++repeat) {
-        const fgdd::PartitionReport report =
-            fgdd::partition_matrix(space, problem.matrix, problem.grid, partition_options).report;
+        const PartitionReport report =
+            partition_matrix(space, problem.matrix, problem.grid, partition_options).report;
         if (repeat == 0 || report.partition_seconds + report.reorder_seconds <
                                best.partition_seconds + best.reorder_seconds)
           best = report;
       }
-      std::printf(
-          "{\"benchmark\":\"partition\",\"commit\":\"%s\",\"kokkos_version\":%d,"
-          "\"backend\":\"%s\",\"matrix\":\"%s\",\"rows\":%zu,\"block_size\":%d,"
-          "\"partitioner\":\"%s\",\"cap_rows\":%zu,\"subdomains\":%d,\"rows_min\":%zu,"
-          "\"rows_avg\":%.1f,\"rows_max\":%zu,\"nnz\":%zu,\"nnz_after_drop\":%zu,"
-          "\"dropped_percent\":%.3f,\"partition_seconds\":%.6f,\"reorder_seconds\":%.6f,"
-          "\"repeats\":%d}\n",
-          FGDD_GIT_COMMIT, KOKKOS_VERSION, fgdd::ExecSpace::name(), spec.c_str(),
-          problem.matrix.num_rows(), problem.matrix.block_size(), fgdd::to_string(partitioner),
-          best.cap_rows, best.num_subdomains, best.min_rows, best.average_rows, best.max_rows,
-          best.entries, best.entries_after_drop, 100.0 * best.dropped_fraction,
-          best.partition_seconds, best.reorder_seconds, options.repeats);
-      std::fflush(stdout);
+      bench::JsonObject line;
+      line.add("benchmark", "partition")
+          .add("commit", bench::commit())
+          .add("kokkos_version", KOKKOS_VERSION)
+          .add("backend", ExecSpace::name())
+          .add("matrix", spec)
+          .add("rows", problem.matrix.num_rows())
+          .add("block_size", problem.matrix.block_size())
+          .add("partitioner", to_string(partitioner))
+          .add("cap_rows", best.cap_rows)
+          .add("subdomains", best.num_subdomains)
+          .add("rows_min", best.min_rows)
+          .add("rows_avg", best.average_rows, bench::fixed(1))
+          .add("rows_max", best.max_rows)
+          .add("nnz", best.entries)
+          .add("nnz_after_drop", best.entries_after_drop)
+          .add("dropped_percent", 100.0 * best.dropped_fraction, bench::fixed(3))
+          .add("partition_seconds", best.partition_seconds, bench::fixed(6))
+          .add("reorder_seconds", best.reorder_seconds, bench::fixed(6))
+          .add("repeats", options.repeats);
+      bench::print_line(line);
     }
   }
+  return 0;
 }
+
+}  // namespace
+
+int main(int argc, char* argv[]) { return fgdd::bench::run_benchmark(argc, argv, benchmark_main); }

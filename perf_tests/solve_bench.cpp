@@ -18,7 +18,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -33,35 +32,6 @@ struct Options {
   Offset subdomain_rows = 0;
   bench::SolveRunOptions run;
 };
-
-Options parse_options(int argc, char* argv[]) {
-  Options options;
-  bool replaced = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const bool has_value = i + 1 < argc;
-    if (arg == "--matrix" && has_value) {
-      if (!replaced) options.problems.clear(), replaced = true;
-      options.problems.push_back(argv[++i]);
-    } else if (arg == "--subdomain-rows" && has_value) {
-      options.subdomain_rows = std::strtoull(argv[++i], nullptr, 10);
-    } else if (arg == "--repeats" && has_value) {
-      options.run.repeats = std::max(1, std::atoi(argv[++i]));
-    } else if (arg == "--warmup" && has_value) {
-      options.run.warmup = std::max(0, std::atoi(argv[++i]));
-    } else if (arg == "--tol" && has_value) {
-      options.run.krylov.relative_tolerance = std::atof(argv[++i]);
-    } else if (arg == "--max-iters" && has_value) {
-      options.run.krylov.max_iterations = std::max(1, std::atoi(argv[++i]));
-    } else {
-      std::fprintf(stderr,
-                   "usage: fgdd_solve_bench [--matrix gen:SPEC|FILE.mtx]... [--subdomain-rows N] "
-                   "[--repeats R] [--warmup W] [--tol T] [--max-iters N]\n");
-      std::exit(2);
-    }
-  }
-  return options;
-}
 
 ConfigResult run_vendor(const ExecSpace& space, const Options& options, const SparseMatrix& A,
                         bench::VendorTrsv trsv) {
@@ -99,31 +69,37 @@ ConfigResult run_jacobi(const ExecSpace& space, const Options& options, const Sp
   return out;
 }
 
-std::string to_json(const ConfigResult& c) {
-  char line[1024];
-  if (!c.skipped.empty()) {
-    std::string reason = c.skipped;
-    std::replace(reason.begin(), reason.end(), '"', '\'');
-    std::snprintf(line, sizeof line, "\"%s\":{\"skipped\":\"%s\"}", c.name.c_str(), reason.c_str());
-    return line;
-  }
-  std::snprintf(line, sizeof line,
-                "\"%s\":{\"setup_s\":%.6f,\"refactor_s\":%.6f,\"apply_s\":%.6e,\"solve_s\":%.6f,"
-                "\"time_to_solution_s\":%.6f,\"repeat_solve_s\":%.6f,\"iterations\":%d,"
-                "\"status\":\"%s\",\"relative_true_residual\":%.3e%s}",
-                c.name.c_str(), c.setup_s, c.refactor_s, c.apply_s, c.solve_s,
-                c.setup_s + c.solve_s, c.refactor_s + c.solve_s, c.iterations, c.status.c_str(),
-                c.relative_true_residual, c.extra.c_str());
-  return line;
+bench::JsonObject to_json(const ConfigResult& c) {
+  bench::JsonObject json;
+  if (!c.skipped.empty()) return json.add("skipped", c.skipped);
+  using bench::fixed;
+  json.add("setup_s", c.setup_s, fixed(6))
+      .add("refactor_s", c.refactor_s, fixed(6))
+      .add("apply_s", c.apply_s, bench::scientific(6))
+      .add("solve_s", c.solve_s, fixed(6))
+      .add("time_to_solution_s", c.setup_s + c.solve_s, fixed(6))
+      .add("repeat_solve_s", c.refactor_s + c.solve_s, fixed(6))
+      .add("iterations", c.iterations)
+      .add("status", c.status)
+      .add("relative_true_residual", c.relative_true_residual, bench::scientific(3));
+  return json.append(c.extra);
 }
 
-}  // namespace
-
-int main(int argc, char* argv[]) {
-  Kokkos::ScopeGuard kokkos(argc, argv);
-  const Options options = parse_options(argc, argv);
+int benchmark_main(int argc, char* argv[]) {
+  Options options;
+  bench::CommandLine("fgdd_solve_bench",
+                     "BiCGSTAB with the vendor ILU0, fgdd's DD ILDU0 and block Jacobi "
+                     "(Tables 5.5 / 5.6).")
+      .repeated("--matrix", &options.problems, "gen:SPEC|FILE.mtx", "a problem")
+      .option("--subdomain-rows", &options.subdomain_rows, "N",
+              "scalar rows per subdomain at most; 0: the default")
+      .at_least("--repeats", &options.run.repeats, 1, "R", "timed runs, the best is reported")
+      .at_least("--warmup", &options.run.warmup, 0, "W", "untimed runs before them")
+      .option("--tol", &options.run.krylov.relative_tolerance, "T", "BiCGSTAB relative tolerance")
+      .at_least("--max-iters", &options.run.krylov.max_iterations, 1, "N",
+                "BiCGSTAB iterations at most")
+      .parse(argc, argv);
   const ExecSpace space;
-  const std::string device = bench::device_name();
   for (const std::string& spec : options.problems) {
     std::fprintf(stderr, "%s ...\n", spec.c_str());
     const GeneratedProblem problem = bench::load_problem(spec);
@@ -140,10 +116,10 @@ int main(int argc, char* argv[]) {
         run_jacobi(space, options, problem.matrix),
         run_dd(ApplyKernel::DagLanesIlduFused),
         run_vendor(space, options, problem.matrix, bench::VendorTrsv::CuSparse)};
-    std::string json;
+    bench::JsonObject json;
     bool verified = true;
     for (const ConfigResult& c : configs) {
-      json += (json.empty() ? "" : ",") + to_json(c);
+      json.add(c.name, to_json(c));
       if (c.skipped.empty() && !bench::solution_verified(c, options.run.krylov.relative_tolerance))
         verified = false;
       std::fprintf(stderr, "  %-26s %s\n", c.name.c_str(),
@@ -155,22 +131,29 @@ int main(int argc, char* argv[]) {
     const ConfigResult &vendor = configs[0], &ec = configs[1];
     const bool compared = vendor.skipped.empty() && vendor.converged() && ec.converged();
     const auto ratio = [&](double a, double b) { return compared && b > 0 ? a / b : -1.0; };
-    std::printf(
-        "{\"benchmark\":\"bicgstab_solve\",\"commit\":\"%s\",\"kokkos_version\":%d,"
-        "\"backend\":\"%s\",\"device\":\"%s\",\"matrix\":\"%s\",\"rows\":%zu,\"block_size\":%d,"
-        "\"entries\":%zu,\"subdomains\":%d,\"cap_rows\":%zu,\"subdomain_rows_max\":%zu,"
-        "\"dropped_percent\":%.2f,"
-        "\"tol\":%.1e,\"configs\":{%s},\"speedup_tts_ec_vs_vendor\":%.3f,"
-        "\"speedup_repeat_ec_vs_vendor\":%.3f,\"iteration_growth_dd_vs_vendor\":%.3f,"
-        "\"verified\":%s}\n",
-        FGDD_GIT_COMMIT, KOKKOS_VERSION, ExecSpace::name(), device.c_str(), spec.c_str(),
-        std::size_t(problem.matrix.num_rows()), problem.matrix.block_size(),
-        std::size_t(problem.matrix.num_entries()), report.num_subdomains,
-        std::size_t(report.cap_rows), std::size_t(report.max_rows), 100 * report.dropped_fraction,
-        options.run.krylov.relative_tolerance, json.c_str(),
-        ratio(vendor.setup_s + vendor.solve_s, ec.setup_s + ec.solve_s),
-        ratio(vendor.refactor_s + vendor.solve_s, ec.refactor_s + ec.solve_s),
-        ratio(ec.iterations, vendor.iterations), verified ? "true" : "false");
-    std::fflush(stdout);
+    bench::JsonObject line = bench::report_header("bicgstab_solve");
+    line.add("matrix", spec)
+        .add("rows", std::size_t(problem.matrix.num_rows()))
+        .add("block_size", problem.matrix.block_size())
+        .add("entries", std::size_t(problem.matrix.num_entries()))
+        .add("subdomains", report.num_subdomains)
+        .add("cap_rows", std::size_t(report.cap_rows))
+        .add("subdomain_rows_max", std::size_t(report.max_rows))
+        .add("dropped_percent", 100 * report.dropped_fraction, bench::fixed(2))
+        .add("tol", options.run.krylov.relative_tolerance, bench::scientific(1))
+        .add("configs", json)
+        .add("speedup_tts_ec_vs_vendor",
+             ratio(vendor.setup_s + vendor.solve_s, ec.setup_s + ec.solve_s), bench::fixed(3))
+        .add("speedup_repeat_ec_vs_vendor",
+             ratio(vendor.refactor_s + vendor.solve_s, ec.refactor_s + ec.solve_s), bench::fixed(3))
+        .add("iteration_growth_dd_vs_vendor", ratio(ec.iterations, vendor.iterations),
+             bench::fixed(3))
+        .add("verified", verified);
+    bench::print_line(line);
   }
+  return 0;
 }
+
+}  // namespace
+
+int main(int argc, char* argv[]) { return fgdd::bench::run_benchmark(argc, argv, benchmark_main); }

@@ -67,15 +67,6 @@ struct Options {
   std::vector<int> factor_lanes = {0}, factor_threads = {0};
 };
 
-[[noreturn]] void usage() {
-  std::fprintf(stderr,
-               "usage: fgdd_struct_bench [--grid NX:NY:NZ|N] [--stencil star7,star13,diamond13,"
-               "diamond25,box27] [--dof 1,2,3,4] [--repeats R] [--warmup W] [--copy-mb MB] "
-               "[--schedule auto,levels,level_counters,sync_free,tiles] [--tile UxV] [--layout "
-               "auto,grid,level] [--factor-lanes 0,8,16,32] [--factor-threads 0,1,2,4,8]\n");
-  std::exit(2);
-}
-
 const char* to_string(StructSchedule schedule) {
   switch (schedule) {
     case StructSchedule::LevelCounters:
@@ -103,7 +94,7 @@ const char* to_string(StructLayout layout) {
 StructLayout parse_layout(const std::string& name) {
   for (const StructLayout l : {StructLayout::Auto, StructLayout::Grid, StructLayout::Level})
     if (name == to_string(l)) return l;
-  throw InvalidInput("--layout takes auto, grid or level, not '" + name + "'");
+  throw bench::UsageError("--layout takes auto, grid or level, not '" + name + "'");
 }
 
 // A schedule with a layout (for tiles; the other schedules have one layout, grid order) and a
@@ -137,8 +128,8 @@ StructSchedule parse_schedule(const std::string& name) {
   for (const StructSchedule s : {StructSchedule::Levels, StructSchedule::LevelCounters,
                                  StructSchedule::SyncFree, StructSchedule::Tiles})
     if (name == to_string(s)) return s;
-  throw InvalidInput("--schedule takes auto, levels, level_counters, sync_free or tiles, not '" +
-                     name + "'");
+  throw bench::UsageError(
+      "--schedule takes auto, levels, level_counters, sync_free or tiles, not '" + name + "'");
 }
 
 int parse_positive(const std::string& text, const char* what) {
@@ -146,7 +137,7 @@ int parse_positive(const std::string& text, const char* what) {
   const long value = std::strtol(text.c_str(), &end, 10);
   if (end == text.c_str() || *end != '\0' || value < 1 ||
       value > std::numeric_limits<Ordinal>::max())
-    throw InvalidInput(std::string(what) + " takes positive integers, got '" + text + "'");
+    throw bench::UsageError(std::string(what) + " takes positive integers, got '" + text + "'");
   return int(value);
 }
 
@@ -166,62 +157,76 @@ GridInfo parse_grid(const std::string& text) {
     parts.push_back(text.substr(start, colon - start));
   parts.push_back(text.substr(start));
   if (parts.size() == 1) parts.assign(3, parts[0]);
-  if (parts.size() != 3) throw InvalidInput("--grid takes NX:NY:NZ or N, got '" + text + "'");
+  if (parts.size() != 3) throw bench::UsageError("--grid takes NX:NY:NZ or N, got '" + text + "'");
   return {parse_positive(parts[0], "--grid"), parse_positive(parts[1], "--grid"),
           parse_positive(parts[2], "--grid")};
 }
 
+// --tile UxV.
+StructTileShape parse_tile(const std::string& text) {
+  const auto x = text.find('x');
+  if (x == std::string::npos) throw bench::UsageError("--tile takes UxV, got '" + text + "'");
+  return {parse_positive(text.substr(0, x), "--tile"),
+          parse_positive(text.substr(x + 1), "--tile")};
+}
+
+template <class T>
+std::vector<T> parse_each(const std::string& list, T (*parse)(const std::string&)) {
+  std::vector<T> out;
+  for (const std::string& name : bench::split_list(list)) out.push_back(parse(name));
+  return out;
+}
+
+std::string stencil_name(const std::string& name) {
+  return Stencil::named(name).name();  // throws for unknown names
+}
+
+int parse_dof(const std::string& text) { return parse_positive(text, "--dof"); }
+
 Options parse_options(int argc, char* argv[]) {
   Options options;
-  try {
-    for (int i = 1; i < argc; ++i) {
-      const std::string arg = argv[i];
-      if (i + 1 >= argc) usage();
-      const std::string value = argv[++i];
-      if (arg == "--grid") {
-        options.grid = parse_grid(value);
-      } else if (arg == "--stencil") {
-        options.stencils.clear();
-        for (const std::string& name : bench::split_list(value))
-          options.stencils.push_back(Stencil::named(name).name());  // throws for unknown names
-      } else if (arg == "--dof") {
-        options.dofs.clear();
-        for (const std::string& dof : bench::split_list(value))
-          options.dofs.push_back(parse_positive(dof, "--dof"));
-      } else if (arg == "--repeats") {
-        options.repeats = std::max(1, std::atoi(value.c_str()));
-      } else if (arg == "--warmup") {
-        options.warmup = std::max(0, std::atoi(value.c_str()));
-      } else if (arg == "--copy-mb") {
-        options.copy_mb = std::max(1.0, std::atof(value.c_str()));
-      } else if (arg == "--schedule") {
-        options.schedules.clear();
-        for (const std::string& name : bench::split_list(value))
-          options.schedules.push_back(parse_schedule(name));
-      } else if (arg == "--layout") {
-        options.layouts.clear();
-        for (const std::string& name : bench::split_list(value))
-          options.layouts.push_back(parse_layout(name));
-      } else if (arg == "--factor-lanes") {
-        options.factor_lanes = parse_counts(value, "--factor-lanes");
-      } else if (arg == "--factor-threads") {
-        options.factor_threads = parse_counts(value, "--factor-threads");
-      } else if (arg == "--tile") {
-        const auto x = value.find('x');
-        if (x == std::string::npos) throw InvalidInput("--tile takes UxV, got '" + value + "'");
-        options.tile = {parse_positive(value.substr(0, x), "--tile"),
-                        parse_positive(value.substr(x + 1), "--tile")};
-      } else {
-        usage();
-      }
-    }
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "%s\n", error.what());
-    usage();
-  }
+  const auto names = [](const auto& values) {
+    std::string text;
+    for (const auto& value : values)
+      text += (text.empty() ? "" : ",") + std::string(to_string(value));
+    return text;
+  };
+  bench::CommandLine("fgdd_struct_bench",
+                     "Structured-grid ILU(0) factor and solves per stencil and DoF against general "
+                     "ILU(0) (structilu §5.2, §5.4).")
+      .custom("--grid", "NX:NY:NZ|N", "per DoF, 128^3 points at DoF 1", "the grid",
+              [&](const std::string& text) { options.grid = parse_grid(text); })
+      .custom("--stencil", "NAME,NAME,...", bench::default_text(options.stencils), "stencils",
+              [&](const std::string& list) { options.stencils = parse_each(list, stencil_name); })
+      .custom("--dof", "B,B,...", bench::default_text(options.dofs), "degrees of freedom per point",
+              [&](const std::string& list) { options.dofs = parse_each(list, parse_dof); })
+      .at_least("--repeats", &options.repeats, 1, "R", "timed runs per phase")
+      .at_least("--warmup", &options.warmup, 0, "W", "untimed runs before them")
+      .at_least("--copy-mb", &options.copy_mb, 1.0, "MB", "size of the copy-bandwidth reference")
+      .custom(
+          "--schedule", "auto,levels,level_counters,sync_free,tiles", names(options.schedules),
+          "struct schedules (auto: the backend's)",
+          [&](const std::string& list) { options.schedules = parse_each(list, parse_schedule); })
+      .custom("--tile", "UxV",
+              std::to_string(options.tile.u) + "x" + std::to_string(options.tile.v),
+              "the tiles schedule's tile",
+              [&](const std::string& text) { options.tile = parse_tile(text); })
+      .custom("--layout", "auto,grid,level", names(options.layouts), "the tiles schedule's layouts",
+              [&](const std::string& list) { options.layouts = parse_each(list, parse_layout); })
+      .custom("--factor-lanes", "0,8,16,32", bench::default_text(options.factor_lanes),
+              "factorization lanes (0: the library's choice)",
+              [&](const std::string& list) {
+                options.factor_lanes = parse_counts(list, "--factor-lanes");
+              })
+      .custom("--factor-threads", "0,1,2,4,8", bench::default_text(options.factor_threads),
+              "factorization threads a team (0: the library's choice)",
+              [&](const std::string& list) {
+                options.factor_threads = parse_counts(list, "--factor-threads");
+              })
+      .parse(argc, argv);
   if (options.stencils.empty() || options.dofs.empty() || options.schedules.empty() ||
       options.layouts.empty() || options.factor_lanes.empty() || options.factor_threads.empty())
-    usage();
+    throw bench::UsageError("each list option needs at least one value");
   return options;
 }
 
@@ -295,16 +300,20 @@ CaseModel case_model(const StructuredMatrix& S) {
 }
 
 // {"min_s":...,"median_s":...,"max_s":...,"gb_per_s":...,"percent_of_copy":...,"gflops":...}
-std::string phase_json(const bench::Timing& t, const Cost& cost, double copy_gbs) {
+bench::JsonObject phase_json(const bench::Timing& t, const Cost& cost, double copy_gbs) {
   const double gbs = cost.bytes / t.min / 1e9;
-  char text[512];
-  std::snprintf(text, sizeof text,
-                "{\"min_s\":%.6e,\"median_s\":%.6e,\"max_s\":%.6e,\"gb_per_s\":%.1f,"
-                "\"percent_of_copy\":%.1f,\"gflops\":%.2f,\"model_bytes\":%.6e,"
-                "\"model_flops\":%.6e}",
-                t.min, t.median, t.max, gbs, 100 * gbs / copy_gbs, cost.flops / t.min / 1e9,
-                cost.bytes, cost.flops);
-  return text;
+  using bench::fixed;
+  using bench::scientific;
+  bench::JsonObject json;
+  json.add("min_s", t.min, scientific(6))
+      .add("median_s", t.median, scientific(6))
+      .add("max_s", t.max, scientific(6))
+      .add("gb_per_s", gbs, fixed(1))
+      .add("percent_of_copy", 100 * gbs / copy_gbs, fixed(1))
+      .add("gflops", cost.flops / t.min / 1e9, fixed(2))
+      .add("model_bytes", cost.bytes, scientific(6))
+      .add("model_flops", cost.flops, scientific(6));
+  return json;
 }
 
 void progress(const char* name, const bench::Timing& t, const Cost& cost) {
@@ -331,10 +340,10 @@ FactorOptions ilu0_options() {
   return options;
 }
 
-// One (stencil, DoF) case: per schedule, the JSON fields after the context block, without the
-// closing brace; every schedule is timed on the same matrix against the same baselines.
-std::vector<std::string> run_case(const ExecSpace& space, const Options& options, double copy_gbs,
-                                  const Stencil& stencil, int b) {
+// One (stencil, DoF) case: per schedule, the JSON fields after the context block; every schedule
+// is timed on the same matrix against the same baselines.
+std::vector<bench::JsonObject> run_case(const ExecSpace& space, const Options& options,
+                                        double copy_gbs, const Stencil& stencil, int b) {
   const GridInfo grid = options.grid.empty() ? default_grid(b) : options.grid;
   const auto timed = [&](const std::function<void()>& run) {
     return bench::time_it(space, options.warmup, options.repeats, run);
@@ -349,9 +358,9 @@ std::vector<std::string> run_case(const ExecSpace& space, const Options& options
   const Vector r = bench::pattern_vector(n);
   Vector work("fgdd::bench::work", n);
 
-  char head[768];
-  std::string baselines;
-  std::vector<std::string> phases, layouts, factor_schedules;
+  bench::JsonObject baselines;
+  std::vector<bench::JsonObject> phases;
+  std::vector<std::string> layouts, factor_schedules;
   std::vector<StructFactorLaunch> factor_launches;
   std::vector<Vector> z_schedules;
   Ordinal levels = 0, nonempty_levels = 0;
@@ -375,9 +384,10 @@ std::vector<std::string> run_case(const ExecSpace& space, const Options& options
     progress("struct lower", lower, model.struct_lower);
     const bench::Timing solve = timed([&] { ilu.apply(space, r, z); });
     progress("struct solve", solve, model.struct_solve);
-    phases.push_back("\"factor\":" + phase_json(factor, model.struct_factor, copy_gbs) +
-                     ",\"lower\":" + phase_json(lower, model.struct_lower, copy_gbs) +
-                     ",\"solve\":" + phase_json(solve, model.struct_solve, copy_gbs));
+    phases.emplace_back()
+        .add("factor", phase_json(factor, model.struct_factor, copy_gbs))
+        .add("lower", phase_json(lower, model.struct_lower, copy_gbs))
+        .add("solve", phase_json(solve, model.struct_solve, copy_gbs));
     ilu.apply(space, r, z);
     space.fence();
     z_schedules.push_back(z);
@@ -392,19 +402,17 @@ std::vector<std::string> run_case(const ExecSpace& space, const Options& options
       body();
     } catch (const std::exception& error) {
       std::fprintf(stderr, "  baseline %s skipped: %s\n", name, error.what());
-      baselines += std::string(baselines.empty() ? "" : ",") + "\"" + name + "\":{\"skipped\":\"" +
-                   bench::json_string(error.what()) + "\"}";
+      baselines.add(name, bench::JsonObject().add("skipped", error.what()));
     }
   };
   const auto record = [&](const char* name, const bench::Timing& factor, const Cost& factor_cost,
                           const bench::Timing& solve, const Cost& solve_cost, double difference) {
     progress((std::string(name) + " factor").c_str(), factor, factor_cost);
     progress((std::string(name) + " solve").c_str(), solve, solve_cost);
-    char tail[96];
-    std::snprintf(tail, sizeof tail, ",\"difference\":%.3e}", difference);
-    baselines += std::string(baselines.empty() ? "" : ",") + "\"" + name +
-                 "\":{\"factor\":" + phase_json(factor, factor_cost, copy_gbs) +
-                 ",\"solve\":" + phase_json(solve, solve_cost, copy_gbs) + tail;
+    baselines.add(name, bench::JsonObject()
+                            .add("factor", phase_json(factor, factor_cost, copy_gbs))
+                            .add("solve", phase_json(solve, solve_cost, copy_gbs))
+                            .add("difference", difference, bench::scientific(3)));
   };
 
   // fgdd's general exact global ILU0 on the same (block) matrix: the reference of "verified".
@@ -453,72 +461,82 @@ std::vector<std::string> run_case(const ExecSpace& space, const Options& options
   if (bench::kk_cusparse_available) {
     vendor("kk_cusparse", bench::VendorTrsv::CuSparse);
   } else {
-    baselines +=
-        ",\"kk_cusparse\":{\"skipped\":\"Kokkos-Kernels without the cuSPARSE TPL or "
-        "not a Cuda build\"}";
+    baselines.add("kk_cusparse",
+                  bench::JsonObject().add(
+                      "skipped", "Kokkos-Kernels without the cuSPARSE TPL or not a Cuda build"));
   }
 
   const LevelWeights weights = stencil.level_weights(grid);
-  std::snprintf(head, sizeof head,
-                ",\"grid\":\"%dx%dx%d\",\"stencil\":\"%s\",\"dof\":%d,\"points\":%zu,\"rows\":%zu,"
-                "\"entries\":%zu,\"stored_values\":%zu,\"levels\":%d,\"nonempty_levels\":%d,"
-                "\"level_weights\":[%d,%d,%d],\"global_levels\":{\"lower\":%d,\"upper\":%d}",
-                grid.nx, grid.ny, grid.nz, stencil.name().c_str(), b, std::size_t(S.num_points()),
-                std::size_t(n), std::size_t(A.num_entries()), std::size_t(S.values().extent(0)),
-                int(levels), int(nonempty_levels), weights.x, weights.y, weights.z,
-                int(global_lower_levels), int(global_upper_levels));
-  std::vector<std::string> lines;
+  bench::JsonObject head;
+  head.add("grid",
+           std::to_string(grid.nx) + "x" + std::to_string(grid.ny) + "x" + std::to_string(grid.nz))
+      .add("stencil", stencil.name())
+      .add("dof", b)
+      .add("points", std::size_t(S.num_points()))
+      .add("rows", std::size_t(n))
+      .add("entries", std::size_t(A.num_entries()))
+      .add("stored_values", std::size_t(S.values().extent(0)))
+      .add("levels", int(levels))
+      .add("nonempty_levels", int(nonempty_levels))
+      .add("level_weights", std::vector<int>{weights.x, weights.y, weights.z})
+      .add("global_levels", bench::JsonObject()
+                                .add("lower", int(global_lower_levels))
+                                .add("upper", int(global_upper_levels)));
+  std::vector<bench::JsonObject> lines;
   for (std::size_t k = 0; k < runs.size(); ++k) {
     const double difference = differences.empty() ? -1 : differences[k];
     const bool verified = difference >= 0 && difference <= tolerance;
     if (difference > tolerance)
       std::fprintf(stderr, "  %s apply differs from the global ILU0 apply by %.3e > %.3e\n",
                    to_string(runs[k].schedule), difference, tolerance);
-    char tail[384];
-    std::snprintf(tail, sizeof tail,
-                  ",\"schedule\":\"%s\",\"factor_schedule\":\"%s\",\"factor_lanes\":%d,"
-                  "\"factor_team_threads\":%d,\"tile\":\"%dx%d\",\"layout\":\"%s\","
-                  "\"difference\":%.3e,\"tolerance\":%.3e,\"verified\":%s",
-                  to_string(runs[k].schedule), factor_schedules[k].c_str(),
-                  factor_launches[k].lanes, factor_launches[k].team_threads, options.tile.u,
-                  options.tile.v, layouts[k].c_str(), difference, tolerance,
-                  verified ? "true" : "false");
-    lines.push_back(std::string(head) + ",\"phases\":{" + phases[k] + "},\"baselines\":{" +
-                    baselines + "}" + tail);
+    lines.push_back(head);
+    lines.back()
+        .add("phases", phases[k])
+        .add("baselines", baselines)
+        .add("schedule", to_string(runs[k].schedule))
+        .add("factor_schedule", factor_schedules[k])
+        .add("factor_lanes", factor_launches[k].lanes)
+        .add("factor_team_threads", factor_launches[k].team_threads)
+        .add("tile", std::to_string(options.tile.u) + "x" + std::to_string(options.tile.v))
+        .add("layout", layouts[k])
+        .add("difference", difference, bench::scientific(3))
+        .add("tolerance", tolerance, bench::scientific(3))
+        .add("verified", verified);
   }
   return lines;
 }
 
-}  // namespace
-
-int main(int argc, char* argv[]) {
-  Kokkos::ScopeGuard kokkos(argc, argv);
+int benchmark_main(int argc, char* argv[]) {
   const Options options = parse_options(argc, argv);
   const ExecSpace space;
   const std::string device = bench::device_name();
   const double copy_gbs =
       bench::copy_bandwidth(space, options.copy_mb, options.warmup, options.repeats);
   std::fprintf(stderr, "copy bandwidth %.0f GB/s on %s\n", copy_gbs, device.c_str());
-  char context[512];
-  std::snprintf(context, sizeof context,
-                "{\"benchmark\":\"struct_ilu\",\"commit\":\"%s\",\"kokkos_version\":%d,"
-                "\"backend\":\"%s\",\"device\":\"%s\",\"copy_gb_per_s\":%.1f,\"repeats\":%d,"
-                "\"warmup\":%d",
-                FGDD_GIT_COMMIT, KOKKOS_VERSION, ExecSpace::name(), device.c_str(), copy_gbs,
-                options.repeats, options.warmup);
+  bench::JsonObject context = bench::report_header("struct_ilu");
+  context.add("copy_gb_per_s", copy_gbs, bench::fixed(1))
+      .add("repeats", options.repeats)
+      .add("warmup", options.warmup);
   for (const std::string& name : options.stencils)
     for (const int b : options.dofs) {
       const Stencil stencil = Stencil::named(name);
-      std::vector<std::string> lines;
+      std::vector<bench::JsonObject> lines;
       try {
         lines = run_case(space, options, copy_gbs, stencil, b);
       } catch (const std::exception& error) {  // the struct problem itself does not fit
         std::fprintf(stderr, "  %s DoF %d skipped: %s\n", name.c_str(), b, error.what());
-        lines = {",\"stencil\":\"" + name + "\",\"dof\":" + std::to_string(b) +
-                 ",\"status\":\"skipped\",\"skipped\":\"" + bench::json_string(error.what()) +
-                 "\""};
+        lines = {bench::JsonObject()
+                     .add("stencil", name)
+                     .add("dof", b)
+                     .add("status", "skipped")
+                     .add("skipped", error.what())};
       }
-      for (const std::string& line : lines) std::printf("%s%s}\n", context, line.c_str());
-      std::fflush(stdout);
+      for (const bench::JsonObject& fields : lines)
+        bench::print_line(bench::JsonObject(context).append(fields));
     }
+  return 0;
 }
+
+}  // namespace
+
+int main(int argc, char* argv[]) { return fgdd::bench::run_benchmark(argc, argv, benchmark_main); }

@@ -36,14 +36,6 @@ struct Options {
   bench::SolveRunOptions run;
 };
 
-[[noreturn]] void usage() {
-  std::fprintf(stderr,
-               "usage: fgdd_subdomain_sweep_bench [--matrix gen:SPEC|FILE.mtx]... "
-               "[--sizes 1000,2000,4000,max] [--kernel auto|dag_ec_ILDU0_fused|...] "
-               "[--repeats R] [--warmup W] [--tol T] [--max-iters N] [--copy-mb MB]\n");
-  std::exit(2);
-}
-
 std::vector<Offset> parse_sizes(const std::string& text) {
   std::vector<Offset> sizes;
   std::stringstream in(text);
@@ -56,46 +48,11 @@ std::vector<Offset> parse_sizes(const std::string& text) {
     char* end = nullptr;
     const unsigned long long rows = std::strtoull(part.c_str(), &end, 10);
     if (end == part.c_str() || *end != '\0')
-      throw InvalidInput("--sizes takes scalar row counts or 'max', got '" + part + "'");
+      throw bench::UsageError("--sizes takes scalar row counts or 'max', got '" + part + "'");
     sizes.push_back(Offset(rows));
   }
-  if (sizes.empty()) throw InvalidInput("--sizes is empty");
+  if (sizes.empty()) throw bench::UsageError("--sizes is empty");
   return sizes;
-}
-
-Options parse_options(int argc, char* argv[]) {
-  Options options;
-  bool replaced = false;
-  try {
-    for (int i = 1; i < argc; ++i) {
-      const std::string arg = argv[i];
-      const bool has_value = i + 1 < argc;
-      if (arg == "--matrix" && has_value) {
-        if (!replaced) options.problems.clear(), replaced = true;
-        options.problems.push_back(argv[++i]);
-      } else if (arg == "--sizes" && has_value) {
-        options.sizes = parse_sizes(argv[++i]);
-      } else if (arg == "--kernel" && has_value) {
-        options.kernel = parse_apply_kernel(argv[++i]);
-      } else if (arg == "--repeats" && has_value) {
-        options.run.repeats = std::max(1, std::atoi(argv[++i]));
-      } else if (arg == "--warmup" && has_value) {
-        options.run.warmup = std::max(0, std::atoi(argv[++i]));
-      } else if (arg == "--tol" && has_value) {
-        options.run.krylov.relative_tolerance = std::atof(argv[++i]);
-      } else if (arg == "--max-iters" && has_value) {
-        options.run.krylov.max_iterations = std::max(1, std::atoi(argv[++i]));
-      } else if (arg == "--copy-mb" && has_value) {
-        options.copy_mb = std::max(1.0, std::atof(argv[++i]));
-      } else {
-        usage();
-      }
-    }
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "%s\n", error.what());
-    usage();
-  }
-  return options;
 }
 
 // The caps to run at block size b: the requested ones, or the default list cut at the maximum;
@@ -127,11 +84,25 @@ void warm_up_setup(const ExecSpace& space, const GeneratedProblem& problem, Offs
   }
 }
 
-}  // namespace
-
-int main(int argc, char* argv[]) {
-  Kokkos::ScopeGuard kokkos(argc, argv);
-  const Options options = parse_options(argc, argv);
+int benchmark_main(int argc, char* argv[]) {
+  Options options;
+  bench::CommandLine("fgdd_subdomain_sweep_bench",
+                     "DD ILDU0 BiCGSTAB per subdomain size: dropped couplings, iterations, apply "
+                     "and solve times.")
+      .repeated("--matrix", &options.problems, "gen:SPEC|FILE.mtx", "a problem")
+      .custom("--sizes", "N,N,...,max", "1000,1500,2000,4000 below the maximum, then max",
+              "scalar rows per subdomain at most; max: the team-scratch maximum",
+              [&](const std::string& text) { options.sizes = parse_sizes(text); })
+      .custom("--kernel", "auto|dag_ec_ILDU0_fused|...", to_string(options.kernel),
+              "the apply kernel",
+              [&](const std::string& name) { options.kernel = parse_apply_kernel(name); })
+      .at_least("--repeats", &options.run.repeats, 1, "R", "timed runs, the best is reported")
+      .at_least("--warmup", &options.run.warmup, 0, "W", "untimed runs before them")
+      .option("--tol", &options.run.krylov.relative_tolerance, "T", "BiCGSTAB relative tolerance")
+      .at_least("--max-iters", &options.run.krylov.max_iterations, 1, "N",
+                "BiCGSTAB iterations at most")
+      .at_least("--copy-mb", &options.copy_mb, 1.0, "MB", "size of the copy-bandwidth reference")
+      .parse(argc, argv);
   const ExecSpace space;
   const std::string device = bench::device_name();
   const double copy_gbs =
@@ -139,51 +110,55 @@ int main(int argc, char* argv[]) {
   const std::string kernel = to_string(resolve_auto(options.kernel));
   std::fprintf(stderr, "copy bandwidth %.0f GB/s on %s; apply kernel %s\n", copy_gbs,
                device.c_str(), kernel.c_str());
-  char context[512];
-  std::snprintf(context, sizeof context,
-                "{\"benchmark\":\"subdomain_sweep\",\"commit\":\"%s\",\"kokkos_version\":%d,"
-                "\"backend\":\"%s\",\"device\":\"%s\",\"copy_gb_per_s\":%.1f,\"repeats\":%d,"
-                "\"warmup\":%d,\"tol\":%.1e,\"max_iters\":%d,\"kernel\":\"%s\"",
-                FGDD_GIT_COMMIT, KOKKOS_VERSION, ExecSpace::name(), device.c_str(), copy_gbs,
-                options.run.repeats, options.run.warmup, options.run.krylov.relative_tolerance,
-                options.run.krylov.max_iterations, kernel.c_str());
+  bench::JsonObject context = bench::report_header("subdomain_sweep");
+  context.add("copy_gb_per_s", copy_gbs, bench::fixed(1))
+      .add("repeats", options.run.repeats)
+      .add("warmup", options.run.warmup)
+      .add("tol", options.run.krylov.relative_tolerance, bench::scientific(1))
+      .add("max_iters", options.run.krylov.max_iterations)
+      .add("kernel", kernel);
   for (const std::string& spec : options.problems) {
     std::fprintf(stderr, "%s ...\n", spec.c_str());
     const GeneratedProblem problem = bench::load_problem(spec);
     const int b = problem.matrix.block_size();
-    char shape[256];
-    std::snprintf(shape, sizeof shape,
-                  ",\"rows\":%zu,\"block_size\":%d,\"entries\":%zu,\"scratch_max_rows\":%zu",
-                  std::size_t(problem.matrix.num_rows()), b,
-                  std::size_t(problem.matrix.num_entries()), std::size_t(max_subdomain_rows(b)));
-    const std::string matrix = ",\"matrix\":\"" + bench::json_string(spec) + "\"" + shape;
+    bench::JsonObject matrix = context;
+    matrix.add("matrix", spec)
+        .add("rows", std::size_t(problem.matrix.num_rows()))
+        .add("block_size", b)
+        .add("entries", std::size_t(problem.matrix.num_entries()))
+        .add("scratch_max_rows", std::size_t(max_subdomain_rows(b)));
     const std::vector<Offset> sizes = sizes_for(options, b);
     if (options.run.warmup > 0) warm_up_setup(space, problem, sizes.front());
     for (const Offset rows : sizes) {
       PartitionOptions partition_options;
       partition_options.subdomain_rows = rows;
       PartitionReport report;
-      std::string line;
+      bench::JsonObject line = matrix;
       try {
         const bench::ConfigResult c =
             bench::run_dd(space, options.run, problem, partition_options, options.kernel, report);
         const bool verified = bench::solution_verified(c, options.run.krylov.relative_tolerance);
-        char fields[1024];
-        std::snprintf(fields, sizeof fields,
-                      ",\"subdomain_rows_requested\":%zu,\"cap_rows\":%zu,\"partitioner\":\"%s\","
-                      "\"subdomains\":%d,\"subdomain_rows_min\":%zu,\"subdomain_rows_avg\":%.1f,"
-                      "\"subdomain_rows_max\":%zu,\"dropped_percent\":%.2f,\"scratch_level\":%d,"
-                      "\"iterations\":%d,\"setup_s\":%.6f,\"refactor_s\":%.6f,\"apply_s\":%.6e,"
-                      "\"solve_s\":%.6f,\"time_to_solution_s\":%.6f,\"repeat_solve_s\":%.6f,"
-                      "\"status\":\"%s\",\"relative_true_residual\":%.3e%s,\"verified\":%s}",
-                      std::size_t(rows), std::size_t(report.cap_rows),
-                      to_string(report.partitioner), int(report.num_subdomains),
-                      std::size_t(report.min_rows), report.average_rows,
-                      std::size_t(report.max_rows), 100 * report.dropped_fraction, c.scratch_level,
-                      c.iterations, c.setup_s, c.refactor_s, c.apply_s, c.solve_s,
-                      c.setup_s + c.solve_s, c.refactor_s + c.solve_s, c.status.c_str(),
-                      c.relative_true_residual, c.extra.c_str(), verified ? "true" : "false");
-        line = fields;
+        using bench::fixed;
+        line.add("subdomain_rows_requested", std::size_t(rows))
+            .add("cap_rows", std::size_t(report.cap_rows))
+            .add("partitioner", to_string(report.partitioner))
+            .add("subdomains", int(report.num_subdomains))
+            .add("subdomain_rows_min", std::size_t(report.min_rows))
+            .add("subdomain_rows_avg", report.average_rows, fixed(1))
+            .add("subdomain_rows_max", std::size_t(report.max_rows))
+            .add("dropped_percent", 100 * report.dropped_fraction, fixed(2))
+            .add("scratch_level", c.scratch_level)
+            .add("iterations", c.iterations)
+            .add("setup_s", c.setup_s, fixed(6))
+            .add("refactor_s", c.refactor_s, fixed(6))
+            .add("apply_s", c.apply_s, bench::scientific(6))
+            .add("solve_s", c.solve_s, fixed(6))
+            .add("time_to_solution_s", c.setup_s + c.solve_s, fixed(6))
+            .add("repeat_solve_s", c.refactor_s + c.solve_s, fixed(6))
+            .add("status", c.status)
+            .add("relative_true_residual", c.relative_true_residual, bench::scientific(3))
+            .append(c.extra)
+            .add("verified", verified);
         std::fprintf(stderr,
                      "  cap %6zu: %6d subdomains, %5.2f%% dropped, %4d it, apply %.3f ms, "
                      "TTS %.1f ms%s\n",
@@ -191,12 +166,17 @@ int main(int argc, char* argv[]) {
                      100 * report.dropped_fraction, c.iterations, 1e3 * c.apply_s,
                      1e3 * (c.setup_s + c.solve_s), verified ? "" : " NOT VERIFIED");
       } catch (const Error& error) {  // a size outside [b, scratch maximum], a zero pivot
-        line = ",\"subdomain_rows_requested\":" + std::to_string(rows) +
-               ",\"status\":\"skipped\",\"skipped\":\"" + bench::json_string(error.what()) + "\"}";
+        line.add("subdomain_rows_requested", rows)
+            .add("status", "skipped")
+            .add("skipped", error.what());
         std::fprintf(stderr, "  size %zu skipped: %s\n", std::size_t(rows), error.what());
       }
-      std::printf("%s%s%s\n", context, matrix.c_str(), line.c_str());
-      std::fflush(stdout);
+      bench::print_line(line);
     }
   }
+  return 0;
 }
+
+}  // namespace
+
+int main(int argc, char* argv[]) { return fgdd::bench::run_benchmark(argc, argv, benchmark_main); }

@@ -201,81 +201,83 @@ int parse_positive(const std::string& text, const std::string& flag) {
   char* end = nullptr;
   const long value = std::strtol(text.c_str(), &end, 10);
   if (text.empty() || *end != '\0' || value < 1 || value > 1 << 20)
-    throw InvalidInput(flag + " takes a positive integer, got '" + text + "'");
+    throw bench::UsageError(flag + " takes a positive integer, got '" + text + "'");
   return int(value);
 }
 
-Options parse(int argc, char** argv) {
+Options parse_options(int argc, char* argv[]) {
   Options options;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (i + 1 >= argc) throw InvalidInput(arg + " needs a value");
-    const std::string value = argv[++i];
-    if (arg == "--grid") {
-      options.n = parse_positive(value, arg);
-    } else if (arg == "--tile") {
-      const auto x = value.find('x');
-      if (x == std::string::npos) throw InvalidInput("--tile takes UxV, got '" + value + "'");
-      options.tile_u = parse_positive(value.substr(0, x), arg);
-      options.tile_v = parse_positive(value.substr(x + 1), arg);
-    } else if (arg == "--repeats") {
-      options.repeats = parse_positive(value, arg);
-    } else if (arg == "--warmup") {
-      options.warmup = value == "0" ? 0 : parse_positive(value, arg);
-    } else {
-      throw InvalidInput("unknown option " + arg + " (--grid N --tile UxV --repeats R --warmup W)");
-    }
-  }
+  bench::CommandLine("fgdd_tile_sync_bench",
+                     "The tiles wavefront's synchronization alone, under each progress protocol.")
+      .custom("--grid", "N", std::to_string(options.n), "grid edge (N^3 points)",
+              [&](const std::string& text) { options.n = parse_positive(text, "--grid"); })
+      .custom("--tile", "UxV", "32x4 where a team holds 128 threads, else 1x1", "a team's tile",
+              [&](const std::string& text) {
+                const auto x = text.find('x');
+                if (x == std::string::npos)
+                  throw bench::UsageError("--tile takes UxV, got '" + text + "'");
+                options.tile_u = parse_positive(text.substr(0, x), "--tile");
+                options.tile_v = parse_positive(text.substr(x + 1), "--tile");
+              })
+      .custom("--repeats", "R", std::to_string(options.repeats), "timed runs",
+              [&](const std::string& text) { options.repeats = parse_positive(text, "--repeats"); })
+      .custom("--warmup", "W", std::to_string(options.warmup), "untimed runs before them",
+              [&](const std::string& text) {
+                options.warmup = text == "0" ? 0 : parse_positive(text, "--warmup");
+              })
+      .parse(argc, argv);
   return options;
 }
 
-void print_result(const char* name, const Result& r, int levels, double tolerance, bool checked,
-                  bool last) {
-  std::printf(
-      "\"%s\":{\"min_s\":%.6e,\"median_s\":%.6e,\"us_per_level\":%.3f,"
-      "\"max_error\":%.3e",
-      name, r.timing.min, r.timing.median, r.timing.min * 1e6 / levels, r.max_error);
-  if (checked) std::printf(",\"verified\":%s", r.max_error <= tolerance ? "true" : "false");
-  std::printf("}%s", last ? "" : ",");
+bench::JsonObject result_json(const Result& r, int levels, double tolerance, bool checked) {
+  bench::JsonObject json;
+  json.add("min_s", r.timing.min, bench::scientific(6))
+      .add("median_s", r.timing.median, bench::scientific(6))
+      .add("us_per_level", r.timing.min * 1e6 / levels, bench::fixed(3))
+      .add("max_error", r.max_error, bench::scientific(3));
+  if (checked) json.add("verified", r.max_error <= tolerance);
+  return json;
+}
+
+int benchmark_main(int argc, char* argv[]) {
+  const Options options = parse_options(argc, argv);
+  TileGrid grid;
+  grid.n = options.n;
+  const int max_team = team_size_max();
+  grid.u = options.tile_u > 0 ? options.tile_u : max_team >= 128 ? 32 : 1;
+  grid.v = options.tile_v > 0 ? options.tile_v : max_team >= 128 ? 4 : 1;
+  if (grid.u * grid.v > max_team)
+    throw InvalidInput("--tile " + std::to_string(grid.u) + "x" + std::to_string(grid.v) +
+                       " needs teams of " + std::to_string(grid.u * grid.v) +
+                       " threads; this backend holds at most " + std::to_string(max_team));
+  grid.tiles_u = (grid.n + grid.u - 1) / grid.u;
+  grid.tiles_v = (grid.n + grid.v - 1) / grid.v;
+  const auto reference = reference_sweep(grid.n);
+  // Each point is 1 − 0.1·(three earlier points), a contraction: rounding differences (fused
+  // multiply-adds on GPUs) stay within a few ulps of the values, which lie in (0, 1].
+  const double tolerance = 16 * std::numeric_limits<double>::epsilon();
+  const int levels = 3 * grid.n - 2;
+  const Result fences = run<Protocol::Fences>(grid, options, reference);
+  const Result acquire_release = run<Protocol::AcquireRelease>(grid, options, reference);
+  const Result no_wait = run<Protocol::NoWait>(grid, options, reference);
+  bench::JsonObject line;
+  line.add("benchmark", "tile_sync")
+      .add("commit", bench::commit())
+      .add("device", bench::device_name())
+      .add("grid", grid.n)
+      .add("tile", std::to_string(grid.u) + "x" + std::to_string(grid.v))
+      .add("tiles", grid.num_tiles())
+      .add("levels", levels)
+      .add("repeats", options.repeats)
+      .add("protocols",
+           bench::JsonObject()
+               .add("fences", result_json(fences, levels, tolerance, true))
+               .add("acquire_release", result_json(acquire_release, levels, tolerance, true))
+               .add("no_wait", result_json(no_wait, levels, tolerance, false)));
+  bench::print_line(line);
+  return 0;
 }
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  Kokkos::ScopeGuard guard(argc, argv);
-  try {
-    const Options options = parse(argc, argv);
-    TileGrid grid;
-    grid.n = options.n;
-    const int max_team = team_size_max();
-    grid.u = options.tile_u > 0 ? options.tile_u : max_team >= 128 ? 32 : 1;
-    grid.v = options.tile_v > 0 ? options.tile_v : max_team >= 128 ? 4 : 1;
-    if (grid.u * grid.v > max_team)
-      throw InvalidInput("--tile " + std::to_string(grid.u) + "x" + std::to_string(grid.v) +
-                         " needs teams of " + std::to_string(grid.u * grid.v) +
-                         " threads; this backend holds at most " + std::to_string(max_team));
-    grid.tiles_u = (grid.n + grid.u - 1) / grid.u;
-    grid.tiles_v = (grid.n + grid.v - 1) / grid.v;
-    const auto reference = reference_sweep(grid.n);
-    // Each point is 1 − 0.1·(three earlier points), a contraction: rounding differences (fused
-    // multiply-adds on GPUs) stay within a few ulps of the values, which lie in (0, 1].
-    const double tolerance = 16 * std::numeric_limits<double>::epsilon();
-    const int levels = 3 * grid.n - 2;
-    const Result fences = run<Protocol::Fences>(grid, options, reference);
-    const Result acquire_release = run<Protocol::AcquireRelease>(grid, options, reference);
-    const Result no_wait = run<Protocol::NoWait>(grid, options, reference);
-    std::printf(
-        "{\"benchmark\":\"tile_sync\",\"commit\":\"%s\",\"device\":\"%s\",\"grid\":%d,"
-        "\"tile\":\"%dx%d\",\"tiles\":%d,\"levels\":%d,\"repeats\":%d,\"protocols\":{",
-        FGDD_GIT_COMMIT, bench::json_string(bench::device_name()).c_str(), grid.n, grid.u, grid.v,
-        grid.num_tiles(), levels, options.repeats);
-    print_result("fences", fences, levels, tolerance, true, false);
-    print_result("acquire_release", acquire_release, levels, tolerance, true, false);
-    print_result("no_wait", no_wait, levels, tolerance, false, true);
-    std::printf("}}\n");
-  } catch (const Error& e) {
-    std::fprintf(stderr, "fgdd_tile_sync_bench: %s\n", e.what());
-    return 1;
-  }
-  return 0;
-}
+int main(int argc, char* argv[]) { return fgdd::bench::run_benchmark(argc, argv, benchmark_main); }

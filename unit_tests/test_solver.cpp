@@ -218,6 +218,8 @@ TEST_CASE("Solver refuses options the problem or the backend cannot take", "[sol
     Vector b8("b8", 8), x8("x8", 8);
     Kokkos::deep_copy(b8, 1.0);
     CHECK(solver.solve(space, b8, x8).converged());
+  }
+}
 
 TEST_CASE("SolverOptions: the pivot shift", "[solver]") {
   SolverOptions options;

@@ -425,12 +425,14 @@ void SubdomainIlu0::check_symmetric(const ExecSpace& space, const SparseMatrix& 
   throw InvalidInput(message.str());
 }
 
-void SubdomainIlu0::read_shift_report(const ExecSpace& space) {
-  const auto alphas = subdomain_shift_;
-  const auto attempts = subdomain_attempts_;
-  const auto offsets = partition_.subdomain_offsets;
-  const Ordinal subdomains = partition_.num_subdomains;
-  const int b = factors_.block_size();
+namespace {
+
+// The shift fields of a FactorReport from each subdomain's α and attempts. A free function:
+// CUDA refuses extended lambdas inside private member functions.
+void summarize_shifts(const ExecSpace& space, const Kokkos::View<Scalar*, DeviceType>& alphas,
+                      const Kokkos::View<int*, DeviceType>& attempts,
+                      const Kokkos::View<Ordinal*, DeviceType>& offsets, Ordinal subdomains, int b,
+                      FactorReport& report) {
   Scalar largest = 0;
   Kokkos::parallel_reduce(
       "fgdd::factor::largest_shift", Kokkos::RangePolicy<ExecSpace>(space, 0, subdomains),
@@ -459,10 +461,17 @@ void SubdomainIlu0::read_shift_report(const ExecSpace& space) {
         if (alphas(s) > 0) ++sum;
       },
       shifted);
-  report_.shift = largest;
-  report_.shift_attempts = most_attempts;
-  report_.shifted_rows = rows;
-  report_.shifted_subdomains = shifted;
+  report.shift = largest;
+  report.shift_attempts = most_attempts;
+  report.shifted_rows = rows;
+  report.shifted_subdomains = shifted;
+}
+
+}  // namespace
+
+void SubdomainIlu0::read_shift_report(const ExecSpace& space) {
+  summarize_shifts(space, subdomain_shift_, subdomain_attempts_, partition_.subdomain_offsets,
+                   partition_.num_subdomains, factors_.block_size(), report_);
 }
 
 }  // namespace fgdd

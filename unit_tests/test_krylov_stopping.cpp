@@ -205,17 +205,24 @@ TEST_CASE("stagnation and divergence are judged over a moving window", "[krylov]
   }
 }
 
+namespace {
+
+// M⁻¹ = −3 diag(1..7 repeating): the wrong sign, so the methods wander (a class at namespace
+// scope: CUDA refuses extended lambdas in functions of local classes).
+struct Negated final : Preconditioner {
+  void apply(const ExecSpace& space, ConstVector r, Vector z) const override {
+    Kokkos::parallel_for(
+        "negate", Kokkos::RangePolicy<ExecSpace>(space, 0, r.extent(0)),
+        KOKKOS_LAMBDA(const Offset i) { z(i) = -3.0 * r(i) * (1 + (i % 7)); });
+  }
+  std::string name() const override { return "negated"; }
+};
+
+}  // namespace
+
 TEST_CASE("a failed solve returns its best iterate and says which", "[krylov][stopping]") {
   // A preconditioner of the wrong sign makes BiCGSTAB and GMRES wander; whatever they end
   // with, x is the iterate with the smallest true residual that the tracker kept.
-  struct Negated final : Preconditioner {
-    void apply(const ExecSpace& space, ConstVector r, Vector z) const override {
-      Kokkos::parallel_for(
-          "negate", Kokkos::RangePolicy<ExecSpace>(space, 0, r.extent(0)),
-          KOKKOS_LAMBDA(const Offset i) { z(i) = -3.0 * r(i) * (1 + (i % 7)); });
-    }
-    std::string name() const override { return "negated"; }
-  };
   // Nonsymmetric, indefinite: A = shift·I + random skew part.
   const int n = 40;
   std::mt19937 random(5u);

@@ -16,7 +16,7 @@ def main():
     print("|---|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---:|")
     for r in lines:
         if "iterations" not in r:  # fgdd-solve refused the input (exit code 2)
-            print(f"| {r['system']} | {r.get('rows', '')} | {r['solver']} | {r['threads']} | — | — "
+            print(f"| {r['system']} | {r['rows']:,} | {r['solver']} | {r['threads']} | — | — "
                   f"| — | — | — | error: {r['error'].replace('|', '/')} | — | — |")
             continue
         petsc = r["solver"].startswith("petsc")

@@ -129,7 +129,7 @@ def symmetry_defect(A):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser()
     parser.add_argument("--size", choices=SIZES, default="small")
     parser.add_argument("--out", required=True, help="folder for the .mtx files")
     args = parser.parse_args()

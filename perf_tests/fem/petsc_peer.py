@@ -52,14 +52,12 @@ def read_array(path):
 def petsc_system(matrix_path, rhs_path, block_size, comm):
     """A (AIJ, block size set as DOLFINx sets it) and b, each rank owning PETSc's row range."""
     n, _, indptr, indices, values = read_coordinate(matrix_path)
-    layout = PETSc.Vec().createMPI(n, comm=comm)
+    layout = PETSc.Vec().createMPI(n, bsize=block_size, comm=comm)  # ranks own whole blocks
     first, last = layout.getOwnershipRange()
     local_ptr = indptr[first:last + 1] - indptr[first]
     local = slice(indptr[first], indptr[last])
-    A = PETSc.Mat().createAIJ(size=((last - first, n), (last - first, n)), bsize=None, comm=comm,
-                              csr=(local_ptr, indices[local], values[local]))
-    if block_size > 1 and (last - first) % block_size == 0:
-        A.setBlockSize(block_size)
+    A = PETSc.Mat().createAIJ(size=((last - first, n), (last - first, n)), bsize=block_size,
+                              comm=comm, csr=(local_ptr, indices[local], values[local]))
     A.assemble()
     b = layout.duplicate()
     b.setArray(read_array(rhs_path)[first:last])
@@ -82,7 +80,7 @@ def solve(A, b, ksp_type, pc_type, comm, rtol, max_it):
         options = PETSc.Options()
         options["sub_pc_type"] = pc_type
         options["sub_pc_factor_levels"] = 0
-    ksp.setFromOptions()  # -ksp_* / -pc_* / -sub_pc_* options from PETSC_OPTIONS still apply
+    ksp.setFromOptions()  # options in PETSC_OPTIONS (e.g. -ksp_view) still apply
     x = b.duplicate()
     x.set(0.0)
     comm.tompi4py().Barrier()
@@ -106,7 +104,7 @@ def solve(A, b, ksp_type, pc_type, comm, rtol, max_it):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser()
     parser.add_argument("--matrix", required=True)
     parser.add_argument("--rhs", required=True)
     parser.add_argument("--name", help="system name for the JSON; default: the file's stem")

@@ -53,7 +53,7 @@ def run_petsc(python, mpirun, system, ranks, max_iters):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser()
     parser.add_argument("--systems", required=True, help="folder holding systems.json")
     parser.add_argument("--fgdd-solve", required=True, help="path of the fgdd-solve executable")
     parser.add_argument("--threads", default="1,2", help="OMP_NUM_THREADS values (OpenMP only)")

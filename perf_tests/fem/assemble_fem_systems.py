@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+# Assembles issue 31's finite-element test set with DOLFINx (run time, nothing committed) and
+# writes each system as Matrix Market files (A: coordinate real general, b: array), full double
+# precision, Dirichlet rows as DOLFINx leaves them (identity rows, explicit zeros kept).
+# Systems: 3-D P1 elasticity in 3x3-blocked dof order (nu 0.3, 0.49), P2 Poisson with a
+# coefficient jump of 1e3, P1 SUPG advection-diffusion in a recirculating flow at high Peclet
+# number. Needs DOLFINx (Debian: python3-dolfinx; run it with /usr/bin/python3). Also writes
+# OUT/systems.json, the list the benchmark and the tests read.
+import argparse
+import json
+import os
+import sys
+import time
+
+import numpy as np
+import ufl
+from dolfinx import fem, mesh
+from dolfinx.fem.petsc import apply_lifting, assemble_matrix, assemble_vector, set_bc
+from mpi4py import MPI
+from petsc4py import PETSc
+
+# Cells per direction. small: a few thousand rows (CI); large: 50K-150K rows (benchmarks).
+SIZES = {
+    "small": {"elasticity": (16, 8, 8), "poisson_p2": 7, "supg": 15},
+    "large": {"elasticity": (48, 24, 24), "poisson_p2": 24, "supg": 47},
+}
+
+
+def box(cells, length=(1.0, 1.0, 1.0)):
+    return mesh.create_box(MPI.COMM_SELF, [np.zeros(3), np.array(length)], list(cells),
+                           cell_type=mesh.CellType.tetrahedron)
+
+
+def boundary_dofs(V, domain, where):
+    facets = mesh.locate_entities_boundary(domain, domain.topology.dim - 1, where)
+    return fem.locate_dofs_topological(V, domain.topology.dim - 1, facets)
+
+
+def elasticity(cells, nu):
+    """Cantilever 2x1x1 clamped at x = 0 under its own weight; E = 1, Poisson ratio nu."""
+    domain = box(cells, (2.0, 1.0, 1.0))
+    V = fem.VectorFunctionSpace(domain, ("Lagrange", 1))  # dof = 3 * node + component
+    E = 1.0
+    mu = E / (2 * (1 + nu))
+    lmbda = E * nu / ((1 + nu) * (1 - 2 * nu))
+    u, v = ufl.TrialFunction(V), ufl.TestFunction(V)
+    eps = lambda w: ufl.sym(ufl.grad(w))
+    sigma = 2 * mu * eps(u) + lmbda * ufl.tr(eps(u)) * ufl.Identity(3)
+    a = ufl.inner(sigma, eps(v)) * ufl.dx
+    L = ufl.dot(fem.Constant(domain, np.array([0.0, 0.0, -1e-3])), v) * ufl.dx
+    clamped = boundary_dofs(V, domain, lambda x: np.isclose(x[0], 0.0))
+    bc = fem.dirichletbc(np.zeros(3, dtype=PETSc.ScalarType), clamped, V)
+    return a, L, [bc]
+
+
+def poisson_p2_jumps(n):
+    """-div(kappa grad u) = 1 on the unit cube, P2; kappa = 1e3 in [0.25, 0.75]^3, else 1;
+    u = 0 on x = 0 and x = 1."""
+    domain = box((n, n, n))
+    V = fem.FunctionSpace(domain, ("Lagrange", 2))
+    K = fem.FunctionSpace(domain, ("DG", 0))
+    kappa = fem.Function(K)
+    inside = lambda x: np.all((x >= 0.25 - 1e-12) & (x <= 0.75 + 1e-12), axis=0)
+    kappa.interpolate(lambda x: np.where(inside(x), 1e3, 1.0))
+    u, v = ufl.TrialFunction(V), ufl.TestFunction(V)
+    a = kappa * ufl.inner(ufl.grad(u), ufl.grad(v)) * ufl.dx
+    L = fem.Constant(domain, PETSc.ScalarType(1.0)) * v * ufl.dx
+    dofs = boundary_dofs(V, domain, lambda x: np.isclose(x[0], 0.0) | np.isclose(x[0], 1.0))
+    bc = fem.dirichletbc(PETSc.ScalarType(0.0), dofs, V)
+    return a, L, [bc]
+
+
+def supg_advection_diffusion(n):
+    """-eps lap u + b.grad u = 1 on the unit cube, P1 with SUPG, eps = 1e-4, a recirculating
+    b = (0.5 - y, x - 0.5, 0.1) (cell Peclet |b| h / (2 eps) from about 500 / n on the axis to
+    3500 / n in the corners: no ordering follows the flow); u = 0 on the boundary."""
+    domain = box((n, n, n))
+    V = fem.FunctionSpace(domain, ("Lagrange", 1))
+    eps = 1e-4
+    x = ufl.SpatialCoordinate(domain)
+    b = ufl.as_vector((0.5 - x[1], x[0] - 0.5, 0.1))
+    h = ufl.CellDiameter(domain)
+    b_norm = ufl.sqrt(ufl.dot(b, b))
+    peclet = b_norm * h / (2 * eps)
+    tau = h / (2 * b_norm) * (1 / ufl.tanh(peclet) - 1 / peclet)
+    u, v = ufl.TrialFunction(V), ufl.TestFunction(V)
+    dx = ufl.dx(metadata={"quadrature_degree": 2})  # tau is not a polynomial: fix the rule
+    # For P1 the element residual's diffusion term vanishes: SUPG adds tau (b.grad u)(b.grad v).
+    a = (eps * ufl.inner(ufl.grad(u), ufl.grad(v)) + ufl.dot(b, ufl.grad(u)) * v
+         + tau * ufl.dot(b, ufl.grad(u)) * ufl.dot(b, ufl.grad(v))) * dx
+    L = fem.Constant(domain, PETSc.ScalarType(1.0)) * v * dx
+    walls = boundary_dofs(V, domain, lambda x: np.full(x.shape[1], True))
+    return a, L, [fem.dirichletbc(PETSc.ScalarType(0.0), walls, V)]
+
+
+def assemble(a, L, bcs):
+    """The usual DOLFINx linear-problem assembly: rows and columns of Dirichlet dofs zeroed,
+    1 on their diagonal, the lifted right-hand side holding the boundary values."""
+    a, L = fem.form(a), fem.form(L)
+    A = assemble_matrix(a, bcs=bcs)
+    A.assemble()
+    b = assemble_vector(L)
+    apply_lifting(b, [a], bcs=[bcs])
+    b.ghostUpdate(addv=PETSc.InsertMode.ADD, mode=PETSc.ScatterMode.REVERSE)
+    set_bc(b, bcs)
+    return A, b
+
+
+def write_matrix(path, A):
+    indptr, indices, values = A.getValuesCSR()  # stored entries, explicit zeros included
+    rows = np.repeat(np.arange(1, len(indptr)), np.diff(indptr))
+    table = np.column_stack([rows, indices + 1, values]).astype(object)
+    with open(path, "w") as f:
+        f.write("%%MatrixMarket matrix coordinate real general\n")
+        f.write(f"{A.getSize()[0]} {A.getSize()[1]} {len(values)}\n")
+        np.savetxt(f, table, fmt=["%d", "%d", "%.17g"])
+
+
+def write_vector(path, b):
+    with open(path, "w") as f:
+        f.write(f"%%MatrixMarket matrix array real general\n{b.getSize()} 1\n")
+        np.savetxt(f, b.getArray(), fmt="%.17g")
+
+
+def symmetry_defect(A):
+    """||A - A^T||_F / ||A||_F, for the manifest (SPD systems should give rounding only)."""
+    At = A.transpose(PETSc.Mat())
+    return (A - At).norm(PETSc.NormType.FROBENIUS) / A.norm(PETSc.NormType.FROBENIUS)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--size", choices=SIZES, default="small")
+    parser.add_argument("--out", required=True, help="folder for the .mtx files")
+    args = parser.parse_args()
+    if MPI.COMM_WORLD.size != 1:
+        sys.exit("assemble_fem_systems.py: run on one process")
+    os.makedirs(args.out, exist_ok=True)
+    size = SIZES[args.size]
+    problems = [
+        ("elasticity_nu030", True, 3, lambda: elasticity(size["elasticity"], 0.3)),
+        ("elasticity_nu049", True, 3, lambda: elasticity(size["elasticity"], 0.49)),
+        ("poisson_p2_jumps", True, 1, lambda: poisson_p2_jumps(size["poisson_p2"])),
+        ("supg_advdiff", False, 1, lambda: supg_advection_diffusion(size["supg"])),
+    ]
+    manifest = []
+    for name, spd, block_size, problem in problems:
+        start = time.perf_counter()
+        A, b = assemble(*problem())
+        matrix, rhs = os.path.join(args.out, name + ".mtx"), os.path.join(args.out, name + "_rhs.mtx")
+        write_matrix(matrix, A)
+        write_vector(rhs, b)
+        entry = {"name": name, "matrix": matrix, "rhs": rhs, "spd": spd, "block_size": block_size,
+                 "rows": A.getSize()[0], "entries": int(A.getInfo()["nz_used"]),
+                 "symmetry_defect": symmetry_defect(A), "size": args.size,
+                 "seconds": round(time.perf_counter() - start, 2)}
+        manifest.append(entry)
+        print(json.dumps(entry), flush=True)
+    with open(os.path.join(args.out, "systems.json"), "w") as f:
+        json.dump(manifest, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -187,9 +187,11 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
   --tol T                     relative tolerance on ||b - A x|| / ||b||; default 1e-8
   --abs-tol T                 absolute tolerance; default 0
   --max-iters N               iteration limit; default 1000
-  --stagnation W              stop as stagnated when the smallest residual of the last W
-                              iterations is not below that of the W before them; 0 never;
-                              default 100
+  --stagnation auto|W         stop as stagnated when the last W iterations made no progress
+                              (neither a falling trend of log ||r|| nor a new smallest
+                              residual against the W before them); 0 never; default auto:
+                              100, and never for cg (its residual may plateau for hundreds
+                              of iterations on a converging solve)
   --divergence F              stop as diverged when the residual exceeds F times the
                               initial one; default 1e4 (PETSc's dtol)
   --read-per-rank             under mpirun, every rank reads its share of the rows of the

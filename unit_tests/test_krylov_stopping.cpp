@@ -185,6 +185,25 @@ TEST_CASE("stagnation and divergence are judged over a moving window", "[krylov]
     CHECK(status == SolveStatus::Stagnated);
     CHECK(stopped_at == 2 * window);
   }
+  SECTION("a plateau that rises but reaches a new minimum is progress") {
+    // CG with Jacobi on nearly incompressible elasticity: the residual plateaus and oscillates
+    // upward for a whole window, yet dips below everything before it, then falls again.
+    std::vector<double> residuals{1.0};
+    for (int k = 1; k <= 40; ++k) residuals.push_back(std::pow(0.1, k / 40.0));
+    for (int k = 41; k <= 60; ++k) residuals.push_back(k == 59 ? 0.09 : 0.2 + 0.005 * (k - 41));
+    while (residuals.back() > 1e-8) residuals.push_back(residuals.back() * 0.9);
+    const auto [stopped_at, status] = stop_of(residuals, window);
+    CHECK(status == SolveStatus::Converged);
+    CHECK(stopped_at == int(residuals.size()) - 1);
+  }
+  SECTION("the automatic window is 100, and off for CG") {
+    const KrylovOptions automatic;
+    CHECK(automatic.stagnation_window(false) == 100);
+    CHECK(automatic.stagnation_window(true) == 0);
+    KrylovOptions chosen;
+    chosen.stagnation_iterations = 30;
+    CHECK(chosen.stagnation_window(true) == 30);
+  }
   SECTION("window 0 never declares stagnation") {
     const std::vector<double> residuals(200, 1.0);
     CHECK(stop_of(residuals, 0).first == 0);

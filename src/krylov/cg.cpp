@@ -13,7 +13,7 @@ SolveResult cg(const ExecSpace& space, const Operator& A, const Preconditioner& 
   const Offset n = b.extent(0);
   Vector r("fgdd::krylov::r", n), z("fgdd::krylov::z", n), p("fgdd::krylov::p", n),
       q("fgdd::krylov::q", n);
-  detail::SolveTracker tracker(space, A, b, x, options, r);
+  detail::SolveTracker tracker(space, A, b, x, options, r, /*method_is_cg=*/true);
   SolveStatus status = SolveStatus::MaxIterations;
   std::string reason;
   const auto finish = [&](SolveStatus st, std::string why) {

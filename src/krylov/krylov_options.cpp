@@ -19,8 +19,8 @@ void KrylovOptions::validate() const {
   if (max_iterations < 0)
     throw InvalidInput("max_iterations must be >= 0, got " + std::to_string(max_iterations));
   if (restart < 1) throw InvalidInput("restart must be >= 1, got " + std::to_string(restart));
-  if (stagnation_iterations < 0)
-    throw InvalidInput("stagnation_iterations must be >= 0, got " +
+  if (stagnation_iterations < -1)
+    throw InvalidInput("stagnation_iterations must be >= 0 (or -1: auto), got " +
                        std::to_string(stagnation_iterations));
   if (!(divergence_factor > 1))
     throw InvalidInput("divergence_factor must be > 1, got " + std::to_string(divergence_factor));

@@ -23,13 +23,23 @@ struct KrylovOptions {
   // dtol: a Krylov residual 10⁴ above where it started does not come back in practice, while
   // transients of 10–100× (CG on nearly incompressible elasticity) do and must not stop a solve.
   double divergence_factor = 1e4;
-  // Stagnation window W (0: never declare stagnation). From iteration 2W on, the solve stops
-  // when the least-squares trend of log ‖r‖ over the last W iterations does not shrink the
-  // residual by 0.1 % over the window: progress is judged on the method's own recent iterates,
-  // not against r₀ or the best residual, so a residual that overshoots early (CG on nearly
-  // incompressible elasticity: 19 × r₀ by iteration 10) and then falls steadily keeps going.
-  // If the residual then stands more than 1e3 × above the best one seen, the status is Diverged.
-  int stagnation_iterations = 100;
+  // Stagnation window W (0: never declare stagnation; -1, the default: 100, and never for CG).
+  // From iteration 2W on, the solve stops when the last W iterations made no progress by either
+  // measure: the least-squares trend of log ‖r‖ over them does not shrink the residual by 0.1 %,
+  // and their smallest residual is not below 0.999 × the smallest of the W iterations before
+  // them. Progress is judged on the method's own recent iterates, not against r₀: a residual that
+  // overshoots early and then falls steadily shows a falling trend, one that plateaus and
+  // oscillates before falling further shows a new minimum. If the residual then stands more than
+  // 1e3 × above the best one seen, the status is Diverged. CG is exempt by default: its progress
+  // is in the A-norm of the error, and its residual norm may plateau and oscillate for hundreds
+  // of iterations on a solve that converges (nearly incompressible elasticity with Jacobi); PETSc
+  // has no stagnation test at all.
+  int stagnation_iterations = -1;
+  // The window -1 stands for: the method passes 0 (CG) or 100.
+  int stagnation_window(bool method_is_cg) const {
+    if (stagnation_iterations >= 0) return stagnation_iterations;
+    return method_is_cg ? 0 : 100;
+  }
   // GMRES: restart length m and the orthogonalization.
   int restart = 30;
   Orthogonalization orthogonalization = Orthogonalization::Cgs2;

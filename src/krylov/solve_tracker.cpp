@@ -65,9 +65,10 @@ bool negligible(double value, double scale) {
 }
 
 SolveTracker::SolveTracker(const ExecSpace& space, const Operator& A, ConstVector b, Vector x,
-                           const KrylovOptions& options, Vector r)
+                           const KrylovOptions& options, Vector r, bool method_is_cg)
     : space_(space), A_(A), b_(b), options_(options) {
   options.validate();
+  window_ = options.stagnation_window(method_is_cg);
   check_vector_size(A, b.extent(0), "b");
   check_vector_size(A, x.extent(0), "x");
   scale_ = exact_scale(A.max_over_ranks(max_abs(space, b)));
@@ -144,10 +145,15 @@ bool SolveTracker::check_progress(int iteration, double residual, SolveStatus& s
              shown(result_.initial_residual);
     return true;
   }
-  const long long window = options_.stagnation_iterations;
+  const long long window = window_;
   if (window == 0 || iteration < 2 * window) return false;
   const double trend = window_trend(history, iteration, window);
   if (trend < std::log(window_progress)) return false;
+  const auto at = [&](long long k) { return history.begin() + k; };
+  const double last = *std::min_element(at(iteration - window + 1), at(iteration + 1));
+  const double before =
+      *std::min_element(at(iteration - 2 * window + 1), at(iteration - window + 1));
+  if (last < window_progress * before) return false;
   const std::string span =
       "iterations " + std::to_string(iteration - window + 1) + ".." + std::to_string(iteration);
   if (residual > window_growth * smallest_) {
@@ -157,8 +163,9 @@ bool SolveTracker::check_progress(int iteration, double residual, SolveStatus& s
   } else {
     status = SolveStatus::Stagnated;
     reason = "no progress over " + span + ": their residuals' trend changes the residual by a " +
-             "factor " + scientific(std::exp(trend)) + " a window (progress needs below " +
-             scientific(window_progress) + ")";
+             "factor " + scientific(std::exp(trend)) + " a window, and their smallest (" +
+             shown(last) + ") is not below that of the " + std::to_string(window) +
+             " iterations before (" + shown(before) + ")";
   }
   return true;
 }

@@ -25,8 +25,9 @@ class SolveTracker {
   // keeps a copy of x₀ as the best iterate so far. When b's entries are beyond 2^±400, where
   // dot products would overflow or underflow, the solve runs on 2^k b and 2^k x (exact
   // scalings): x is scaled here and back in finish, and the method must use b() for b.
+  // method_is_cg: the stagnation window's automatic value is 0 (see KrylovOptions).
   SolveTracker(const ExecSpace& space, const Operator& A, ConstVector b, Vector x,
-               const KrylovOptions& options, Vector r);
+               const KrylovOptions& options, Vector r, bool method_is_cg = false);
 
   // The right-hand side the method works with (b, or its scaled copy).
   ConstVector b() const noexcept { return b_; }
@@ -71,7 +72,8 @@ class SolveTracker {
   ConstVector b_;
   const KrylovOptions& options_;
   Kokkos::Timer timer_;
-  double scale_ = 1;  // the power of two b and x were multiplied by
+  long long window_ = 0;  // the stagnation window in force
+  double scale_ = 1;      // the power of two b and x were multiplied by
   double b_norm_ = 0;
   double target_ = 0;
   double residual_ = 0;

@@ -171,7 +171,7 @@ void SolverOptions::set(const std::string& key, const std::string& value) {
   else if (key == "ortho") {
     krylov.orthogonalization = named(ortho_names, key, value);
   } else if (key == "stagnation") {
-    krylov.stagnation_iterations = int(integer(key, value, int_max));
+    krylov.stagnation_iterations = value == "auto" ? -1 : int(integer(key, value, int_max));
   } else if (key == "divergence") {
     krylov.divergence_factor = number(key, value);
   } else if (key == "trsv") {
@@ -236,7 +236,9 @@ std::vector<std::string> SolverOptions::key_values() const {
           item("max_iters", std::to_string(krylov.max_iterations)),
           item("restart", std::to_string(krylov.restart)),
           item("ortho", name_of(ortho_names, krylov.orthogonalization)),
-          item("stagnation", std::to_string(krylov.stagnation_iterations)),
+          item("stagnation", krylov.stagnation_iterations < 0
+                                 ? std::string("auto")
+                                 : std::to_string(krylov.stagnation_iterations)),
           item("divergence", real(krylov.divergence_factor)),
           item("trsv", trsv == TrsvMethod::Jacobi ? "jacobi" : "exact"),
           item("jacobi_sweeps", std::to_string(jacobi.sweeps)),

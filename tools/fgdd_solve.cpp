@@ -4,6 +4,7 @@
 #include "solve_options.hpp"
 #include "solve_output.hpp"
 #include "solve_report.hpp"
+#include "solver/solver_steps.hpp"
 #ifdef FGDD_HAVE_MPI
 #include "solve_distributed.hpp"
 #endif
@@ -62,6 +63,10 @@ int run(const cli::SolveCommand& command) {
   report.partition = solver.partition_report();
   report.setup_seconds = solver.setup_seconds();
   report.precond = solver.preconditioner().name();
+  if (const FactorReport* factor = detail::factor_report(solver.preconditioner())) {
+    report.has_factor_report = true;
+    report.factor = *factor;
+  }
 
   Vector x("fgdd::solve::x", A.num_rows());
   report.result = solver.solve(space, b, x);

@@ -62,6 +62,11 @@ void print_summary(std::ostream& out, const SolveReport& report) {
       << "iterations:    " << r.iterations << "\n"
       << "true residual: " << true_residual_text(r) << "\n"
       << "status:        " << to_string(r.status) << " (" << r.reason << ")\n";
+  if (report.has_factor_report && (report.factor.shift > 0 || report.factor.shifted_pivots > 0))
+    out << "pivot shifts:  " << report.factor.shifted_pivots << " tiny pivots replaced; "
+        << "positive-definite shift " << report.factor.shift << " on " << report.factor.shifted_rows
+        << " rows (" << report.factor.shifted_subdomains << " subdomains, "
+        << report.factor.shift_attempts << " attempts at most)\n";
   if (r.residual_replacements > 0)
     out << "replacements:  " << r.residual_replacements
         << " (the recurrence residual was replaced by b - A x)\n";
@@ -96,7 +101,11 @@ void write_json(const std::string& path, const SolveReport& report) {
        << ",\"final_residual\":" << json_number(r.final_residual)
        << ",\"true_residual\":" << json_number(r.true_residual)
        << ",\"relative_true_residual\":" << json_number(r.relative_true_residual)
-       << ",\"residual_replacements\":" << r.residual_replacements << ",\"returned_iterate\":"
+       << ",\"residual_replacements\":" << r.residual_replacements
+       << ",\"shifted_pivots\":" << (report.has_factor_report ? report.factor.shifted_pivots : 0)
+       << ",\"pivot_shift\":" << json_number(report.has_factor_report ? report.factor.shift : 0)
+       << ",\"shifted_rows\":" << (report.has_factor_report ? report.factor.shifted_rows : 0)
+       << ",\"returned_iterate\":"
        << (r.true_residual_computed ? json_string(to_string(r.returned_iterate)) : "null")
        << ",\"returned_iteration\":" << r.returned_iteration << ",\"residual_history\":[";
   for (std::size_t i = 0; i < r.residual_history.size(); ++i)

@@ -1,6 +1,7 @@
 // The end-of-run summary of fgdd-solve, printed for people and written as JSON for scripts.
 #pragma once
 
+#include "factor/subdomain_ilu0.hpp"
 #include "krylov/solve_result.hpp"
 #include "partition/partition_matrix.hpp"
 
@@ -22,6 +23,9 @@ struct SolveReport {
   double load_seconds = 0;   // reading or generating A
   double setup_seconds = 0;  // preconditioner setup
   PartitionReport partition;
+  // The factorization's pivot report (shifts), when the preconditioner factors anything.
+  bool has_factor_report = false;
+  FactorReport factor;
   SolveResult result;
 };
 

@@ -11,7 +11,7 @@ if(FGDD_ENABLE_MPI)
           FILES_MATCHING PATTERN "*.hpp")
 else()  # the MPI layer's headers need <mpi.h>
   install(DIRECTORY src/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/fgdd
-          FILES_MATCHING PATTERN "*.hpp" PATTERN "dist" EXCLUDE)
+          FILES_MATCHING PATTERN "*.hpp" PATTERN "mpi" EXCLUDE)
 endif()
 install(EXPORT fgddTargets NAMESPACE fgdd:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/fgdd)
 

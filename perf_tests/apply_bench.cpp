@@ -53,7 +53,7 @@ int benchmark_main(int argc, char* argv[]) {
       .repeated("--matrix", &options.problems, "gen:SPEC|FILE.mtx", "a problem")
       .option("--subdomain-rows", &options.subdomain_rows, "N",
               "scalar rows per subdomain at most; 0: the default")
-      .custom("--partitioner", "auto|geometric|metis|rcm|natural", to_string(options.partitioner),
+      .custom("--partitioner", partitioner_names.joined(), to_string(options.partitioner),
               "how subdomains are cut",
               [&](const std::string& name) { options.partitioner = parse_partitioner(name); })
       .at_least("--repeats", &options.repeats, 1, "R", "timed runs per kernel")
@@ -139,12 +139,12 @@ int benchmark_main(int argc, char* argv[]) {
     // paper's dag_ec_lds_ud, the unit solve with the D⁻¹ scaling deferred (T = L·D, checked by
     // the unit tests).
     trsv.solve(space, Triangle::Lower, Diagonal::Pivots, TriangularKernel::DagVcLds, r, reference);
-    for (const TriangularKernel kernel :
-         {TriangularKernel::SpinLoopLds, TriangularKernel::DagEcNoLds, TriangularKernel::DagEcLds,
-          TriangularKernel::DagVcLds, TriangularKernel::DagLanesLds})
-      record(
-          "lower_" + to_string(kernel), lower_bytes + block_rows * block_bytes,
-          [&] { trsv.solve(space, Triangle::Lower, Diagonal::Pivots, kernel, r, z); }, reference);
+    // Every kernel of the name table (dag_ec_lds_ud solves with L·D: below).
+    for (const TriangularKernel kernel : triangular_kernel_names.values())
+      if (kernel != TriangularKernel::DagEcLdsUd)
+        record(
+            "lower_" + to_string(kernel), lower_bytes + block_rows * block_bytes,
+            [&] { trsv.solve(space, Triangle::Lower, Diagonal::Pivots, kernel, r, z); }, reference);
     record(
         "lower_dag_ec_lds_ud", lower_bytes + block_rows * block_bytes,
         [&] {
@@ -153,10 +153,10 @@ int benchmark_main(int argc, char* argv[]) {
         Vector());
     // Preconditioner applies (Table 5.3 analog), each against dag_vc_ILDU0_fused.
     trsv.apply(space, ApplyKernel::DagVcIlduFused, r, reference);
-    for (const ApplyKernel kernel : {ApplyKernel::DagEcIldU0, ApplyKernel::DagVcIlduFused,
-                                     ApplyKernel::DagEcIlduFused, ApplyKernel::DagLanesIlduFused})
-      record(
-          to_string(kernel), apply_bytes, [&] { trsv.apply(space, kernel, r, z); }, reference);
+    for (const ApplyKernel kernel : apply_kernel_names.values())
+      if (kernel != ApplyKernel::Auto)
+        record(
+            to_string(kernel), apply_bytes, [&] { trsv.apply(space, kernel, r, z); }, reference);
     record(
         "apply_transpose", apply_bytes, [&] { trsv.apply_transpose(space, r, z); }, Vector());
     // Baselines: the exact global ILU0 of the undropped matrix, level-scheduled, and Jacobi.

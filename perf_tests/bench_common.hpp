@@ -14,7 +14,7 @@
 #include "krylov/preconditioner.hpp"
 
 #ifdef FGDD_HAVE_MPI
-#include "dist/communicator.hpp"
+#include "mpi/communicator.hpp"
 #endif
 
 #include <functional>

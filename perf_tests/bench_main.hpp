@@ -7,7 +7,7 @@
 #include "bench_options.hpp"
 
 #ifdef FGDD_HAVE_MPI
-#include "dist/communicator.hpp"
+#include "mpi/communicator.hpp"
 #endif
 
 #include <functional>

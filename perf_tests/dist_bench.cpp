@@ -9,10 +9,10 @@
 #include "core/errors.hpp"
 #include "core/generators.hpp"
 #include "core/matrix_market.hpp"
-#include "dist/distributed_solver.hpp"
-#include "dist/generate_local_rows.hpp"
-#include "dist/local_rows.hpp"
-#include "dist/read_matrix_market_rows.hpp"
+#include "mpi/distributed_solver.hpp"
+#include "mpi/generate_local_rows.hpp"
+#include "mpi/local_rows.hpp"
+#include "mpi/read_matrix_market_rows.hpp"
 
 #include <mpi.h>
 #include <Kokkos_Core.hpp>

@@ -7,9 +7,9 @@
 #include "bench_common.hpp"
 
 #include "core/errors.hpp"
-#include "dist/distributed_kronecker_operator.hpp"
-#include "dist/distributed_operator.hpp"
-#include "dist/halo_exchange.hpp"
+#include "mpi/distributed_kronecker_operator.hpp"
+#include "mpi/distributed_operator.hpp"
+#include "mpi/halo_exchange.hpp"
 #include "kron/kronecker_kernel.hpp"
 #include "kron/kronecker_problem.hpp"
 #include "kron/merged_layout.hpp"

@@ -67,34 +67,21 @@ struct Options {
   std::vector<int> factor_lanes = {0}, factor_threads = {0};
 };
 
-const char* to_string(StructSchedule schedule) {
-  switch (schedule) {
-    case StructSchedule::LevelCounters:
-      return "level_counters";
-    case StructSchedule::SyncFree:
-      return "sync_free";
-    case StructSchedule::Tiles:
-      return "tiles";
-    default:
-      return "levels";
-  }
-}
+const char* to_string(StructSchedule schedule) { return struct_schedule_names.name(schedule); }
+const char* to_string(StructLayout layout) { return struct_layout_names.name(layout); }
 
-const char* to_string(StructLayout layout) {
-  switch (layout) {
-    case StructLayout::Grid:
-      return "grid";
-    case StructLayout::Level:
-      return "level";
-    default:
-      return "auto";
+// A name from table, or a usage error (exit 2) naming the flag.
+template <class Table>
+auto parse_flag(const Table& table, const char* flag, const std::string& name) {
+  try {
+    return table.parse(name);
+  } catch (const InvalidInput& error) {
+    throw bench::UsageError(std::string(flag) + ": " + error.what());
   }
 }
 
 StructLayout parse_layout(const std::string& name) {
-  for (const StructLayout l : {StructLayout::Auto, StructLayout::Grid, StructLayout::Level})
-    if (name == to_string(l)) return l;
-  throw bench::UsageError("--layout takes auto, grid or level, not '" + name + "'");
+  return parse_flag(struct_layout_names, "--layout", name);
 }
 
 // A schedule with a layout (for tiles; the other schedules have one layout, grid order) and a
@@ -124,12 +111,7 @@ std::vector<Variant> variants(const Options& options) {
 
 // auto: the schedule it resolves to on this backend.
 StructSchedule parse_schedule(const std::string& name) {
-  if (name == "auto") return resolve_struct_schedule(StructSchedule::Auto);
-  for (const StructSchedule s : {StructSchedule::Levels, StructSchedule::LevelCounters,
-                                 StructSchedule::SyncFree, StructSchedule::Tiles})
-    if (name == to_string(s)) return s;
-  throw bench::UsageError(
-      "--schedule takes auto, levels, level_counters, sync_free or tiles, not '" + name + "'");
+  return resolve_struct_schedule(parse_flag(struct_schedule_names, "--schedule", name));
 }
 
 int parse_positive(const std::string& text, const char* what) {

@@ -93,7 +93,7 @@ int benchmark_main(int argc, char* argv[]) {
       .custom("--sizes", "N,N,...,max", "1000,1500,2000,4000 below the maximum, then max",
               "scalar rows per subdomain at most; max: the team-scratch maximum",
               [&](const std::string& text) { options.sizes = parse_sizes(text); })
-      .custom("--kernel", "auto|dag_ec_ILDU0_fused|...", to_string(options.kernel),
+      .custom("--kernel", apply_kernel_names.joined(), to_string(options.kernel),
               "the apply kernel",
               [&](const std::string& name) { options.kernel = parse_apply_kernel(name); })
       .at_least("--repeats", &options.run.repeats, 1, "R", "timed runs, the best is reported")

@@ -1,7 +1,7 @@
 #include "solve_distributed.hpp"
 
-#include "dist/generate_local_rows.hpp"
-#include "dist/mpi_transfer.hpp"
+#include "mpi/generate_local_rows.hpp"
+#include "mpi/mpi_transfer.hpp"
 #include "solve_input.hpp"
 #include "solve_output.hpp"
 #include "solve_report.hpp"

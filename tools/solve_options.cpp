@@ -110,7 +110,10 @@ std::vector<std::string> canonical_items(const SolveCommand& command) {
   return items;
 }
 
-const char* solve_usage() {
+namespace {
+
+// The usage text with {table} placeholders; solve_usage fills them from the stages' name tables.
+const char* usage_template() {
   return R"(usage: fgdd-solve --matrix FILE.mtx|gen:SPEC [options]
 
 Solves A x = b with a preconditioned Krylov method on the Kokkos default execution space.
@@ -118,19 +121,19 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
   --matrix FILE.mtx|gen:SPEC  Matrix Market file, or a generated problem:
                               gen:lap7:N[:NY:NZ]  gen:lap27:N[:NY:NZ]  gen:convdiff:N
                               gen:reservoir[:NX:NY:NZ]  gen:bsr3:N
-  --partitioner auto|geometric|metis|rcm|natural
+  --partitioner {partitioner}
                               subdomains (auto: geometric for generated grids, else METIS
                               when built with it, else RCM chunks; for ilu0/ildu0 natural:
                               they factor in the file's order); default auto
   --subdomain-rows N          rows per subdomain at most; default: 1,500 on GPUs, the most
                               that fit team scratch on CPU backends
   --rhs FILE.mtx              right-hand side (Matrix Market array); default all ones
-  --solver bicgstab|gmres|cg|bicg
+  --solver {method}
                               Krylov method; default bicgstab (cg: SPD A with ic0-dd or
                               jacobi; bicg: needs a transpose apply, not the global ILU)
   --restart M                 GMRES restart length; default 30
-  --ortho cgs2|mgs            GMRES orthogonalization on the device; default cgs2
-  --precond ildu0-dd|ilu0-dd|ic0-dd|ilu0|ildu0|struct-ilu0|struct-ic0|jacobi|none
+  --ortho {ortho}             GMRES orthogonalization on the device; default cgs2
+  --precond {preconditioner}
                               preconditioner; default ildu0-dd: ILDU0 of the subdomains'
                               diagonal blocks, one GPU team per subdomain (ilu0-dd: the same
                               M scaled as ILU0; ic0-dd: L D Lᵀ for symmetric matrices, half
@@ -139,20 +142,21 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
                               applies; struct-ilu0/struct-ic0: the same exact ILU(0) / IC(0)
                               for generated grids, levels known from the stencil; jacobi:
                               block Jacobi for BSR)
-  --apply auto|dag_ec_ILDU0_fused|dag_vc_ILDU0_fused|dag_ec_ILD_U0
+  --apply {apply}
                               kernel applying ildu0-dd / ilu0-dd; default auto
-                              (dag_vc_ILDU0_fused is deterministic run to run)
-  --global-kernel auto|thread|lanes|sync_free
+                              (dag_vc_ILDU0_fused and dag_lanes_ILDU0_fused are bitwise
+                              reproducible run to run; auto: dag_ec_ILDU0_fused on GPUs)
+  --global-kernel {global_kernel}
                               how ilu0/ildu0 sweep their triangles: level by level (a row per
                               thread or per vector of lanes) or synchronization-free
-  --struct-schedule auto|levels|level_counters|sync_free|tiles
+  --struct-schedule {struct_schedule}
                               how struct-ilu0/struct-ic0 walk their wavefronts: a launch per
                               level, or one launch whose teams wait on a counter of finished
                               levels, on flags of the points they read, or (tiles) a team per
                               tile of grid columns waiting on its neighbour tiles; default
                               auto: tiles on GPUs, levels on CPUs (and for stencils that
                               have no tile mapping)
-  --struct-layout auto|grid|level
+  --struct-layout {struct_layout}
                               where the tiles schedule keeps factors and vectors: level-based
                               layout (coalesced loads; auto, measured faster on the H100) or
                               grid order
@@ -176,7 +180,7 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
                               iterations; default 0
   --shift-pivots              shift tiny pivots instead of failing (the count is reported);
                               the same as --shift nonzero
-  --shift none|nonzero|positive-definite
+  --shift {shift}
                               what a failing pivot does (PETSc's shift types): none fails
                               with the row; nonzero replaces a tiny pivot; positive-definite
                               (Manteuffel) refactors with every diagonal shifted by
@@ -214,6 +218,31 @@ Exit codes: 0 converged; 1 not converged (the reason is printed); 2 invalid usag
 options, an output file that could not be written, out of memory, or any other error (under
 mpirun on every rank, also when the ranks were given different options).
 )";
+}
+
+void replace_all(std::string& text, const std::string& placeholder, const std::string& names) {
+  for (std::size_t at = text.find(placeholder); at != std::string::npos;
+       at = text.find(placeholder, at + names.size()))
+    text.replace(at, placeholder.size(), names);
+}
+
+}  // namespace
+
+const char* solve_usage() {
+  static const std::string usage = [] {
+    std::string text = usage_template();
+    replace_all(text, "{partitioner}", partitioner_names.joined());
+    replace_all(text, "{method}", method_names.joined());
+    replace_all(text, "{ortho}", orthogonalization_names.joined());
+    replace_all(text, "{preconditioner}", preconditioner_names.joined());
+    replace_all(text, "{apply}", apply_kernel_names.joined());
+    replace_all(text, "{global_kernel}", global_kernel_names.joined());
+    replace_all(text, "{struct_schedule}", struct_schedule_names.joined());
+    replace_all(text, "{struct_layout}", struct_layout_names.joined());
+    replace_all(text, "{shift}", pivot_shift_names.joined());
+    return text;
+  }();
+  return usage.c_str();
 }
 
 }  // namespace fgdd::cli

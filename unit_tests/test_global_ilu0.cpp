@@ -6,7 +6,7 @@
 #include "catch_compat.hpp"
 #include "core/generators.hpp"
 #include "factor/global_ilu0.hpp"
-#include "factor/global_levels.hpp"
+#include "schedule/global_levels.hpp"
 #include "krylov/bicgstab.hpp"
 #include "krylov/dd_ilu_preconditioner.hpp"
 #include "krylov/global_ilu_preconditioner.hpp"

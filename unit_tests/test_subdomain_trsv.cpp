@@ -257,12 +257,15 @@ void check_apply(const reference::HostFactors& h, const std::vector<double>& r,
 }
 
 // DagEcLdsUd solves another triangle with pivots (L·D, D·U): its own test below.
-const TriangularKernel triangular_kernels[] = {
-    TriangularKernel::SpinLoopLds, TriangularKernel::DagEcNoLds, TriangularKernel::DagEcLds,
-    TriangularKernel::DagVcLds, TriangularKernel::DagLanesLds};
-const ApplyKernel apply_kernels[] = {ApplyKernel::Auto, ApplyKernel::DagEcIldU0,
-                                     ApplyKernel::DagVcIlduFused, ApplyKernel::DagEcIlduFused,
-                                     ApplyKernel::DagLanesIlduFused};
+// Every kernel of the name tables, so a new kernel is tested by its table entry; dag_ec_lds_ud
+// solves with L·D (D·U) rather than L + D and has its own test below.
+const std::vector<TriangularKernel> triangular_kernels = [] {
+  std::vector<TriangularKernel> kernels;
+  for (const TriangularKernel kernel : triangular_kernel_names.values())
+    if (kernel != TriangularKernel::DagEcLdsUd) kernels.push_back(kernel);
+  return kernels;
+}();
+const auto apply_kernels = apply_kernel_names.values();
 const Triangle triangles[] = {Triangle::Lower, Triangle::Upper};
 const Diagonal diagonals[] = {Diagonal::Pivots, Diagonal::Unit};
 

@@ -6,7 +6,7 @@
 
 #include "core/sparse_matrix.hpp"
 #include "factor/factor_options.hpp"
-#include "factor/global_levels.hpp"
+#include "schedule/global_levels.hpp"
 #include "factor/pivot_status.hpp"
 #include "factor/subdomain_ilu0.hpp"
 

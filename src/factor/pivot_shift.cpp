@@ -4,24 +4,11 @@
 
 namespace fgdd {
 
-const char* to_string(PivotShift shift) noexcept {
-  switch (shift) {
-    case PivotShift::None:
-      return "none";
-    case PivotShift::Nonzero:
-      return "nonzero";
-    case PivotShift::PositiveDefinite:
-      return "positive_definite";
-  }
-  return "unknown";
-}
+const char* to_string(PivotShift shift) noexcept { return pivot_shift_names.name(shift); }
 
 PivotShift parse_pivot_shift(const std::string& name) {
-  if (name == "none") return PivotShift::None;
-  if (name == "nonzero") return PivotShift::Nonzero;
-  if (name == "positive_definite" || name == "positive-definite")
-    return PivotShift::PositiveDefinite;
-  throw InvalidInput("shift must be one of none|nonzero|positive-definite, got '" + name + "'");
+  // PETSc's spelling (MAT_SHIFT_POSITIVE_DEFINITE) with an underscore is accepted too.
+  return pivot_shift_names.parse(name == "positive_definite" ? "positive-definite" : name);
 }
 
 namespace detail {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/dense_block.hpp"
+#include "core/enum_names.hpp"
 #include "core/sparse_matrix.hpp"
 
 #include <string>
@@ -17,8 +18,13 @@ enum class PivotShift {
   PositiveDefinite,  // a pivot that is tiny or has the wrong sign refactors A + α·S (below)
 };
 
-const char* to_string(PivotShift shift) noexcept;  // "none", "nonzero", "positive_definite"
-// Accepts none|nonzero|positive_definite|positive-definite; throws InvalidInput listing them.
+inline const auto pivot_shift_names =
+    make_enum_names<PivotShift>("shift", {{PivotShift::None, "none"},
+                                          {PivotShift::Nonzero, "nonzero"},
+                                          {PivotShift::PositiveDefinite, "positive-definite"}});
+
+const char* to_string(PivotShift shift) noexcept;  // "none", "nonzero", "positive-definite"
+// Accepts pivot_shift_names (and positive_definite); throws InvalidInput listing them.
 PivotShift parse_pivot_shift(const std::string& name);
 
 namespace detail {

@@ -4,7 +4,7 @@
 #include "core/errors.hpp"
 #include "factor/pivot_shift.hpp"
 #include "factor/symmetry.hpp"
-#include "trsv/subdomain_levels.hpp"
+#include "schedule/subdomain_levels.hpp"
 
 #include <sstream>
 #include <string>

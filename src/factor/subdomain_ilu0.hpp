@@ -10,7 +10,7 @@
 #include "factor/pivot_status.hpp"
 #include "factor/symmetry.hpp"
 #include "partition/partition.hpp"
-#include "trsv/subdomain_levels.hpp"
+#include "schedule/subdomain_levels.hpp"
 
 #include <cstdint>
 

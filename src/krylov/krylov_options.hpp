@@ -1,6 +1,8 @@
 // Stopping rules and monitoring shared by every Krylov solver.
 #pragma once
 
+#include "core/enum_names.hpp"
+
 #include <functional>
 
 namespace fgdd {
@@ -10,6 +12,9 @@ enum class Orthogonalization {
   Cgs2,  // classical Gram-Schmidt twice: two matrix-vector products per pass, stable
   Mgs,   // modified Gram-Schmidt: one dot and one update per basis vector
 };
+
+inline const auto orthogonalization_names = make_enum_names<Orthogonalization>(
+    "orthogonalization", {{Orthogonalization::Cgs2, "cgs2"}, {Orthogonalization::Mgs, "mgs"}});
 
 struct KrylovOptions {
   // Converged when ‖b − A x‖₂ ≤ max(relative_tolerance · ‖b‖₂, absolute_tolerance), recomputed

@@ -7,22 +7,10 @@
 namespace fgdd {
 
 const char* to_string(Partitioner partitioner) noexcept {
-  switch (partitioner) {
-    case Partitioner::Auto: return "auto";
-    case Partitioner::Geometric: return "geometric";
-    case Partitioner::Metis: return "metis";
-    case Partitioner::Rcm: return "rcm";
-    case Partitioner::Natural: return "natural";
-  }
-  return "unknown";
+  return partitioner_names.name(partitioner);
 }
 
-Partitioner parse_partitioner(const std::string& name) {
-  for (const Partitioner p : {Partitioner::Auto, Partitioner::Geometric, Partitioner::Metis,
-                              Partitioner::Rcm, Partitioner::Natural})
-    if (name == to_string(p)) return p;
-  throw InvalidInput("unknown partitioner '" + name + "' (auto|geometric|metis|rcm|natural)");
-}
+Partitioner parse_partitioner(const std::string& name) { return partitioner_names.parse(name); }
 
 Offset max_subdomain_rows(int block_size) {
   const Offset bytes = Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0);

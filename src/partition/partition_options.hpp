@@ -2,6 +2,7 @@
 // what fits team scratch).
 #pragma once
 
+#include "core/enum_names.hpp"
 #include "core/types.hpp"
 
 #include <string>
@@ -16,8 +17,15 @@ enum class Partitioner {
   Natural,    // contiguous chunks of the given ordering
 };
 
+inline const auto partitioner_names =
+    make_enum_names<Partitioner>("partitioner", {{Partitioner::Auto, "auto"},
+                                                 {Partitioner::Geometric, "geometric"},
+                                                 {Partitioner::Metis, "metis"},
+                                                 {Partitioner::Rcm, "rcm"},
+                                                 {Partitioner::Natural, "natural"}});
+
 const char* to_string(Partitioner partitioner) noexcept;
-// Accepts auto|geometric|metis|rcm|natural; throws InvalidInput listing them.
+// Accepts partitioner_names; throws InvalidInput listing them.
 Partitioner parse_partitioner(const std::string& name);
 
 struct PartitionOptions {

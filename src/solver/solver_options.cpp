@@ -10,58 +10,14 @@ namespace fgdd {
 
 namespace {
 
-const std::vector<std::pair<KrylovMethod, const char*>> method_names = {
-    {KrylovMethod::Bicgstab, "bicgstab"},
-    {KrylovMethod::Gmres, "gmres"},
-    {KrylovMethod::Cg, "cg"},
-    {KrylovMethod::Bicg, "bicg"}};
-
-const std::vector<std::pair<PreconditionerKind, const char*>> preconditioner_names = {
-    {PreconditionerKind::Ildu0Dd, "ildu0-dd"},
-    {PreconditionerKind::Ilu0Dd, "ilu0-dd"},
-    {PreconditionerKind::Ic0Dd, "ic0-dd"},
-    {PreconditionerKind::Ilu0, "ilu0"},
-    {PreconditionerKind::Ildu0, "ildu0"},
-    {PreconditionerKind::StructIlu0, "struct-ilu0"},
-    {PreconditionerKind::StructIc0, "struct-ic0"},
-    {PreconditionerKind::Jacobi, "jacobi"},
-    {PreconditionerKind::None, "none"}};
-
-const std::vector<std::pair<GlobalRowKernel, const char*>> global_kernel_names = {
-    {GlobalRowKernel::Auto, "auto"},
-    {GlobalRowKernel::ThreadPerRow, "thread"},
-    {GlobalRowKernel::LanesPerRow, "lanes"},
-    {GlobalRowKernel::SyncFree, "sync_free"}};
-
-const std::vector<std::pair<StructSchedule, const char*>> struct_schedule_names = {
-    {StructSchedule::Auto, "auto"},
-    {StructSchedule::Levels, "levels"},
-    {StructSchedule::LevelCounters, "level_counters"},
-    {StructSchedule::SyncFree, "sync_free"},
-    {StructSchedule::Tiles, "tiles"}};
-
-const std::vector<std::pair<StructLayout, const char*>> struct_layout_names = {
-    {StructLayout::Auto, "auto"}, {StructLayout::Grid, "grid"}, {StructLayout::Level, "level"}};
-
-const std::vector<std::pair<Orthogonalization, const char*>> ortho_names = {
-    {Orthogonalization::Cgs2, "cgs2"}, {Orthogonalization::Mgs, "mgs"}};
-
-template <class Enum>
-Enum named(const std::vector<std::pair<Enum, const char*>>& names, const std::string& key,
-           const std::string& value) {
-  std::string valid;
-  for (const auto& [e, name] : names) {
-    if (value == name) return e;
-    valid += (valid.empty() ? "" : "|") + std::string(name);
+// Parses value with table, naming the key in the error.
+template <class Table>
+auto named(const Table& table, const std::string& key, const std::string& value) {
+  try {
+    return table.parse(value);
+  } catch (const InvalidInput& error) {
+    throw InvalidInput("option " + key + ": " + error.what());
   }
-  throw InvalidInput("option " + key + " must be one of " + valid + ", got '" + value + "'");
-}
-
-template <class Enum>
-const char* name_of(const std::vector<std::pair<Enum, const char*>>& names, Enum e) noexcept {
-  for (const auto& [k, name] : names)
-    if (k == e) return name;
-  return "unknown";
 }
 
 double number(const std::string& key, const std::string& value) {
@@ -90,10 +46,8 @@ bool boolean(const std::string& key, const std::string& value) {
 
 }  // namespace
 
-const char* to_string(KrylovMethod method) noexcept { return name_of(method_names, method); }
-const char* to_string(PreconditionerKind kind) noexcept {
-  return name_of(preconditioner_names, kind);
-}
+const char* to_string(KrylovMethod method) noexcept { return method_names.name(method); }
+const char* to_string(PreconditionerKind kind) noexcept { return preconditioner_names.name(kind); }
 
 std::vector<std::string> SolverOptions::keys() {
   return {"method",
@@ -169,7 +123,7 @@ void SolverOptions::set(const std::string& key, const std::string& value) {
   else if (key == "restart")
     krylov.restart = int(integer(key, value, int_max));
   else if (key == "ortho") {
-    krylov.orthogonalization = named(ortho_names, key, value);
+    krylov.orthogonalization = named(orthogonalization_names, key, value);
   } else if (key == "stagnation") {
     krylov.stagnation_iterations = value == "auto" ? -1 : int(integer(key, value, int_max));
   } else if (key == "divergence") {
@@ -226,16 +180,16 @@ std::vector<std::string> SolverOptions::key_values() const {
           item("shift_amount", real(dd.factor.shift_amount)),
           item("pivot_threshold", real(dd.factor.pivot_threshold)),
           item("team_size", std::to_string(dd.team_size)),
-          item("global_kernel", name_of(global_kernel_names, global_kernel)),
-          item("struct_schedule", name_of(struct_schedule_names, struct_schedule)),
-          item("struct_layout", name_of(struct_layout_names, struct_layout)),
+          item("global_kernel", global_kernel_names.name(global_kernel)),
+          item("struct_schedule", struct_schedule_names.name(struct_schedule)),
+          item("struct_layout", struct_layout_names.name(struct_layout)),
           item("struct_factor_lanes", std::to_string(struct_factor_launch.lanes)),
           item("struct_factor_threads", std::to_string(struct_factor_launch.team_threads)),
           item("tol", real(krylov.relative_tolerance)),
           item("abs_tol", real(krylov.absolute_tolerance)),
           item("max_iters", std::to_string(krylov.max_iterations)),
           item("restart", std::to_string(krylov.restart)),
-          item("ortho", name_of(ortho_names, krylov.orthogonalization)),
+          item("ortho", orthogonalization_names.name(krylov.orthogonalization)),
           item("stagnation", krylov.stagnation_iterations < 0
                                  ? std::string("auto")
                                  : std::to_string(krylov.stagnation_iterations)),

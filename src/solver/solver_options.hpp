@@ -31,6 +31,22 @@ enum class PreconditionerKind {
   None,
 };
 
+inline const auto method_names =
+    make_enum_names<KrylovMethod>("method", {{KrylovMethod::Bicgstab, "bicgstab"},
+                                             {KrylovMethod::Gmres, "gmres"},
+                                             {KrylovMethod::Cg, "cg"},
+                                             {KrylovMethod::Bicg, "bicg"}});
+inline const auto preconditioner_names = make_enum_names<PreconditionerKind>(
+    "preconditioner", {{PreconditionerKind::Ildu0Dd, "ildu0-dd"},
+                       {PreconditionerKind::Ilu0Dd, "ilu0-dd"},
+                       {PreconditionerKind::Ic0Dd, "ic0-dd"},
+                       {PreconditionerKind::Ilu0, "ilu0"},
+                       {PreconditionerKind::Ildu0, "ildu0"},
+                       {PreconditionerKind::StructIlu0, "struct-ilu0"},
+                       {PreconditionerKind::StructIc0, "struct-ic0"},
+                       {PreconditionerKind::Jacobi, "jacobi"},
+                       {PreconditionerKind::None, "none"}});
+
 const char* to_string(KrylovMethod method) noexcept;
 const char* to_string(PreconditionerKind kind) noexcept;
 

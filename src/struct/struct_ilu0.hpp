@@ -6,13 +6,13 @@
 // GlobalIlu0 on the stencil's pattern, up to rounding.
 #pragma once
 
+#include "core/enum_names.hpp"
 #include "factor/factor_options.hpp"
 #include "factor/pivot_status.hpp"
 #include "factor/subdomain_ilu0.hpp"
 #include "struct/level_layout.hpp"
 #include "struct/structured_matrix.hpp"
 #include "struct/tile_mapping.hpp"
-#include "trsv/subdomain_levels.hpp"
 
 #include <vector>
 
@@ -63,6 +63,16 @@ enum class StructSchedule {
 // (704d578), Level's sweeps are the faster ones at DoF 1 too (star7 3.44 against 4.28 ms, box27
 // 13.13 against 14.51 ms) and at DoF 2 (diamond25 10.79 against 14.00 ms). Auto: Level.
 enum class StructLayout { Auto, Grid, Level };
+
+inline const auto struct_schedule_names = make_enum_names<StructSchedule>(
+    "struct schedule", {{StructSchedule::Auto, "auto"},
+                        {StructSchedule::Levels, "levels"},
+                        {StructSchedule::LevelCounters, "level_counters"},
+                        {StructSchedule::SyncFree, "sync_free"},
+                        {StructSchedule::Tiles, "tiles"}});
+inline const auto struct_layout_names = make_enum_names<StructLayout>(
+    "struct layout",
+    {{StructLayout::Auto, "auto"}, {StructLayout::Grid, "grid"}, {StructLayout::Level, "level"}});
 
 // How the factorization spreads its work, for tuning to a device (as Kokkos-Kernels' handles
 // take a team and vector size). 0 takes StructIlu0's choice; every choice gives the same bits.

@@ -4,9 +4,10 @@
 // CSR and BSR.
 #pragma once
 
+#include "core/enum_names.hpp"
 #include "factor/global_ilu0.hpp"
-#include "factor/global_levels.hpp"
-#include "trsv/subdomain_levels.hpp"
+#include "schedule/global_levels.hpp"
+#include "schedule/subdomain_levels.hpp"
 #include "trsv/subdomain_trsv.hpp"
 
 namespace fgdd {
@@ -20,6 +21,12 @@ enum class GlobalRowKernel {
   SyncFree,      // no levels: one launch, rows wait on done flags of the rows they read
                  // (ilupack-gpu-data-parallel.txt §6); teams take rows in dependency order
 };
+
+inline const auto global_kernel_names =
+    make_enum_names<GlobalRowKernel>("global kernel", {{GlobalRowKernel::Auto, "auto"},
+                                                       {GlobalRowKernel::ThreadPerRow, "thread"},
+                                                       {GlobalRowKernel::LanesPerRow, "lanes"},
+                                                       {GlobalRowKernel::SyncFree, "sync_free"}});
 
 namespace detail {
 // Done flags and the ticket counter of the synchronization-free sweeps; a sweep bumps epoch

@@ -11,7 +11,7 @@
 
 #include "core/sparse_matrix.hpp"
 #include "factor/factor_options.hpp"
-#include "trsv/subdomain_levels.hpp"
+#include "schedule/subdomain_levels.hpp"
 
 namespace fgdd {
 

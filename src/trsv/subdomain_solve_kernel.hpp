@@ -5,7 +5,7 @@
 #pragma once
 
 #include "core/dense_block.hpp"
-#include "trsv/subdomain_levels.hpp"
+#include "schedule/subdomain_levels.hpp"
 
 namespace fgdd::detail {
 

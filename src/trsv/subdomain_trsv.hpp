@@ -4,7 +4,7 @@
 #pragma once
 
 #include "factor/subdomain_ilu0.hpp"
-#include "trsv/subdomain_levels.hpp"
+#include "schedule/subdomain_levels.hpp"
 #include "trsv/team_scratch.hpp"
 #include "trsv/trsv_options.hpp"
 

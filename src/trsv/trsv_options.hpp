@@ -2,6 +2,8 @@
 // fine-grained-dd-sptrsv-gpu.txt §5 (Tables 5.2 and 5.3) so results can be compared with it.
 #pragma once
 
+#include "core/enum_names.hpp"
+
 #include <string>
 
 namespace fgdd {
@@ -27,6 +29,21 @@ enum class ApplyKernel {
   DagLanesIlduFused,  // one launch: lower, D⁻¹, upper; a row per thread, its nonzeros over
                       // vector lanes summed in a fixed order (deterministic)
 };
+
+inline const auto triangular_kernel_names = make_enum_names<TriangularKernel>(
+    "triangular solve kernel", {{TriangularKernel::SpinLoopLds, "spin_loop_lds"},
+                                {TriangularKernel::DagEcNoLds, "dag_ec_no_lds"},
+                                {TriangularKernel::DagEcLds, "dag_ec_lds"},
+                                {TriangularKernel::DagEcLdsUd, "dag_ec_lds_ud"},
+                                {TriangularKernel::DagVcLds, "dag_vc_lds"},
+                                {TriangularKernel::DagLanesLds, "dag_lanes_lds"}});
+
+inline const auto apply_kernel_names = make_enum_names<ApplyKernel>(
+    "preconditioner apply kernel", {{ApplyKernel::Auto, "auto"},
+                                    {ApplyKernel::DagEcIlduFused, "dag_ec_ILDU0_fused"},
+                                    {ApplyKernel::DagVcIlduFused, "dag_vc_ILDU0_fused"},
+                                    {ApplyKernel::DagLanesIlduFused, "dag_lanes_ILDU0_fused"},
+                                    {ApplyKernel::DagEcIldU0, "dag_ec_ILD_U0"}});
 
 // The kernel Auto stands for on the default execution space: edge-centric on GPUs (fastest in
 // the paper and on the H100), vertex-centric on CPU backends, where the edge-centric kernel's

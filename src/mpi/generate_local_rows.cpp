@@ -1,4 +1,4 @@
-#include "dist/generate_local_rows.hpp"
+#include "mpi/generate_local_rows.hpp"
 
 #include "core/errors.hpp"
 

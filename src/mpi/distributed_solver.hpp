@@ -12,8 +12,8 @@
 //   solver.solve_rows(space, b_mine, x_mine);       // this rank's rows, its ordering
 #pragma once
 
-#include "dist/distributed_matrix.hpp"
-#include "dist/distributed_operator.hpp"
+#include "mpi/distributed_matrix.hpp"
+#include "mpi/distributed_operator.hpp"
 #include "krylov/preconditioner.hpp"
 #include "krylov/solve_result.hpp"
 #include "solver/solver_options.hpp"

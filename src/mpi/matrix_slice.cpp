@@ -1,7 +1,7 @@
-#include "dist/matrix_slice.hpp"
+#include "mpi/matrix_slice.hpp"
 
 #include "core/matrix_build.hpp"
-#include "dist/mpi_transfer.hpp"
+#include "mpi/mpi_transfer.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -47,9 +47,9 @@ void split_columns(const Slice& rows, Ordinal first, Ordinal last, int block_siz
     local.row_map.push_back(local.cols.size());
     ghost.row_map.push_back(ghost.cols.size());
   }
-  off_rank.row_map = to_device(ghost.row_map, "fgdd::dist::off_rank_row_map");
-  off_rank.ghost_col = to_device(ghost.cols, "fgdd::dist::off_rank_cols");
-  off_rank.values = to_device(ghost.values, "fgdd::dist::off_rank_values");
+  off_rank.row_map = to_device(ghost.row_map, "fgdd::mpi::off_rank_row_map");
+  off_rank.ghost_col = to_device(ghost.cols, "fgdd::mpi::off_rank_cols");
+  off_rank.values = to_device(ghost.values, "fgdd::mpi::off_rank_values");
   diagonal = to_matrix(n, block_size, std::move(local));
 }
 
@@ -66,10 +66,10 @@ Partition local_partition(const std::vector<Ordinal>& whole_offsets, Ordinal fir
   for (Ordinal s = 0; s < p.num_subdomains; ++s)
     std::fill(part_of_row.begin() + p.host_subdomain_offsets[s],
               part_of_row.begin() + p.host_subdomain_offsets[s + 1], s);
-  p.subdomain_offsets = to_device(p.host_subdomain_offsets, "fgdd::dist::subdomain_offsets");
-  p.perm = to_device(identity, "fgdd::dist::perm");
-  p.iperm = to_device(original_rows, "fgdd::dist::iperm");
-  p.part_of_row = to_device(part_of_row, "fgdd::dist::part_of_row");
+  p.subdomain_offsets = to_device(p.host_subdomain_offsets, "fgdd::mpi::subdomain_offsets");
+  p.perm = to_device(identity, "fgdd::mpi::perm");
+  p.iperm = to_device(original_rows, "fgdd::mpi::iperm");
+  p.part_of_row = to_device(part_of_row, "fgdd::mpi::part_of_row");
   return p;
 }
 
@@ -78,7 +78,7 @@ void gather_blocks(const ExecSpace& space, Kokkos::View<const Scalar*, DeviceTyp
                    Kokkos::View<Scalar*, DeviceType> target) {
   const Offset b2 = Offset(block_size) * Offset(block_size);
   Kokkos::parallel_for(
-      "fgdd::dist::gather_values", Kokkos::RangePolicy<ExecSpace>(space, 0, target.extent(0)),
+      "fgdd::mpi::gather_values", Kokkos::RangePolicy<ExecSpace>(space, 0, target.extent(0)),
       KOKKOS_LAMBDA(const Offset k) { target(k) = values(sources(k / b2) * b2 + k % b2); });
 }
 

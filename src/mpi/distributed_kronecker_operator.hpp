@@ -13,8 +13,8 @@
 //   fgdd::gmres(space, K, P, f_local, u_local, options);   // collective
 #pragma once
 
-#include "dist/distributed_matrix.hpp"
-#include "dist/halo_exchange.hpp"
+#include "mpi/distributed_matrix.hpp"
+#include "mpi/halo_exchange.hpp"
 #include "kron/stage_coefficients.hpp"
 #include "krylov/operator.hpp"
 

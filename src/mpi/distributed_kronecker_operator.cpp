@@ -2,11 +2,11 @@
 // same row ranges, since the distribution depends on the partition alone); each rank merges the
 // two ghost lists and agrees on one plan with its neighbours. Apply: the fused product of
 // kron/kronecker_kernel.hpp on the diagonal blocks, then on the off-rank blocks and the ghosts.
-#include "dist/distributed_kronecker_operator.hpp"
+#include "mpi/distributed_kronecker_operator.hpp"
 
 #include "core/errors.hpp"
-#include "dist/matrix_slice.hpp"
-#include "dist/mpi_transfer.hpp"
+#include "mpi/matrix_slice.hpp"
+#include "mpi/mpi_transfer.hpp"
 #include "kron/kronecker_kernel.hpp"
 #include "kron/merged_layout.hpp"
 #include "kron/union_pattern.hpp"
@@ -35,7 +35,7 @@ OffRankBlock renumber_ghosts(const OffRankBlock& block, const std::vector<Ordina
   OffRankBlock renumbered;
   renumbered.row_map = block.row_map;
   renumbered.values = block.values;
-  renumbered.ghost_col = to_device(cols, "fgdd::dist::kron_ghost_cols");
+  renumbered.ghost_col = to_device(cols, "fgdd::mpi::kron_ghost_cols");
   renumbered.ghost_rows = ghosts;
   return renumbered;
 }
@@ -48,7 +48,7 @@ bool same_pattern(const ExecSpace& space, const RowMap& rows_a, const Cols& cols
   const Offset rows = rows_a.extent(0), entries = cols_a.extent(0);
   Offset differences = 0;
   Kokkos::parallel_reduce(
-      "fgdd::dist::kron_compare_patterns",
+      "fgdd::mpi::kron_compare_patterns",
       Kokkos::RangePolicy<ExecSpace>(space, 0, std::max(rows, entries)),
       KOKKOS_LAMBDA(const Offset i, Offset& count) {
         if (i < rows && rows_a(i) != rows_b(i)) ++count;
@@ -140,7 +140,7 @@ Vector DistributedKroneckerMatrices::scatter_stacked(const ExecSpace& space, int
       throw DimensionMismatch("scatter_stacked: the root's vector has " +
                               std::to_string(stacked_on_root.extent(0)) + " entries, expected " +
                               std::to_string(whole));
-    Vector merged("fgdd::dist::kron_merged", whole), permuted("fgdd::dist::kron_permuted", whole);
+    Vector merged("fgdd::mpi::kron_merged", whole), permuted("fgdd::mpi::kron_permuted", whole);
     stacked_to_merged(space, stages, stacked_on_root, merged);
     // A block row's s·b merged values are contiguous: permute with block size b·s.
     permute_vector(space, root_partition_, int(width), merged, permuted);
@@ -151,7 +151,7 @@ Vector DistributedKroneckerMatrices::scatter_stacked(const ExecSpace& space, int
   const Offset mine = num_rows() * Offset(stages);
   const std::vector<Scalar> local = scatter_ranges<Scalar>(
       comm(), comm().is_root() ? merged_p.data() : nullptr, starts, ends, mine);
-  return to_device(local, "fgdd::dist::kron_local");
+  return to_device(local, "fgdd::mpi::kron_local");
 }
 
 void DistributedKroneckerMatrices::gather_stacked(const ExecSpace& space, int stages,
@@ -175,9 +175,9 @@ void DistributedKroneckerMatrices::gather_stacked(const ExecSpace& space, int st
   gather_ranges<Scalar>(comm(), to_host_vector(local), comm().is_root() ? merged_p.data() : nullptr,
                         starts, ends);
   if (!comm().is_root()) return;
-  Vector merged("fgdd::dist::kron_merged", whole);
+  Vector merged("fgdd::mpi::kron_merged", whole);
   unpermute_vector(space, root_partition_, int(width),
-                   to_device(merged_p, "fgdd::dist::kron_permuted"), merged);
+                   to_device(merged_p, "fgdd::mpi::kron_permuted"), merged);
   merged_to_stacked(space, stages, merged, stacked_on_root);
 }
 
@@ -188,7 +188,7 @@ DistributedKroneckerOperator::DistributedKroneckerOperator(
       tau_(tau),
       device_coefficients_(detail::stage_coefficients_on_device(coefficients, tau)),
       halo_(matrices.comm(), matrices.halo(), matrices.block_size() * coefficients.stages),
-      ghosts_("fgdd::dist::kron_ghosts", matrices.halo().num_ghosts() *
+      ghosts_("fgdd::mpi::kron_ghosts", matrices.halo().num_ghosts() *
                                              Offset(matrices.block_size()) *
                                              Offset(coefficients.stages)) {
   if (!std::isfinite(tau)) throw InvalidInput("distributed Kronecker operator: tau must be finite");

@@ -1,7 +1,7 @@
-#include "dist/distributed_solver.hpp"
+#include "mpi/distributed_solver.hpp"
 
 #include "core/errors.hpp"
-#include "dist/mpi_transfer.hpp"
+#include "mpi/mpi_transfer.hpp"
 #include "partition/reorder.hpp"
 #include "solver/problem_checks.hpp"
 #include "solver/solver_steps.hpp"
@@ -153,8 +153,8 @@ SolveResult DistributedSolver::solve_rows(const ExecSpace& space, ConstVector b_
   });
   const Partition& order = matrix_->local_order();
   if (rows_b_.extent(0) != n) {  // once per setup: repeated solves reuse them
-    rows_b_ = Vector("fgdd::dist::b", n);
-    rows_x_ = Vector("fgdd::dist::x", n);
+    rows_b_ = Vector("fgdd::mpi::b", n);
+    rows_x_ = Vector("fgdd::mpi::x", n);
   }
   permute_vector(space, order, block_size, b_mine, rows_b_);
   permute_vector(space, order, block_size, x_mine, rows_x_);
@@ -189,7 +189,7 @@ SolveResult DistributedSolver::solve(const ExecSpace& space, ConstVector b, Vect
       throw DimensionMismatch("b and x have " + std::to_string(b.extent(0)) + " and " +
                               std::to_string(x.extent(0)) + " entries, the matrix " +
                               std::to_string(global_rows) + " rows");
-    Vector permuted("fgdd::dist::permuted", global_rows);
+    Vector permuted("fgdd::mpi::permuted", global_rows);
     permute_vector(space, whole_->partition, block_size, b, permuted);
     b_p = to_host_vector(permuted);
     permute_vector(space, whole_->partition, block_size, x, permuted);
@@ -204,13 +204,13 @@ SolveResult DistributedSolver::solve(const ExecSpace& space, ConstVector b, Vect
   const Offset n = matrix().num_rows();
   const bool root = comm_.is_root();
   const Vector b_local = to_device(
-      scatter_ranges<Scalar>(comm_, root ? b_p.data() : nullptr, starts, ends, n), "fgdd::dist::b");
+      scatter_ranges<Scalar>(comm_, root ? b_p.data() : nullptr, starts, ends, n), "fgdd::mpi::b");
   const Vector x_local = to_device(
-      scatter_ranges<Scalar>(comm_, root ? x_p.data() : nullptr, starts, ends, n), "fgdd::dist::x");
+      scatter_ranges<Scalar>(comm_, root ? x_p.data() : nullptr, starts, ends, n), "fgdd::mpi::x");
   const SolveResult result = solve_local(space, b_local, x_local);
   gather_ranges<Scalar>(comm_, to_host_vector(x_local), root ? x_p.data() : nullptr, starts, ends);
   if (root)
-    unpermute_vector(space, whole_->partition, block_size, to_device(x_p, "fgdd::dist::permuted"),
+    unpermute_vector(space, whole_->partition, block_size, to_device(x_p, "fgdd::mpi::permuted"),
                      x);
   return result;
 }

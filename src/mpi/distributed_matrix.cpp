@@ -1,12 +1,12 @@
 // Slicing A_p by rank happens on the host during setup: the root copies its arrays to the
 // host once and sends each rank a contiguous slice; each rank splits its slice into the
 // diagonal and off-rank blocks and agrees on the halo messages with its neighbours.
-#include "dist/distributed_matrix.hpp"
+#include "mpi/distributed_matrix.hpp"
 
 #include "core/errors.hpp"
 #include "core/matrix_build.hpp"
-#include "dist/matrix_slice.hpp"
-#include "dist/mpi_transfer.hpp"
+#include "mpi/matrix_slice.hpp"
+#include "mpi/mpi_transfer.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -129,7 +129,7 @@ HaloPlan plan_halo(const Communicator& comm, const RowDistribution& distribution
     plan.send_offsets.push_back(send_rows.size());
     plan.recv_offsets.push_back(plan.recv_offsets.back() + ghost_counts[r]);
   }
-  plan.send_rows = to_device(send_rows, "fgdd::dist::send_rows");
+  plan.send_rows = to_device(send_rows, "fgdd::mpi::send_rows");
   return plan;
 }
 
@@ -179,8 +179,8 @@ DistributedMatrix::DistributedMatrix(const ExecSpace& space, const Communicator&
     std::vector<Offset> diagonal_source, off_rank_source;
     detail::split_columns(permuted, first, last, block_size, diagonal_, off_rank_, diagonal_source,
                           off_rank_source);
-    diagonal_source_ = to_device(diagonal_source, "fgdd::dist::diagonal_source");
-    off_rank_source_ = to_device(off_rank_source, "fgdd::dist::off_rank_source");
+    diagonal_source_ = to_device(diagonal_source, "fgdd::mpi::diagonal_source");
+    off_rank_source_ = to_device(off_rank_source, "fgdd::mpi::off_rank_source");
     for (auto& c : dropped.cols) c -= first;  // subdomains never leave the rank
     dropped_ = detail::to_matrix(last - first, block_size, std::move(dropped));
     partition_ =
@@ -222,10 +222,10 @@ void DistributedMatrix::update_values(const ExecSpace& space,
   const std::vector<Scalar> dropped_slice =
       scatter_ranges<Scalar>(comm_, root ? dropped.data() : nullptr, dropped_value_starts_,
                              ends(dropped_value_starts_), dropped_.values().extent(0));
-  const auto slice = to_device(permuted_slice, "fgdd::dist::new_values");
+  const auto slice = to_device(permuted_slice, "fgdd::mpi::new_values");
   detail::gather_blocks(space, slice, diagonal_source_, b, diagonal_.values());
   detail::gather_blocks(space, slice, off_rank_source_, b, off_rank_.values);
-  Kokkos::deep_copy(space, dropped_.values(), to_device(dropped_slice, "fgdd::dist::new_dropped"));
+  Kokkos::deep_copy(space, dropped_.values(), to_device(dropped_slice, "fgdd::mpi::new_dropped"));
 }
 
 }  // namespace fgdd

@@ -4,8 +4,8 @@
 // read them (Communicator::device_pointers_ok) and host copies otherwise.
 #pragma once
 
-#include "dist/communicator.hpp"
-#include "dist/distributed_matrix.hpp"
+#include "mpi/communicator.hpp"
+#include "mpi/distributed_matrix.hpp"
 
 #include <vector>
 

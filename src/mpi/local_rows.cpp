@@ -1,7 +1,7 @@
-#include "dist/local_rows.hpp"
+#include "mpi/local_rows.hpp"
 
 #include "core/errors.hpp"
-#include "dist/mpi_transfer.hpp"
+#include "mpi/mpi_transfer.hpp"
 
 #include <algorithm>
 #include <cmath>

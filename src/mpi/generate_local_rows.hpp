@@ -3,8 +3,8 @@
 #pragma once
 
 #include "core/generators.hpp"
-#include "dist/communicator.hpp"
-#include "dist/local_rows.hpp"
+#include "mpi/communicator.hpp"
+#include "mpi/local_rows.hpp"
 
 #include <string>
 

@@ -5,7 +5,7 @@
 
 #include "core/host_copy.hpp"
 #include "core/types.hpp"
-#include "dist/communicator.hpp"
+#include "mpi/communicator.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -22,7 +22,7 @@ using HostCopy = Kokkos::View<T*, Kokkos::HostSpace>;
 template <class View>
 HostCopy<typename View::non_const_value_type> host_copy(const View& device) {
   HostCopy<typename View::non_const_value_type> host(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::dist::host_copy"), device.extent(0));
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::mpi::host_copy"), device.extent(0));
   Kokkos::deep_copy(host, device);
   return host;
 }

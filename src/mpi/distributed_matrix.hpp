@@ -5,8 +5,8 @@
 #pragma once
 
 #include "core/sparse_matrix.hpp"
-#include "dist/communicator.hpp"
-#include "dist/local_rows.hpp"
+#include "mpi/communicator.hpp"
+#include "mpi/local_rows.hpp"
 #include "partition/partition_matrix.hpp"
 
 #include <vector>

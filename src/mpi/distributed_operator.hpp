@@ -4,8 +4,8 @@
 // the ranks through sum_over_ranks.
 #pragma once
 
-#include "dist/distributed_matrix.hpp"
-#include "dist/halo_exchange.hpp"
+#include "mpi/distributed_matrix.hpp"
+#include "mpi/halo_exchange.hpp"
 #include "krylov/operator.hpp"
 
 namespace fgdd {

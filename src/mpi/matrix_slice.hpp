@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/sparse_matrix.hpp"
-#include "dist/distributed_matrix.hpp"
+#include "mpi/distributed_matrix.hpp"
 #include "partition/partition.hpp"
 
 #include <string>

@@ -2,12 +2,12 @@
 // lines that start in its range (a line crossing the end belongs to the rank where it starts),
 // learns its first line number from the newlines before it (one exclusive scan), and the
 // entries then travel to the owners of their rows (mirrored ones to the owners of theirs).
-#include "dist/read_matrix_market_rows.hpp"
+#include "mpi/read_matrix_market_rows.hpp"
 
 #include "core/errors.hpp"
 #include "core/file_bytes.hpp"
 #include "core/matrix_market.hpp"
-#include "dist/mpi_transfer.hpp"
+#include "mpi/mpi_transfer.hpp"
 
 #include <algorithm>
 #include <cstring>

@@ -3,9 +3,9 @@
 // which then goes the way of a slice scattered from the root (matrix_slice.hpp).
 #include "core/errors.hpp"
 #include "core/matrix_build.hpp"
-#include "dist/distributed_matrix.hpp"
-#include "dist/matrix_slice.hpp"
-#include "dist/mpi_transfer.hpp"
+#include "mpi/distributed_matrix.hpp"
+#include "mpi/matrix_slice.hpp"
+#include "mpi/mpi_transfer.hpp"
 #include "partition/partition_matrix.hpp"
 
 #include <algorithm>
@@ -162,10 +162,10 @@ DistributedMatrix::DistributedMatrix(const ExecSpace& space, const Communicator&
     const detail::Slice slice = renumbered_slice(mine, perm, ghosts, renumbered_ghosts, source);
     detail::split_columns(slice, first, last, block_size, diagonal_, off_rank_, diagonal_source,
                           off_rank_source);
-    diagonal_source_ = to_device(compose(source, diagonal_source), "fgdd::dist::diagonal_source");
-    off_rank_source_ = to_device(compose(source, off_rank_source), "fgdd::dist::off_rank_source");
+    diagonal_source_ = to_device(compose(source, diagonal_source), "fgdd::mpi::diagonal_source");
+    off_rank_source_ = to_device(compose(source, off_rank_source), "fgdd::mpi::off_rank_source");
     dropped_source_ =
-        to_device(dropped_sources(dropped_, slice, source, first), "fgdd::dist::dropped_source");
+        to_device(dropped_sources(dropped_, slice, source, first), "fgdd::mpi::dropped_source");
     std::vector<Ordinal> original_rows(last - first);
     for (Ordinal i = 0; i < last - first; ++i) original_rows[perm[i]] = first + i;
     partition_ = detail::local_partition(local_order_.host_subdomain_offsets, 0,
@@ -195,7 +195,7 @@ void DistributedMatrix::update_values(const ExecSpace& space, const LocalRows& m
                          " has another pattern than at setup");
     detail::check_local_values(mine);  // the pattern is the one checked at construction
   });
-  const auto values = to_device(mine.values, "fgdd::dist::new_values");
+  const auto values = to_device(mine.values, "fgdd::mpi::new_values");
   const int b = block_size();
   detail::gather_blocks(space, values, diagonal_source_, b, diagonal_.values());
   detail::gather_blocks(space, values, off_rank_source_, b, off_rank_.values);

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "core/sparse_matrix.hpp"
-#include "trsv/subdomain_levels.hpp"
+#include "schedule/subdomain_levels.hpp"
 
 #include <vector>
 

@@ -1,4 +1,4 @@
-#include "trsv/subdomain_levels.hpp"
+#include "schedule/subdomain_levels.hpp"
 
 #include "trsv/team_scratch.hpp"
 

@@ -6,7 +6,7 @@
 
 #include "core/sparse_matrix.hpp"
 #include "core/types.hpp"
-#include "dist/communicator.hpp"
+#include "mpi/communicator.hpp"
 
 #include <vector>
 

@@ -3,7 +3,7 @@
 // of them is placed. Which thread places that last dependency is a race, so the thread that
 // brings the count to zero records the releasing row's position, and the next level is
 // compacted by a scan in which every row of the current level emits the rows it released.
-#include "factor/global_levels.hpp"
+#include "schedule/global_levels.hpp"
 
 #include "core/errors.hpp"
 #include "core/exclusive_scan.hpp"

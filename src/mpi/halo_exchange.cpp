@@ -1,4 +1,4 @@
-#include "dist/halo_exchange.hpp"
+#include "mpi/halo_exchange.hpp"
 
 namespace fgdd {
 namespace {
@@ -11,11 +11,11 @@ HaloExchange::HaloExchange(const Communicator& comm, const HaloPlan& plan, int b
     : comm_(comm),
       plan_(plan),
       block_size_(block_size),
-      send_buffer_("fgdd::dist::send_buffer", plan.num_send_rows() * block_size) {
+      send_buffer_("fgdd::mpi::send_buffer", plan.num_send_rows() * block_size) {
   if (!comm.device_pointers_ok()) {
-    host_send_ = decltype(host_send_)("fgdd::dist::host_send", send_buffer_.extent(0));
+    host_send_ = decltype(host_send_)("fgdd::mpi::host_send", send_buffer_.extent(0));
     host_ghosts_ =
-        decltype(host_ghosts_)("fgdd::dist::host_ghosts", plan.num_ghosts() * block_size);
+        decltype(host_ghosts_)("fgdd::mpi::host_ghosts", plan.num_ghosts() * block_size);
   }
 }
 
@@ -50,7 +50,7 @@ void HaloExchange::start_forward(const ExecSpace& space, ConstVector x, Vector g
   const auto buffer = send_buffer_;
   const Offset b = block_size_;
   Kokkos::parallel_for(
-      "fgdd::dist::pack_halo", Kokkos::RangePolicy<ExecSpace>(space, 0, buffer.extent(0)),
+      "fgdd::mpi::pack_halo", Kokkos::RangePolicy<ExecSpace>(space, 0, buffer.extent(0)),
       KOKKOS_LAMBDA(const Offset k) { buffer(k) = x(Offset(rows(k / b)) * b + k % b); });
   const bool direct = comm_.device_pointers_ok();
   if (!direct) Kokkos::deep_copy(space, host_send_, buffer);
@@ -81,7 +81,7 @@ void HaloExchange::finish_reverse_add(const ExecSpace& space, Vector y) {
   const Offset b = block_size_;
   // A row sent to several neighbours gets a contribution from each: atomics.
   Kokkos::parallel_for(
-      "fgdd::dist::unpack_add_halo", Kokkos::RangePolicy<ExecSpace>(space, 0, buffer.extent(0)),
+      "fgdd::mpi::unpack_add_halo", Kokkos::RangePolicy<ExecSpace>(space, 0, buffer.extent(0)),
       KOKKOS_LAMBDA(const Offset k) {
         Kokkos::atomic_add(&y(Offset(rows(k / b)) * b + k % b), buffer(k));
       });

@@ -1,4 +1,4 @@
-#include "dist/distributed_operator.hpp"
+#include "mpi/distributed_operator.hpp"
 
 #include "core/spmv.hpp"
 
@@ -13,7 +13,7 @@ void add_off_rank_product(const ExecSpace& space, const OffRankBlock& off_rank, 
   const auto values = off_rank.values;
   const Offset b = block_size, b2 = b * b;
   Kokkos::parallel_for(
-      "fgdd::dist::off_rank_spmv", Kokkos::RangePolicy<ExecSpace>(space, 0, y.extent(0)),
+      "fgdd::mpi::off_rank_spmv", Kokkos::RangePolicy<ExecSpace>(space, 0, y.extent(0)),
       KOKKOS_LAMBDA(const Offset row) {
         const Offset block_row = row / b, i = row % b;
         Scalar sum = 0;
@@ -33,7 +33,7 @@ void off_rank_transpose_product(const ExecSpace& space, const OffRankBlock& off_
   const Offset b = block_size, b2 = b * b;
   Kokkos::deep_copy(space, ghost_sums, 0.0);
   Kokkos::parallel_for(
-      "fgdd::dist::off_rank_spmv_transpose", Kokkos::RangePolicy<ExecSpace>(space, 0, x.extent(0)),
+      "fgdd::mpi::off_rank_spmv_transpose", Kokkos::RangePolicy<ExecSpace>(space, 0, x.extent(0)),
       KOKKOS_LAMBDA(const Offset row) {
         const Offset block_row = row / b, i = row % b;
         const Scalar xr = x(row);
@@ -49,7 +49,7 @@ void off_rank_transpose_product(const ExecSpace& space, const OffRankBlock& off_
 DistributedOperator::DistributedOperator(const DistributedMatrix& A)
     : A_(A),
       halo_(A.comm(), A.halo(), A.block_size()),
-      ghosts_("fgdd::dist::ghosts", A.halo().num_ghosts() * A.block_size()) {}
+      ghosts_("fgdd::mpi::ghosts", A.halo().num_ghosts() * A.block_size()) {}
 
 void DistributedOperator::apply(const ExecSpace& space, ConstVector x, Vector y) const {
   check_vector_size(*this, x.extent(0), "x");

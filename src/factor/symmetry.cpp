@@ -1,7 +1,6 @@
 #include "factor/symmetry.hpp"
 
 #include "core/first_row_where.hpp"
-#include "core/row_search.hpp"
 
 namespace fgdd::detail {
 
@@ -11,8 +10,15 @@ namespace {
 KOKKOS_INLINE_FUNCTION Offset mirror_of(const SparseMatrix::RowMap& row_map,
                                         const SparseMatrix::ColumnIndices& col_ind, Ordinal i,
                                         Ordinal j) {
-  const Offset k = first_column_at_least(row_map, col_ind, j, i);
-  return k < row_map(j + 1) && col_ind(k) == i ? k : row_map(j + 1);
+  Offset lo = row_map(j), hi = row_map(j + 1);
+  while (lo < hi) {
+    const Offset mid = lo + (hi - lo) / 2;
+    if (col_ind(mid) < i)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < row_map(j + 1) && col_ind(lo) == i ? lo : row_map(j + 1);
 }
 
 }  // namespace

@@ -9,7 +9,6 @@
 #include "core/exclusive_scan.hpp"
 #include "core/host_copy.hpp"
 #include "core/kokkos_compat.hpp"
-#include "core/row_search.hpp"
 
 #include <algorithm>
 #include <string>
@@ -58,7 +57,15 @@ Kokkos::View<Offset*, DeviceType> diagonal_positions(const ExecSpace& space,
   Kokkos::parallel_for(
       "fgdd::factor::global_diagonals", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
       KOKKOS_LAMBDA(const Ordinal i) {
-        diag(i) = detail::first_column_at_least(row_map, col_ind, i, i);
+        Offset lo = row_map(i), hi = row_map(i + 1) - 1;
+        while (lo < hi) {
+          const Offset mid = lo + (hi - lo) / 2;
+          if (col_ind(mid) < i)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+        diag(i) = lo;
       });
   return diag;
 }

@@ -7,8 +7,8 @@
 #include "core/errors.hpp"
 #include "core/generators.hpp"
 #include "factor/subdomain_ilu0.hpp"
-#include "krylov/block_jacobi.hpp"
-#include "krylov/global_ilu_preconditioner.hpp"
+#include "precond/block_jacobi.hpp"
+#include "precond/global_ilu_preconditioner.hpp"
 #include "partition/partition_matrix.hpp"
 #include "trsv/subdomain_trsv.hpp"
 

@@ -3,7 +3,7 @@
 #include "bench_common.hpp"
 
 #include "krylov/bicgstab.hpp"
-#include "krylov/dd_ilu_preconditioner.hpp"
+#include "precond/dd_ilu_preconditioner.hpp"
 #include "partition/reorder.hpp"
 
 #include <Kokkos_Core.hpp>

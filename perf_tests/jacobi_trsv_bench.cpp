@@ -9,9 +9,9 @@
 
 #include "factor/global_ilu0.hpp"
 #include "krylov/bicgstab.hpp"
-#include "krylov/dd_ilu_preconditioner.hpp"
-#include "krylov/global_ilu_preconditioner.hpp"
-#include "krylov/jacobi_ilu_preconditioner.hpp"
+#include "precond/dd_ilu_preconditioner.hpp"
+#include "precond/global_ilu_preconditioner.hpp"
+#include "precond/jacobi_ilu_preconditioner.hpp"
 #include "partition/partition_matrix.hpp"
 #include "trsv/jacobi_trsv.hpp"
 

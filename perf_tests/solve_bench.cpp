@@ -10,7 +10,7 @@
 #include "kk_ilu0_baseline.hpp"
 
 #include "core/errors.hpp"
-#include "krylov/block_jacobi.hpp"
+#include "precond/block_jacobi.hpp"
 #include "partition/partition_matrix.hpp"
 
 #include <Kokkos_Core.hpp>

@@ -9,7 +9,7 @@
 #include "dd_solve_run.hpp"
 
 #include "core/errors.hpp"
-#include "krylov/dd_ilu_preconditioner.hpp"
+#include "precond/dd_ilu_preconditioner.hpp"
 #include "partition/partition_matrix.hpp"
 
 #include <Kokkos_Core.hpp>

@@ -3,7 +3,7 @@
 #include "catch_compat.hpp"
 #include "core/spmv.hpp"
 #include "krylov/bicgstab.hpp"
-#include "krylov/block_jacobi.hpp"
+#include "precond/block_jacobi.hpp"
 #include "reference/dense.hpp"
 #include "reference/random_matrix.hpp"
 

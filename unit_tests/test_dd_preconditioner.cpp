@@ -1,7 +1,7 @@
 // DdIluPreconditioner: after update_values the applies use the new factors (the solves keep the
 // factor blocks in their own edge order and must notice the refactor), for every apply kernel.
 #include "catch_compat.hpp"
-#include "krylov/dd_ilu_preconditioner.hpp"
+#include "precond/dd_ilu_preconditioner.hpp"
 #include "partition/partition_matrix.hpp"
 #include "reference/dense.hpp"
 #include "reference/random_matrix.hpp"

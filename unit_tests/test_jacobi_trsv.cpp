@@ -8,7 +8,7 @@
 #include "core/generators.hpp"
 #include "factor/global_ilu0.hpp"
 #include "krylov/bicgstab.hpp"
-#include "krylov/jacobi_ilu_preconditioner.hpp"
+#include "precond/jacobi_ilu_preconditioner.hpp"
 #include "partition/partition_matrix.hpp"
 #include "reference/dense.hpp"
 #include "reference/random_matrix.hpp"

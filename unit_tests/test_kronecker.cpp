@@ -14,7 +14,7 @@
 #include "kron/stage_coefficients.hpp"
 #include "kron/stage_preconditioner.hpp"
 #include "kron/union_pattern.hpp"
-#include "krylov/global_ilu_preconditioner.hpp"
+#include "precond/global_ilu_preconditioner.hpp"
 #include "krylov/gmres.hpp"
 #include "partition/partition_matrix.hpp"
 #include "partition/reorder.hpp"

@@ -6,7 +6,7 @@
 #include "core/generators.hpp"
 #include "krylov/bicgstab.hpp"
 #include "krylov/cg.hpp"
-#include "krylov/dd_ilu_preconditioner.hpp"
+#include "precond/dd_ilu_preconditioner.hpp"
 #include "partition/partition_matrix.hpp"
 #include "reference/dense.hpp"
 #include "reference/reference_trsv.hpp"

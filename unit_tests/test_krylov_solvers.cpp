@@ -5,9 +5,9 @@
 #include "core/spmv.hpp"
 #include "krylov/bicg.hpp"
 #include "krylov/bicgstab.hpp"
-#include "krylov/block_jacobi.hpp"
+#include "precond/block_jacobi.hpp"
 #include "krylov/cg.hpp"
-#include "krylov/dd_ilu_preconditioner.hpp"
+#include "precond/dd_ilu_preconditioner.hpp"
 #include "krylov/gmres.hpp"
 #include "partition/partition_matrix.hpp"
 #include "reference/dense.hpp"
@@ -208,6 +208,10 @@ TEST_CASE("Krylov failures are statuses with a finite x", "[krylov][solvers]") {
     Vector b("b", 5), x("x", 5);
     CHECK_THROWS_WITH(bicg(ExecSpace(), A, NoTranspose(), b, x, KrylovOptions{}),
                       FGDD_CONTAINS("no-transpose"));
+    // The interface's default numeric phase: refuse new values rather than keep stale factors.
+    NoTranspose M;
+    CHECK_THROWS_WITH(M.update_values(ExecSpace(), A, A),
+                      FGDD_CONTAINS("no-transpose") && FGDD_CONTAINS("cannot take new values"));
   }
 }
 

@@ -3,7 +3,7 @@
 // positive-definite shift with CG, and typed errors for misuse.
 #include "catch_compat.hpp"
 #include "core/generators.hpp"
-#include "krylov/global_ilu_preconditioner.hpp"
+#include "precond/global_ilu_preconditioner.hpp"
 #include "reference/dense.hpp"
 #include "reference/ic0_breakdown.hpp"
 #include "reference/random_matrix.hpp"

@@ -14,7 +14,7 @@
 #include "reference/reference_ilu0.hpp"
 #include "solver/solver.hpp"
 #include "struct/struct_ilu0.hpp"
-#include "struct/struct_ilu0_preconditioner.hpp"
+#include "precond/struct_ilu0_preconditioner.hpp"
 #include "trsv/global_trsv.hpp"
 
 #include <algorithm>

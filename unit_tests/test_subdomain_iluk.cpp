@@ -4,7 +4,7 @@
 #include "core/generators.hpp"
 #include "factor/subdomain_ilu0.hpp"
 #include "krylov/bicgstab.hpp"
-#include "krylov/dd_ilu_preconditioner.hpp"
+#include "precond/dd_ilu_preconditioner.hpp"
 #include "partition/partition_matrix.hpp"
 #include "reference/dense.hpp"
 #include "reference/random_matrix.hpp"

@@ -10,8 +10,8 @@
 
 #include "core/sparse_matrix.hpp"
 #include "kron/stage_coefficients.hpp"
-#include "krylov/dd_ilu_preconditioner.hpp"
-#include "krylov/global_ilu_preconditioner.hpp"
+#include "precond/dd_ilu_preconditioner.hpp"
+#include "precond/global_ilu_preconditioner.hpp"
 #include "krylov/preconditioner.hpp"
 #include "partition/partition.hpp"
 #include "partition/partition_options.hpp"

@@ -12,4 +12,8 @@ void Preconditioner::apply_transpose(const ExecSpace&, ConstVector, Vector) cons
   throw InvalidInput("preconditioner '" + name() + "' has no transpose apply");
 }
 
+void Preconditioner::update_values(const ExecSpace&, const SparseMatrix&, const SparseMatrix&) {
+  throw InvalidInput("preconditioner '" + name() + "' cannot take new values; set it up again");
+}
+
 }  // namespace fgdd

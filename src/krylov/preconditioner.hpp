@@ -1,6 +1,7 @@
 // The Preconditioner interface Krylov solvers apply: z = M⁻¹ r, on the device.
 #pragma once
 
+#include "core/sparse_matrix.hpp"
 #include "core/types.hpp"
 
 #include <string>
@@ -16,6 +17,12 @@ class Preconditioner {
   virtual bool has_transpose() const noexcept { return false; }
   virtual void apply_transpose(const ExecSpace& space, ConstVector r, Vector z) const;
   virtual std::string name() const = 0;
+  // New values of the pattern the preconditioner was set up from (Solver::update_values):
+  // refactor, reusing everything symbolic. permuted is the operator's matrix (A_p) and dropped
+  // its subdomain blocks, the couplings between subdomains dropped; each preconditioner takes
+  // the one it was built from. The default throws InvalidInput (set it up again instead).
+  virtual void update_values(const ExecSpace& space, const SparseMatrix& permuted,
+                             const SparseMatrix& dropped);
 };
 
 // M = I.
@@ -27,6 +34,7 @@ class IdentityPreconditioner final : public Preconditioner {
     apply(space, r, z);
   }
   std::string name() const override { return "none"; }
+  void update_values(const ExecSpace&, const SparseMatrix&, const SparseMatrix&) override {}
 };
 
 }  // namespace fgdd

@@ -128,9 +128,8 @@ void DistributedSolver::update_values(const ExecSpace& space, const LocalRows& m
 }
 
 void DistributedSolver::finish_update(const ExecSpace& space, const Kokkos::Timer& timer) {
-  comm_.run_collectively([&] {
-    detail::update_preconditioner(space, preconditioner_, matrix_->diagonal(), matrix_->dropped());
-  });
+  comm_.run_collectively(
+      [&] { preconditioner_->update_values(space, matrix_->diagonal(), matrix_->dropped()); });
   space.fence();
   update_seconds_ = comm_.max(timer.seconds());
 }

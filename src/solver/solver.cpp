@@ -30,8 +30,8 @@ void Solver::setup(const ExecSpace& space, const SparseMatrix& A, const GridInfo
   partitioned_.reset();
   detail::check_options_for_problem(options_, A.num_rows());
   detail::with_memory_named("setup of " + std::to_string(A.num_rows()) + " rows", [&] {
-    partitioned_ =
-        std::make_unique<PartitionedMatrix>(partition_matrix(space, A, grid, detail::partition_options_for(options_)));
+    partitioned_ = std::make_unique<PartitionedMatrix>(
+        partition_matrix(space, A, grid, detail::partition_options_for(options_)));
     // The partition stays (and its report readable) if the factorization throws; solve and
     // update_values then refuse until a setup completes.
     preconditioner_ =
@@ -51,7 +51,7 @@ void Solver::update_values(const ExecSpace& space, const SparseMatrix& A) {
   Kokkos::Timer timer;
   ReorderedSystem& system = partitioned_->system;
   fgdd::update_values(space, A, system);
-  detail::update_preconditioner(space, preconditioner_, system.permuted, system.dropped);
+  preconditioner_->update_values(space, system.permuted, system.dropped);
   space.fence();
   update_seconds_ = timer.seconds();
 }

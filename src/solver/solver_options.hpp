@@ -2,7 +2,7 @@
 // strings (a config file, a command line: fgdd-solve fills it the same way).
 #pragma once
 
-#include "krylov/dd_ilu_preconditioner.hpp"
+#include "precond/dd_ilu_preconditioner.hpp"
 #include "krylov/krylov_options.hpp"
 #include "partition/partition_options.hpp"
 #include "struct/struct_ilu0.hpp"

@@ -2,13 +2,13 @@
 
 #include "krylov/bicg.hpp"
 #include "krylov/bicgstab.hpp"
-#include "krylov/block_jacobi.hpp"
 #include "krylov/cg.hpp"
-#include "krylov/dd_ilu_preconditioner.hpp"
-#include "krylov/global_ilu_preconditioner.hpp"
 #include "krylov/gmres.hpp"
-#include "krylov/jacobi_ilu_preconditioner.hpp"
-#include "struct/struct_ilu0_preconditioner.hpp"
+#include "precond/block_jacobi.hpp"
+#include "precond/dd_ilu_preconditioner.hpp"
+#include "precond/global_ilu_preconditioner.hpp"
+#include "precond/jacobi_ilu_preconditioner.hpp"
+#include "precond/struct_ilu0_preconditioner.hpp"
 
 namespace fgdd::detail {
 
@@ -91,20 +91,6 @@ std::unique_ptr<Preconditioner> make_preconditioner(
       break;
   }
   return std::make_unique<IdentityPreconditioner>();
-}
-
-void update_preconditioner(const ExecSpace& space, std::unique_ptr<Preconditioner>& M,
-                           const SparseMatrix& permuted, const SparseMatrix& dropped) {
-  if (auto* dd = dynamic_cast<DdIluPreconditioner*>(M.get()))
-    dd->update_values(space, dropped);
-  else if (auto* global = dynamic_cast<GlobalIluPreconditioner*>(M.get()))
-    global->update_values(space, permuted);
-  else if (auto* structured = dynamic_cast<StructIlu0Preconditioner*>(M.get()))
-    structured->update_values(space, permuted);
-  else if (auto* jacobi_ilu = dynamic_cast<JacobiIluPreconditioner*>(M.get()))
-    jacobi_ilu->update_values(space, jacobi_ilu->is_dd() ? dropped : permuted);
-  else if (dynamic_cast<BlockJacobi*>(M.get()))
-    M = std::make_unique<BlockJacobi>(permuted);
 }
 
 SolveResult run_method(const ExecSpace& space, KrylovMethod method, const Operator& A,

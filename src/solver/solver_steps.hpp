@@ -32,10 +32,6 @@ std::unique_ptr<Preconditioner> make_preconditioner(
     const ExecSpace& space, const SolverOptions& options, const SparseMatrix& permuted,
     const SparseMatrix& dropped, const Partition& partition, const GridInfo& grid = {});
 
-// Refreshes a preconditioner from make_preconditioner after new values of the same pattern.
-void update_preconditioner(const ExecSpace& space, std::unique_ptr<Preconditioner>& M,
-                           const SparseMatrix& permuted, const SparseMatrix& dropped);
-
 SolveResult run_method(const ExecSpace& space, KrylovMethod method, const Operator& A,
                        const Preconditioner& M, ConstVector b, Vector x,
                        const KrylovOptions& options);

@@ -1,4 +1,4 @@
-#include "struct/struct_ilu0_preconditioner.hpp"
+#include "precond/struct_ilu0_preconditioner.hpp"
 
 #include "core/errors.hpp"
 #include "core/first_row_where.hpp"

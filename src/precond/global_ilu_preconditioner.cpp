@@ -1,4 +1,4 @@
-#include "krylov/global_ilu_preconditioner.hpp"
+#include "precond/global_ilu_preconditioner.hpp"
 
 namespace fgdd {
 

@@ -26,6 +26,10 @@ class DdIluPreconditioner final : public Preconditioner {
 
   // New values, same pattern (after update_values): refactors on the device; levels are reused.
   void update_values(const ExecSpace& space, const SparseMatrix& dropped);
+  void update_values(const ExecSpace& space, const SparseMatrix&,
+                     const SparseMatrix& dropped) override {
+    update_values(space, dropped);
+  }
 
   void apply(const ExecSpace& space, ConstVector r, Vector z) const override;
   bool has_transpose() const noexcept override { return true; }

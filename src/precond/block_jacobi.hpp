@@ -15,6 +15,9 @@ class BlockJacobi final : public Preconditioner {
   bool has_transpose() const noexcept override { return true; }
   void apply_transpose(const ExecSpace& space, ConstVector r, Vector z) const override;
   std::string name() const override { return "jacobi"; }
+  // New values: the blocks are inverted again (there is nothing symbolic to keep).
+  void update_values(const ExecSpace& space, const SparseMatrix& permuted,
+                     const SparseMatrix& dropped) override;
 
  private:
   int block_size_ = 1;

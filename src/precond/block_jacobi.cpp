@@ -1,4 +1,4 @@
-#include "krylov/block_jacobi.hpp"
+#include "precond/block_jacobi.hpp"
 
 #include "core/dense_block.hpp"
 #include "core/errors.hpp"
@@ -20,7 +20,7 @@ Ordinal invert_diagonal_blocks(const SparseMatrix& A,
   const auto values = A.values();
   Ordinal first_singular = n;
   Kokkos::parallel_reduce(
-      "fgdd::krylov::jacobi_invert", Kokkos::RangePolicy<ExecSpace>(0, n),
+      "fgdd::precond::jacobi_invert", Kokkos::RangePolicy<ExecSpace>(0, n),
       KOKKOS_LAMBDA(const Ordinal i, Ordinal& singular) {
         Scalar a[detail::max_block_size * detail::max_block_size];
         Scalar inv[detail::max_block_size * detail::max_block_size];
@@ -52,7 +52,7 @@ BlockJacobi::BlockJacobi(const SparseMatrix& A) : block_size_(A.block_size()) {
   }
   const Ordinal n = A.num_block_rows();
   inverse_blocks_ = Kokkos::View<Scalar*, DeviceType>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::krylov::jacobi_inverse"),
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::precond::jacobi_inverse"),
       Offset(n) * Offset(b) * Offset(b));
   const Ordinal first_singular = invert_diagonal_blocks(A, inverse_blocks_);
   if (first_singular < n) {
@@ -74,7 +74,7 @@ void apply_inverse_blocks(const ExecSpace& space, const Kokkos::View<Scalar*, De
                           int b, bool transposed, ConstVector r, Vector z) {
   const Offset block_entries = Offset(b) * Offset(b);
   Kokkos::parallel_for(
-      "fgdd::krylov::jacobi_apply", Kokkos::RangePolicy<ExecSpace>(space, 0, r.extent(0)),
+      "fgdd::precond::jacobi_apply", Kokkos::RangePolicy<ExecSpace>(space, 0, r.extent(0)),
       KOKKOS_LAMBDA(const Offset row) {
         const Offset block_row = row / b;
         const Offset within = row % b;
@@ -95,6 +95,11 @@ void BlockJacobi::apply(const ExecSpace& space, ConstVector r, Vector z) const {
 
 void BlockJacobi::apply_transpose(const ExecSpace& space, ConstVector r, Vector z) const {
   apply_inverse_blocks(space, inverse_blocks_, block_size_, true, r, z);
+}
+
+void BlockJacobi::update_values(const ExecSpace&, const SparseMatrix& permuted,
+                                const SparseMatrix&) {
+  *this = BlockJacobi(permuted);
 }
 
 }  // namespace fgdd

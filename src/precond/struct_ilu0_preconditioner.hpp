@@ -40,6 +40,10 @@ class StructIlu0Preconditioner final : public Preconditioner {
   // New values of the same pattern and ordering: gathered into the structured layout and
   // refactored; levels and tables are reused. Throws as the constructor.
   void update_values(const ExecSpace& space, const SparseMatrix& A);
+  void update_values(const ExecSpace& space, const SparseMatrix& permuted,
+                     const SparseMatrix&) override {
+    update_values(space, permuted);
+  }
 
   void apply(const ExecSpace& space, ConstVector r, Vector z) const override;
   // "struct-ilu0" or "struct-ic0".

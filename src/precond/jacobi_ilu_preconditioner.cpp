@@ -1,4 +1,4 @@
-#include "krylov/jacobi_ilu_preconditioner.hpp"
+#include "precond/jacobi_ilu_preconditioner.hpp"
 
 namespace fgdd {
 

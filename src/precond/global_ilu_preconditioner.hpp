@@ -26,6 +26,10 @@ class GlobalIluPreconditioner final : public Preconditioner {
   // New values, same pattern: refactors on the device; the level sets are reused. Throws
   // InvalidInput for another pattern, ZeroPivot as the constructor.
   void update_values(const ExecSpace& space, const SparseMatrix& A);
+  void update_values(const ExecSpace& space, const SparseMatrix& permuted,
+                     const SparseMatrix&) override {
+    update_values(space, permuted);
+  }
 
   void apply(const ExecSpace& space, ConstVector r, Vector z) const override;
   // "ilu0" or "ildu0".

@@ -1,4 +1,4 @@
-#include "krylov/dd_ilu_preconditioner.hpp"
+#include "precond/dd_ilu_preconditioner.hpp"
 
 namespace fgdd {
 

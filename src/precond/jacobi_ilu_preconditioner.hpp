@@ -23,6 +23,10 @@ class JacobiIluPreconditioner final : public Preconditioner {
                           const JacobiTrsvOptions& jacobi);
   // New values of the pattern given to the constructor: refactors in place.
   void update_values(const ExecSpace& space, const SparseMatrix& matrix);
+  void update_values(const ExecSpace& space, const SparseMatrix& permuted,
+                     const SparseMatrix& dropped) override {
+    update_values(space, is_dd() ? dropped : permuted);
+  }
   void apply(const ExecSpace& space, ConstVector r, Vector z) const override;
   // e.g. "ilu0+jacobi-trsv", "ildu0-dd+jacobi-trsv".
   std::string name() const override;

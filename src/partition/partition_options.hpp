@@ -41,16 +41,14 @@ struct PartitionOptions {
 };
 
 // Scalar rows of one double vector slice that fit TeamPolicy::scratch_size_max(0) on the default
-// execution space (H100 with Kokkos 4.6: 40,936 bytes -> 5,117 rows; Serial: 32 KB -> 4,096),
-// rounded down to whole blocks.
+// execution space, rounded down to whole blocks.
 Offset max_subdomain_rows(int block_size);
 
 // The cap used when subdomain_rows = 0. On a GPU (device memory the host cannot read): 1,500
 // rows, or the maximum if that is smaller, rounded down to whole blocks. Smaller subdomains drop
 // more couplings but have fewer levels, so the last team to start finishes sooner and more teams
-// fit an SM. On an H200 the apply was 14-25 % faster than at the maximum on seven suite matrices,
-// the solve 0.93x (iterations −9 to +13 %), and two GPUs scaled better (docs/PERFORMANCE.md). On
-// CPU threads the largest subdomains are fastest: max_subdomain_rows.
+// fit an SM: measured faster to solution than the maximum on GPUs (docs/PERFORMANCE.md). On CPU
+// threads the largest subdomains are fastest: max_subdomain_rows.
 Offset default_subdomain_rows(int block_size);
 
 }  // namespace fgdd

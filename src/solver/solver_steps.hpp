@@ -14,10 +14,9 @@ namespace fgdd::detail {
 
 // The partition options setup uses. The exact global preconditioners (ilu0, ildu0, with either
 // trsv) are ILU(0) of the matrix the caller gave, in the caller's order: partitioner auto means
-// natural for them (the identity ordering). A METIS ordering changes the factors: issue 31
-// measured 125 BiCGSTAB iterations against 104 in the file's order on a 3-D elasticity matrix
-// and a 3× longer setup; on Serial here, convdiff:64 took 55 against 44 iterations and 1.04
-// against 0.65 s of setup. A partitioner asked for explicitly is kept.
+// natural for them (the identity ordering). A METIS ordering changes the factors, and on the
+// FEM and generated matrices measured it cost iterations and setup time (docs/PERFORMANCE.md).
+// A partitioner asked for explicitly is kept.
 PartitionOptions partition_options_for(const SolverOptions& options);
 
 // The factorization report of an ILU preconditioner (shifted pivots, the positive-definite

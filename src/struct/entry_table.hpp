@@ -10,8 +10,7 @@ namespace fgdd::detail {
 // On CUDA a functor lives in constant memory, so these reads take the constant cache. From a View
 // they went to L2 after every acquire (which drops L1), and each entry's in-grid test and
 // neighbour address waited on them before the next entry's loads could issue: a sweep's level
-// cost grew with its entries. H100 L + U solves (docs/PERFORMANCE.md): box27 DoF 1 10.9 → 7.2 ms,
-// diamond25 DoF 2 10.8 → 7.6, diamond13 DoF 1 5.7 → 4.5; factorizations unchanged.
+// cost grew with its entries (docs/PERFORMANCE.md has the solves before and after).
 struct StructEntryTable {
   static constexpr int capacity = 128;                    // entries: a radius-2 box has 125
   Kokkos::Array<signed char, capacity> dx{}, dy{}, dz{};  // |component| <= Stencil::max_radius

@@ -275,12 +275,9 @@ StructIlu0::StructIlu0(const ExecSpace& space, const StructuredMatrix& A,
   // Factorization lanes per point: a power of two covering the most (u, block column) updates of
   // one lower entry, at most 32 (and what the backend allows; CPU backends run lanes as a loop).
   // A tiles team (a thread per column) with more than 8 lanes fits fewer columns and fewer tiles
-  // at once, so a point that wants more is factored with a launch per level instead (H100, 32
-  // lanes per level against 8 in tiles: diamond25 DoF 2 47.6 ms against 75.4, box27 DoF 3 98.8
-  // against 167.0; star7 DoF 1 wants 1 lane, and its tiles factor takes 5.2 ms against 8.7 with
-  // the levels schedule). Per level, every point takes the most lanes: spare lanes cost less
-  // than a second round of updates (H100, 32 lanes against 16: box27 DoF 1 32.8–34.8 ms against
-  // 38.3–41.4, diamond13 DoF 2 25.5–27.3 against 27.0–27.5; docs/PERFORMANCE.md).
+  // at once, so a point that wants more is factored with a launch per level instead. Per level,
+  // every point takes the most lanes: spare lanes cost less than a second round of updates
+  // (both measured on the H100, docs/PERFORMANCE.md).
   int updates = 0;
   for (std::size_t a = 0; a + 1 < ptr.size(); ++a)
     updates = std::max(updates, (ptr[a + 1] - ptr[a]) * b);

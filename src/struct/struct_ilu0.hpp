@@ -35,12 +35,9 @@ StructLevels build_struct_levels(const ExecSpace& space, const GridInfo& grid,
                                  const LevelWeights& weights);
 
 // How the factorization and the sweeps walk the levels. Every schedule runs each point's same
-// operations on the same values, so all give the same bits. Measured on an H100 (Kokkos 4.6,
-// GMRES with struct-ilu0, solve seconds): 7-point 128³: Levels 1.67, LevelCounters 5.0,
-// SyncFree 19.0; 27-point 96³: 0.99, 2.6, 18.0: chunk teams spin more than the launches they
-// save. Tiles against Levels (docs/PERFORMANCE.md, 704d578): L + U solves 2.6-4.4× faster on the
-// H100; its factorization is faster for star7 DoF 1 and slower for box27 DoF 1 and diamond25
-// DoF 2 (1.3×, 1.7×), which a few solves repay. On CPUs tiles are 2-3× slower than Levels.
+// operations on the same values, so all give the same bits. On GPUs the counter and flag
+// schedules lose to Levels (their chunk teams spin more than the launches they save) and Tiles
+// wins the solves by waiting only on neighbour tiles; on CPUs Levels wins (docs/PERFORMANCE.md).
 enum class StructSchedule {
   Auto,           // resolve_struct_schedule: Tiles on GPU backends (for a stencil with a tile
                   // mapping), Levels on CPU ones
@@ -57,11 +54,8 @@ enum class StructSchedule {
 
 // Where the tile schedule keeps the factors and the sweeps' vector (the other schedules always
 // use Grid). Level: the level-based layout (level_layout.hpp), coalesced loads on one level;
-// Grid: grid order, where a column's successive levels share cache lines instead. Measured on an
-// H100 (docs/PERFORMANCE.md): at 9feae39, Level factored DoF 2-4 1.05-2.3× faster, but its
-// sweeps were 6-35 % slower at DoF 1; since the sweeps issue a batch of entries' loads at once
-// (704d578), Level's sweeps are the faster ones at DoF 1 too (star7 3.44 against 4.28 ms, box27
-// 13.13 against 14.51 ms) and at DoF 2 (diamond25 10.79 against 14.00 ms). Auto: Level.
+// Grid: grid order, where a column's successive levels share cache lines instead. Auto: Level,
+// the faster one for factorization and sweeps on the H100 (docs/PERFORMANCE.md).
 enum class StructLayout { Auto, Grid, Level };
 
 inline const auto struct_schedule_names = make_enum_names<StructSchedule>(

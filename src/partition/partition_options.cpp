@@ -1,6 +1,7 @@
 #include "partition/partition_options.hpp"
 
 #include "core/errors.hpp"
+#include "core/team_scratch.hpp"
 
 #include <algorithm>
 
@@ -13,8 +14,8 @@ const char* to_string(Partitioner partitioner) noexcept {
 Partitioner parse_partitioner(const std::string& name) { return partitioner_names.parse(name); }
 
 Offset max_subdomain_rows(int block_size) {
-  const Offset bytes = Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0);
-  const Offset rows = bytes / sizeof(Scalar);
+  // A slice must fit level-0 scratch, as team_scratch_for decides for the apply kernels.
+  const Offset rows = Offset(detail::level0_scratch_bytes() / sizeof(Scalar));
   return rows - rows % Offset(block_size);
 }
 

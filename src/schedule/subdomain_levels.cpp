@@ -1,6 +1,6 @@
 #include "schedule/subdomain_levels.hpp"
 
-#include "trsv/team_scratch.hpp"
+#include "core/team_scratch.hpp"
 
 namespace fgdd {
 

@@ -6,7 +6,7 @@
 #include "core/matrix_build.hpp"
 #include "factor/global_ilu0.hpp"
 #include "factor/subdomain_ilu0.hpp"
-#include "trsv/team_scratch.hpp"
+#include "core/team_scratch.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -3,7 +3,7 @@
 #include "core/errors.hpp"
 #include "core/team_size.hpp"
 #include "trsv/subdomain_solve_kernel.hpp"
-#include "trsv/team_scratch.hpp"
+#include "core/team_scratch.hpp"
 
 #include <algorithm>
 #include <string>

@@ -5,7 +5,7 @@
 
 #include "factor/subdomain_ilu0.hpp"
 #include "schedule/subdomain_levels.hpp"
-#include "trsv/team_scratch.hpp"
+#include "core/team_scratch.hpp"
 #include "trsv/trsv_options.hpp"
 
 namespace fgdd {

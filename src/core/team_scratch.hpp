@@ -1,4 +1,6 @@
-// Where a kernel's per-team scratch goes, and how many bytes to request for it.
+// What fits in team scratch, decided once: the fast level-0 bytes a team may ask for (the
+// partitioner sizes subdomains by it), where a kernel's per-team scratch goes, and how many
+// bytes to request for it.
 #pragma once
 
 #include "core/types.hpp"
@@ -6,6 +8,12 @@
 #include <cstddef>
 
 namespace fgdd::detail {
+
+// Bytes of level-0 team scratch a team may request on the default execution space
+// (TeamPolicy::scratch_size_max(0): 40,936 on an H100 with Kokkos 4.6, 32 KB on Serial).
+inline std::size_t level0_scratch_bytes() {
+  return std::size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0));
+}
 
 struct TeamScratch {
   int level = 0;
@@ -18,9 +26,8 @@ struct TeamScratch {
 // misaligned every other team's doubles, which CUDA faults on (the spin kernel's 12 bytes a row
 // with 4,913-row subdomains).
 inline TeamScratch team_scratch_for(std::size_t bytes_per_team) {
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
   constexpr std::size_t line = 128;
-  if (bytes_per_team <= std::size_t(Policy::scratch_size_max(0))) return {0, bytes_per_team};
+  if (bytes_per_team <= level0_scratch_bytes()) return {0, bytes_per_team};
   return {1, (bytes_per_team + line - 1) / line * line};
 }
 

@@ -1,5 +1,6 @@
 #include "factor/global_ilu0.hpp"
 
+#include "core/block_size_dispatch.hpp"
 #include "core/dense_block.hpp"
 #include "core/errors.hpp"
 #include "core/team_size.hpp"
@@ -274,23 +275,10 @@ void GlobalIlu0::launch(const ExecSpace& space, const detail::GlobalIlu0Data& da
                         bool scale) const {
   const Ordinal n = factors_.num_block_rows();
   const auto& levels = lower_levels_.host_level_ptr;
-  switch (factors_.block_size()) {
-    case 1:
-      detail::launch_global_ilu0<1>(space, data, levels, vector_length_, scale, n);
-      break;
-    case 2:
-      detail::launch_global_ilu0<2>(space, data, levels, vector_length_, scale, n);
-      break;
-    case 3:
-      detail::launch_global_ilu0<3>(space, data, levels, vector_length_, scale, n);
-      break;
-    case 4:
-      detail::launch_global_ilu0<4>(space, data, levels, vector_length_, scale, n);
-      break;
-    default:
-      detail::launch_global_ilu0<0>(space, data, levels, vector_length_, scale, n);
-      break;
-  }
+  detail::with_block_size(factors_.block_size(), [&](auto fast) {
+    detail::launch_global_ilu0<decltype(fast)::value>(space, data, levels, vector_length_, scale,
+                                                      n);
+  });
 }
 
 }  // namespace fgdd

@@ -1,5 +1,6 @@
 #include "factor/subdomain_ilu0.hpp"
 
+#include "core/block_size_dispatch.hpp"
 #include "core/dense_block.hpp"
 #include "core/errors.hpp"
 #include "factor/pivot_shift.hpp"
@@ -376,23 +377,9 @@ const FactorReport& SubdomainIlu0::numeric(const ExecSpace& space, const SparseM
   kernel.subdomain_attempts = subdomain_attempts_;
   const Ordinal subdomains = partition_.num_subdomains;
   if (subdomains > 0) {
-    switch (b) {
-      case 1:
-        detail::launch_subdomain_ilu0<1>(space, kernel, subdomains);
-        break;
-      case 2:
-        detail::launch_subdomain_ilu0<2>(space, kernel, subdomains);
-        break;
-      case 3:
-        detail::launch_subdomain_ilu0<3>(space, kernel, subdomains);
-        break;
-      case 4:
-        detail::launch_subdomain_ilu0<4>(space, kernel, subdomains);
-        break;
-      default:
-        detail::launch_subdomain_ilu0<0>(space, kernel, subdomains);
-        break;
-    }
+    detail::with_block_size(b, [&](auto fast) {
+      detail::launch_subdomain_ilu0<decltype(fast)::value>(space, kernel, subdomains);
+    });
   }
   ++numeric_count_;
   if (positive_definite) read_shift_report(space);

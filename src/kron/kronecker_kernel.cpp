@@ -6,6 +6,7 @@
 // which the team exchanges through scratch across one barrier.
 #include "kron/kronecker_kernel.hpp"
 
+#include "core/block_size_dispatch.hpp"
 #include "core/errors.hpp"
 
 #include <string>
@@ -206,8 +207,8 @@ void launch_scalar_rows(const ExecSpace& space, Ordinal num_rows, int lanes, con
                         Kokkos::View<const Scalar*, DeviceType> coefficients, bool shared,
                         bool accumulate, Vector y) {
   const int rows_per_team = team_outputs / lanes;
-  const ScalarRowsKernel kernel{M,       L,           x_m,           x_l,    coefficients,
-                                y,       num_rows,    rows_per_team, shared, accumulate};
+  const ScalarRowsKernel kernel{M, L,        x_m,           x_l,    coefficients,
+                                y, num_rows, rows_per_team, shared, accumulate};
   const Ordinal league = (num_rows + rows_per_team - 1) / rows_per_team;
   Kokkos::parallel_for("fgdd::kron::kronecker_scalar_rows",
                        Policy(space, league, rows_per_team, lanes), kernel);
@@ -218,23 +219,10 @@ void dispatch_block_size(const ExecSpace& space, Ordinal num_block_rows, int blo
                          const BlockRows& M, ConstVector x_m, const BlockRows& L, ConstVector x_l,
                          Kokkos::View<const Scalar*, DeviceType> coefficients, bool accumulate,
                          Vector y) {
-  switch (block_size) {
-    case 1:
-      return launch<1, Combine, SharedPattern>(space, num_block_rows, block_size, stages, M, x_m, L,
-                                               x_l, coefficients, accumulate, y);
-    case 2:
-      return launch<2, Combine, SharedPattern>(space, num_block_rows, block_size, stages, M, x_m, L,
-                                               x_l, coefficients, accumulate, y);
-    case 3:
-      return launch<3, Combine, SharedPattern>(space, num_block_rows, block_size, stages, M, x_m, L,
-                                               x_l, coefficients, accumulate, y);
-    case 4:
-      return launch<4, Combine, SharedPattern>(space, num_block_rows, block_size, stages, M, x_m, L,
-                                               x_l, coefficients, accumulate, y);
-    default:
-      return launch<0, Combine, SharedPattern>(space, num_block_rows, block_size, stages, M, x_m, L,
-                                               x_l, coefficients, accumulate, y);
-  }
+  with_block_size(block_size, [&](auto fast) {
+    launch<decltype(fast)::value, Combine, SharedPattern>(
+        space, num_block_rows, block_size, stages, M, x_m, L, x_l, coefficients, accumulate, y);
+  });
 }
 
 }  // namespace

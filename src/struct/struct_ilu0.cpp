@@ -1,5 +1,6 @@
 #include "struct/struct_ilu0.hpp"
 
+#include "core/block_size_dispatch.hpp"
 #include "core/errors.hpp"
 #include "core/host_copy.hpp"
 #include "core/team_size.hpp"
@@ -15,28 +16,6 @@
 namespace fgdd {
 
 namespace detail {
-
-// The one dispatch from a runtime block size to the b = 1..4 fast paths.
-template <class Functor>
-void dispatch_block_size(int b, Functor&& f) {
-  switch (b) {
-    case 1:
-      f(std::integral_constant<int, 1>{});
-      break;
-    case 2:
-      f(std::integral_constant<int, 2>{});
-      break;
-    case 3:
-      f(std::integral_constant<int, 3>{});
-      break;
-    case 4:
-      f(std::integral_constant<int, 4>{});
-      break;
-    default:
-      f(std::integral_constant<int, 0>{});
-      break;
-  }
-}
 
 void make_level_chunks(const std::vector<Ordinal>& level_ptr, StructSyncState& state) {
   std::vector<Ordinal> chunks, chunk_step, step_chunks;
@@ -373,7 +352,7 @@ const FactorReport& StructIlu0::numeric(const ExecSpace& space, const Structured
     data.pivot.alpha = attempt == 0   ? 0
                        : attempt == 1 ? Scalar(options_.shift_amount)
                                       : 2 * data.pivot.alpha;
-    detail::dispatch_block_size(b, [&](auto block) {
+    detail::with_block_size(b, [&](auto block) {
       detail::factor_points<decltype(block)::value>(space, data, level_ptr, ic0, factor_schedule_,
                                                     sync_);
     });
@@ -394,7 +373,7 @@ const FactorReport& StructIlu0::numeric(const ExecSpace& space, const Structured
 void StructIlu0::sweep(const ExecSpace& space, const Vector& v, bool lower) const {
   detail::StructData data = detail::make_data(factors_, storage_);
   data.points = levels_.points;
-  detail::dispatch_block_size(factors_.block_size(), [&](auto block) {
+  detail::with_block_size(factors_.block_size(), [&](auto block) {
     constexpr int B = decltype(block)::value;
     if (lower)
       detail::sweep_points<B, true>(space, data, levels_.host_level_ptr, v, schedule_, sync_);

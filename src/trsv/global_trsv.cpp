@@ -1,5 +1,6 @@
 #include "trsv/global_trsv.hpp"
 
+#include "core/block_size_dispatch.hpp"
 #include "core/dense_block.hpp"
 #include "core/errors.hpp"
 #include "core/kokkos_compat.hpp"
@@ -222,18 +223,9 @@ void launch_global_sweep(const ExecSpace& space, const GlobalSolveData& data,
 
 void global_sweep(const ExecSpace& space, const GlobalSolveData& data, const GlobalLevels& levels,
                   GlobalRowKernel kernel, int lanes, const SyncFreeState& state) {
-  switch (data.runtime_b) {
-    case 1:
-      return launch_global_sweep<1>(space, data, levels, kernel, lanes, state);
-    case 2:
-      return launch_global_sweep<2>(space, data, levels, kernel, lanes, state);
-    case 3:
-      return launch_global_sweep<3>(space, data, levels, kernel, lanes, state);
-    case 4:
-      return launch_global_sweep<4>(space, data, levels, kernel, lanes, state);
-    default:
-      return launch_global_sweep<0>(space, data, levels, kernel, lanes, state);
-  }
+  with_block_size(data.runtime_b, [&](auto fast) {
+    launch_global_sweep<decltype(fast)::value>(space, data, levels, kernel, lanes, state);
+  });
 }
 
 }  // namespace detail

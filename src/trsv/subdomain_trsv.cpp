@@ -1,9 +1,10 @@
 #include "trsv/subdomain_trsv.hpp"
 
+#include "core/block_size_dispatch.hpp"
 #include "core/errors.hpp"
+#include "core/team_scratch.hpp"
 #include "core/team_size.hpp"
 #include "trsv/subdomain_solve_kernel.hpp"
-#include "core/team_scratch.hpp"
 
 #include <algorithm>
 #include <string>
@@ -125,25 +126,14 @@ int most_apply_threads(const ExecSpace& space, const Operands& o, detail::TeamSc
     constexpr int B = decltype(block_size)::value;
     const StepList steps = {};
     return std::min(
-        {most_threads(space, make_kernel<Traversal::Edge, true, B>(o, steps, {}, {}, scratch),
-                      true, scratch, 1),
+        {most_threads(space, make_kernel<Traversal::Edge, true, B>(o, steps, {}, {}, scratch), true,
+                      scratch, 1),
          most_threads(space, make_kernel<Traversal::Vertex, true, B>(o, steps, {}, {}, scratch),
                       true, scratch, 1),
          most_threads(space, make_kernel<Traversal::Lanes, true, B>(o, steps, {}, {}, scratch),
                       true, scratch, o.lanes)});
   };
-  switch (o.f.factors().block_size()) {
-    case 1:
-      return most(std::integral_constant<int, 1>());
-    case 2:
-      return most(std::integral_constant<int, 2>());
-    case 3:
-      return most(std::integral_constant<int, 3>());
-    case 4:
-      return most(std::integral_constant<int, 4>());
-    default:
-      return most(std::integral_constant<int, 0>());
-  }
+  return detail::with_block_size(o.f.factors().block_size(), most);
 }
 
 template <Traversal traversal, bool InScratch>
@@ -154,18 +144,7 @@ void launch(const ExecSpace& space, const Operands& o, const StepList& steps, Co
     launch_with_block<traversal, InScratch, decltype(block_size)::value>(space, o, steps, r, z,
                                                                          scratch, label);
   };
-  switch (o.f.factors().block_size()) {
-    case 1:
-      return go(std::integral_constant<int, 1>());
-    case 2:
-      return go(std::integral_constant<int, 2>());
-    case 3:
-      return go(std::integral_constant<int, 3>());
-    case 4:
-      return go(std::integral_constant<int, 4>());
-    default:
-      return go(std::integral_constant<int, 0>());
-  }
+  detail::with_block_size(o.f.factors().block_size(), go);
 }
 
 StepList one_step(Step step) {

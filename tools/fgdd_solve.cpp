@@ -4,7 +4,6 @@
 #include "solve_options.hpp"
 #include "solve_output.hpp"
 #include "solve_report.hpp"
-#include "solver/solver_steps.hpp"
 #ifdef FGDD_HAVE_MPI
 #include "solve_distributed.hpp"
 #endif
@@ -62,11 +61,7 @@ int run(const cli::SolveCommand& command) {
   std::cout << " done\n";
   report.partition = solver.partition_report();
   report.setup_seconds = solver.setup_seconds();
-  report.precond = solver.preconditioner().name();
-  if (const FactorReport* factor = detail::factor_report(solver.preconditioner())) {
-    report.has_factor_report = true;
-    report.factor = *factor;
-  }
+  cli::describe_preconditioner(report, solver.preconditioner());
 
   Vector x("fgdd::solve::x", A.num_rows());
   report.result = solver.solve(space, b, x);

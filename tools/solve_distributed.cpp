@@ -5,7 +5,6 @@
 #include "solve_input.hpp"
 #include "solve_output.hpp"
 #include "solve_report.hpp"
-#include "solver/solver_steps.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -162,11 +161,7 @@ int solve(const Communicator& comm, const SolveCommand& command) {
   }
   if (root) std::cout << " done (reading " << report.load_seconds << " s)\n";
   report.setup_seconds = solver.setup_seconds();
-  report.precond = solver.preconditioner().name();
-  if (const FactorReport* factor = detail::factor_report(solver.preconditioner())) {
-    report.has_factor_report = true;
-    report.factor = *factor;
-  }
+  describe_preconditioner(report, solver.preconditioner());
   std::vector<Scalar> x_on_root;
   report.result = solve_step(x_on_root);
   // The summary first, then the files (a file that cannot be written must not cost the result);

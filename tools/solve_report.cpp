@@ -1,6 +1,7 @@
 #include "solve_report.hpp"
 
 #include "core/output_file.hpp"
+#include "solver/solver_steps.hpp"
 
 #include <cmath>
 #include <iomanip>
@@ -46,6 +47,14 @@ std::string true_residual_text(const SolveResult& r) {
 }
 
 }  // namespace
+
+void describe_preconditioner(SolveReport& report, const Preconditioner& M) {
+  report.precond = M.name();
+  if (const FactorReport* factor = detail::factor_report(M)) {
+    report.has_factor_report = true;
+    report.factor = *factor;
+  }
+}
 
 void print_summary(std::ostream& out, const SolveReport& report) {
   const SolveResult& r = report.result;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "factor/subdomain_ilu0.hpp"
+#include "krylov/preconditioner.hpp"
 #include "krylov/solve_result.hpp"
 #include "partition/partition_matrix.hpp"
 
@@ -28,6 +29,9 @@ struct SolveReport {
   FactorReport factor;
   SolveResult result;
 };
+
+// The preconditioner's name and, when it factors anything, its pivot report (shifts).
+void describe_preconditioner(SolveReport& report, const Preconditioner& M);
 
 void print_summary(std::ostream& out, const SolveReport& report);
 

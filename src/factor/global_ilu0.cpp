@@ -5,6 +5,7 @@
 #include "core/errors.hpp"
 #include "core/team_size.hpp"
 #include "factor/pivot_shift.hpp"
+#include "factor/whole_matrix_shift.hpp"
 
 #include <algorithm>
 #include <string>
@@ -245,28 +246,11 @@ const FactorReport& GlobalIlu0::numeric(const ExecSpace& space, const SparseMatr
   data.pivot.positive_definite = positive_definite;
   data.pivot.shift_scale = shift_scale_;
   const bool scale = options_.form == IluForm::Ildu0;
-  // Shift positive_definite: the whole matrix again with α = shift_amount, then doubling, while
-  // a pivot fails (a host loop over at most shift_attempts() attempts, not over rows).
-  const int attempts = options_.shift_attempts();
-  detail::PivotReadback pivots;
-  int attempt = 0;
-  for (;; ++attempt) {
+  detail::factor_shifting_whole_matrix(space, options_, pivots_, n, b, report_, [&](Scalar alpha) {
     Kokkos::deep_copy(space, factors_.values(), A.values());
-    pivots_.reset(space);
-    data.pivot.alpha = attempt == 0   ? 0
-                       : attempt == 1 ? Scalar(options_.shift_amount)
-                                      : 2 * data.pivot.alpha;
+    data.pivot.alpha = alpha;
     launch(space, data, scale);
-    pivots = pivots_.read(space);
-    if (pivots.failed_row == n || attempt >= attempts) break;
-  }
-  report_.shift = data.pivot.alpha;
-  report_.shift_attempts = attempt;
-  report_.shifted_rows = data.pivot.alpha > 0 ? Offset(n) * b : 0;
-  if (pivots.failed_row < n)
-    detail::throw_pivot_failure(std::int64_t(pivots.failed_row) * b, pivots.pivot, options_.shift,
-                                report_.shift);
-  report_.shifted_pivots = pivots.shifted;
+  });
   report_.numeric_seconds = timer.seconds();
   return report_;
 }

@@ -4,6 +4,7 @@
 #include "core/errors.hpp"
 #include "core/host_copy.hpp"
 #include "core/team_size.hpp"
+#include "factor/whole_matrix_shift.hpp"
 #include "struct/level_layout.hpp"
 #include "struct/struct_schedules.hpp"
 
@@ -335,12 +336,7 @@ const FactorReport& StructIlu0::numeric(const ExecSpace& space, const Structured
   data.lanes = factor_launch_.lanes;
   data.level_team_threads = factor_launch_.team_threads;
   const auto& level_ptr = levels_.host_level_ptr;
-  // Shift positive_definite: the whole grid again with α = shift_amount, then doubling, while a
-  // pivot fails (a host loop over at most shift_attempts() attempts, not over points).
-  const int attempts = options_.shift_attempts();
-  detail::PivotReadback pivots;
-  int attempt = 0;
-  for (;; ++attempt) {
+  detail::factor_shifting_whole_matrix(space, options_, pivots_, np, b, report_, [&](Scalar alpha) {
     if (level_layout()) {
       detail::values_to_layout(space, storage_.layout, A.grid(), A.stencil().size() * b * b,
                                A.values(), storage_.values);
@@ -348,24 +344,12 @@ const FactorReport& StructIlu0::numeric(const ExecSpace& space, const Structured
     } else {
       Kokkos::deep_copy(space, factors_.values(), A.values());
     }
-    pivots_.reset(space);
-    data.pivot.alpha = attempt == 0   ? 0
-                       : attempt == 1 ? Scalar(options_.shift_amount)
-                                      : 2 * data.pivot.alpha;
+    data.pivot.alpha = alpha;
     detail::with_block_size(b, [&](auto block) {
       detail::factor_points<decltype(block)::value>(space, data, level_ptr, ic0, factor_schedule_,
                                                     sync_);
     });
-    pivots = pivots_.read(space);
-    if (pivots.failed_row == np || attempt >= attempts) break;
-  }
-  report_.shift = data.pivot.alpha;
-  report_.shift_attempts = attempt;
-  report_.shifted_rows = data.pivot.alpha > 0 ? Offset(np) * b : 0;
-  if (pivots.failed_row < np)
-    detail::throw_pivot_failure(std::int64_t(pivots.failed_row) * b, pivots.pivot, options_.shift,
-                                report_.shift);
-  report_.shifted_pivots = pivots.shifted;
+  });
   report_.numeric_seconds = timer.seconds();
   return report_;
 }

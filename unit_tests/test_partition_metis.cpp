@@ -13,83 +13,21 @@
 #include "core/matrix_build.hpp"
 #include "partition/balance.hpp"
 #include "partition/metis.hpp"
+#include "partition/multilevel.hpp"
 #include "partition/symmetric_graph.hpp"
 #include "reference/dense.hpp"
+#include "reference/labeling_checks.hpp"
 #include "reference/random_matrix.hpp"
 
 using namespace fgdd;
 
 namespace {
 
-// Rows per part after checking that every row has a label in [0, num_parts).
-std::vector<Ordinal> part_sizes(const detail::Labeling& labeling) {
-  const auto parts = reference::host_vector(labeling.part_of_row);
-  std::vector<Ordinal> sizes(std::max(labeling.num_parts, 0), 0);
-  for (const Ordinal p : parts) {
-    REQUIRE(p >= 0);
-    REQUIRE(p < labeling.num_parts);
-    ++sizes[p];
-  }
-  return sizes;
-}
-
-// The invariants every balanced labeling keeps; returns the part sizes.
-std::vector<Ordinal> check_invariants(const detail::Labeling& labeling, Ordinal num_rows,
-                                      Ordinal cap) {
-  REQUIRE(Ordinal(labeling.part_of_row.extent(0)) == num_rows);
-  REQUIRE(Ordinal(labeling.order_key.extent(0)) == num_rows);
-  const auto sizes = part_sizes(labeling);
-  for (Ordinal p = 0; p < labeling.num_parts; ++p) {
-    INFO("part " << p);
-    CHECK(sizes[p] > 0);
-    CHECK(sizes[p] <= cap);
-  }
-  return sizes;
-}
-
-// Block entries of A whose row and column lie in different parts, over all block entries.
-double dropped_fraction(const SparseMatrix& A, const detail::Labeling& labeling) {
-  const auto row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.row_map());
-  const auto col_ind = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.col_ind());
-  const auto parts = reference::host_vector(labeling.part_of_row);
-  Offset dropped = 0;
-  for (Ordinal i = 0; i < A.num_block_rows(); ++i)
-    for (Offset k = row_map(i); k < row_map(i + 1); ++k)
-      if (parts[i] != parts[col_ind(k)]) ++dropped;
-  return double(dropped) / double(A.num_block_entries());
-}
-
-// A symmetric matrix with a diagonal and the given undirected edges.
-SparseMatrix graph_matrix(Ordinal n, const std::vector<std::pair<Ordinal, Ordinal>>& edges) {
-  std::vector<std::vector<Ordinal>> columns(n);
-  for (Ordinal i = 0; i < n; ++i) columns[i].push_back(i);
-  for (const auto& [a, b] : edges) {
-    columns[a].push_back(b);
-    columns[b].push_back(a);
-  }
-  HostMatrixArrays m;
-  m.num_block_rows = m.num_block_cols = n;
-  m.row_map.push_back(0);
-  for (Ordinal i = 0; i < n; ++i) {
-    for (const Ordinal j : columns[i]) {
-      m.col_ind.push_back(j);
-      m.values.push_back(i == j ? 4.0 : -1.0);
-    }
-    m.row_map.push_back(m.col_ind.size());
-  }
-  return make_matrix(m);
-}
-
-// Disjoint paths of the given lengths, one after the other: a block-diagonal matrix.
-SparseMatrix disjoint_paths(const std::vector<Ordinal>& lengths) {
-  std::vector<std::pair<Ordinal, Ordinal>> edges;
-  Ordinal start = 0;
-  for (const Ordinal length : lengths) {
-    for (Ordinal k = 1; k < length; ++k) edges.emplace_back(start + k - 1, start + k);
-    start += length;
-  }
-  return graph_matrix(start, edges);
-}
+using reference::check_invariants;
+using reference::disjoint_paths;
+using reference::dropped_fraction;
+using reference::graph_matrix;
+using reference::part_sizes;
 
 detail::Labeling make_labeling(Ordinal num_parts, const std::vector<Ordinal>& parts) {
   const Ordinal n = Ordinal(parts.size());
@@ -248,17 +186,26 @@ TEST_CASE("balance_labeling rejects bad input", "[partition][metis]") {
 
 namespace {
 
-// METIS labels twice: the invariants, a reasonable part count, identical results.
-detail::Labeling check_metis(const SparseMatrix& A, Ordinal cap) {
+using Labeler = detail::Labeling (*)(const ExecSpace&, const SparseMatrix&, Ordinal);
+
+detail::Labeling metis(const ExecSpace& space, const SparseMatrix& A, Ordinal cap) {
+  return detail::metis_labeling(space, A, cap);
+}
+detail::Labeling multilevel(const ExecSpace& space, const SparseMatrix& A, Ordinal cap) {
+  return detail::multilevel_labeling(space, A, cap);
+}
+
+// Labels twice: the invariants, a reasonable part count, identical results.
+detail::Labeling check_labeler(Labeler labeler, const SparseMatrix& A, Ordinal cap) {
   const Ordinal n = A.num_block_rows();
-  const auto first = detail::metis_labeling(ExecSpace(), A, cap);
+  const auto first = labeler(ExecSpace(), A, cap);
   check_invariants(first, n, cap);
   const Ordinal ideal = (n + cap - 1) / cap;
   CHECK(first.num_parts >= ideal);
   CHECK(first.num_parts <= 2 * ideal);
   const auto keys = reference::host_vector(first.order_key);
   for (Ordinal i = 0; i < n; ++i) REQUIRE(keys[i] == i);
-  const auto second = detail::metis_labeling(ExecSpace(), A, cap);
+  const auto second = labeler(ExecSpace(), A, cap);
   CHECK(second.num_parts == first.num_parts);
   CHECK(reference::host_vector(second.part_of_row) == reference::host_vector(first.part_of_row));
   return first;
@@ -266,58 +213,70 @@ detail::Labeling check_metis(const SparseMatrix& A, Ordinal cap) {
 
 }  // namespace
 
-TEST_CASE("metis_labeling on generated matrices", "[partition][metis]") {
-  SECTION("7-point Laplacian 7x5x3") { check_metis(laplace7(7, 5, 3).matrix, 16); }
-  SECTION("reservoir 12x10x6") { check_metis(reservoir_pressure(12, 10, 6).matrix, 64); }
+namespace {
+
+void generated_cases(Labeler labeler) {
+  SECTION("7-point Laplacian 7x5x3") { check_labeler(labeler, laplace7(7, 5, 3).matrix, 16); }
+  SECTION("reservoir 12x10x6") { check_labeler(labeler, reservoir_pressure(12, 10, 6).matrix, 64); }
   SECTION("3x3 blocks: the block graph is partitioned") {
     const SparseMatrix A = multicomponent_bsr3(6).matrix;
     REQUIRE(A.block_size() == 3);
-    check_metis(A, 20);
+    check_labeler(labeler, A, 20);
   }
   SECTION("random unstructured (nonsymmetric pattern)") {
-    check_metis(make_matrix(reference::random_matrix(300, 1, 4, 11)), 32);
+    check_labeler(labeler, make_matrix(reference::random_matrix(300, 1, 4, 11)), 32);
   }
   SECTION("random BSR with 2x2 blocks") {
-    check_metis(make_matrix(reference::random_matrix(200, 2, 3, 5)), 25);
+    check_labeler(labeler, make_matrix(reference::random_matrix(200, 2, 3, 5)), 25);
   }
 }
 
-TEST_CASE("metis_labeling on degenerate graphs", "[partition][metis]") {
+void degenerate_cases(Labeler labeler) {
   SECTION("disconnected block-diagonal matrix") {
     const SparseMatrix A = disjoint_paths({3, 40, 1, 17, 60, 2});
-    check_metis(A, 16);
-    check_metis(A, 200);
+    check_labeler(labeler, A, 16);
+    check_labeler(labeler, A, 200);
   }
   SECTION("diagonal only: no edges at all") {
     const SparseMatrix A = disjoint_paths(std::vector<Ordinal>(50, 1));
-    check_metis(A, 8);
-    check_metis(A, 50);
+    check_labeler(labeler, A, 8);
+    check_labeler(labeler, A, 50);
   }
   SECTION("one row") {
     const SparseMatrix A = disjoint_paths({1});
-    const auto labeling = check_metis(A, 1);
-    CHECK(labeling.num_parts == 1);
-    CHECK(check_metis(A, 100).num_parts == 1);
+    CHECK(check_labeler(labeler, A, 1).num_parts == 1);
+    CHECK(check_labeler(labeler, A, 100).num_parts == 1);
   }
   SECTION("cap 1: one row per part") {
-    const auto labeling = check_metis(laplace7(3, 3, 2).matrix, 1);
-    CHECK(labeling.num_parts == 18);
+    CHECK(check_labeler(labeler, laplace7(3, 3, 2).matrix, 1).num_parts == 18);
   }
   SECTION("cap 2 and 3: METIS asked for many tiny parts") {
-    check_metis(laplace7(5, 4, 3).matrix, 2);
-    check_metis(laplace7(5, 4, 3).matrix, 3);
+    check_labeler(labeler, laplace7(5, 4, 3).matrix, 2);
+    check_labeler(labeler, laplace7(5, 4, 3).matrix, 3);
   }
   SECTION("cap above n: one part without METIS") {
-    CHECK(check_metis(laplace7(4, 4, 4).matrix, 64).num_parts == 1);
+    CHECK(check_labeler(labeler, laplace7(4, 4, 4).matrix, 64).num_parts == 1);
   }
   SECTION("invalid cap") {
-    CHECK_THROWS_AS(detail::metis_labeling(ExecSpace(), laplace7(3, 3, 3).matrix, 0), InvalidInput);
+    CHECK_THROWS_AS(labeler(ExecSpace(), laplace7(3, 3, 3).matrix, 0), InvalidInput);
   }
+}
+
+}  // namespace
+
+TEST_CASE("metis and multilevel labelings on generated matrices", "[partition][metis]") {
+  SECTION("metis") { generated_cases(metis); }
+  SECTION("multilevel") { generated_cases(multilevel); }
+}
+
+TEST_CASE("metis and multilevel labelings on degenerate graphs", "[partition][metis]") {
+  SECTION("metis") { degenerate_cases(metis); }
+  SECTION("multilevel") { degenerate_cases(multilevel); }
 }
 
 TEST_CASE("metis_labeling cuts few couplings of a 7-point Laplacian 24^3", "[partition][metis]") {
   const SparseMatrix A = laplace7(24, 24, 24).matrix;
-  const auto labeling = check_metis(A, 512);
+  const auto labeling = check_labeler(metis, A, 512);
   const double dropped = dropped_fraction(A, labeling);
   std::cout << "METIS on 7-point 24^3, cap 512: " << labeling.num_parts << " parts, "
             << 100.0 * dropped << "% of the entries dropped\n";

@@ -194,7 +194,7 @@ TEST_CASE("partition options: subdomain size from team scratch", "[partition]") 
   options.subdomain_rows = 2;
   CHECK_THROWS_WITH(options.validate(3), FGDD_CONTAINS("at least the block size"));
   CHECK(parse_partitioner("rcm") == Partitioner::Rcm);
-  CHECK_THROWS_WITH(parse_partitioner("kway"), FGDD_CONTAINS("auto|geometric|metis|rcm|natural"));
+  CHECK_THROWS_WITH(parse_partitioner("kway"), FGDD_CONTAINS("auto|geometric|metis|multilevel|rcm|natural"));
 }
 
 TEST_CASE("partition_matrix: geometric drop count of a 7-point Laplacian", "[partition]") {
@@ -222,6 +222,7 @@ TEST_CASE("partition_matrix: every partitioner on CSR and BSR, Auto resolution, 
   std::vector<Partitioner> all = {Partitioner::Geometric, Partitioner::Rcm, Partitioner::Natural};
 #ifdef FGDD_HAVE_METIS
   all.push_back(Partitioner::Metis);
+  all.push_back(Partitioner::Multilevel);
 #endif
   for (const GeneratedProblem* problem : {&lap, &bsr}) {
     for (const Partitioner partitioner : all) {

@@ -4,6 +4,7 @@
 #include "partition/contiguous.hpp"
 #include "partition/geometric.hpp"
 #include "partition/metis.hpp"
+#include "partition/multilevel.hpp"
 
 #include <algorithm>
 
@@ -30,6 +31,7 @@ detail::Labeling label_rows(const ExecSpace& space, Partitioner partitioner, con
       return detail::geometric_labeling(space, grid, A.num_block_rows(), cap, A.block_size(),
                                         detail::wavefront_slope(A, grid));
     case Partitioner::Metis: return detail::metis_labeling(space, A, cap);
+    case Partitioner::Multilevel: return detail::multilevel_labeling(space, A, cap);
     case Partitioner::Rcm: return detail::rcm_labeling(space, A, cap);
     case Partitioner::Natural: return detail::natural_labeling(space, A.num_block_rows(), cap);
     case Partitioner::Auto: break;

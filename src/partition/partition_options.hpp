@@ -13,6 +13,7 @@ enum class Partitioner {
   Auto,       // geometric with grid metadata, else METIS when built with it, else RCM chunks
   Geometric,  // boxes of a Cartesian grid (paper Algorithm 1); needs GridInfo
   Metis,      // METIS k-way on the symmetrized block graph, then size balancing
+  Multilevel, // the block graph coarsened and refined on the device, METIS on the coarsest
   Rcm,        // contiguous chunks of the reverse Cuthill-McKee ordering
   Natural,    // contiguous chunks of the given ordering
 };
@@ -21,6 +22,7 @@ inline const auto partitioner_names =
     make_enum_names<Partitioner>("partitioner", {{Partitioner::Auto, "auto"},
                                                  {Partitioner::Geometric, "geometric"},
                                                  {Partitioner::Metis, "metis"},
+                                                 {Partitioner::Multilevel, "multilevel"},
                                                  {Partitioner::Rcm, "rcm"},
                                                  {Partitioner::Natural, "natural"}});
 

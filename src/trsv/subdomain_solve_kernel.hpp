@@ -121,9 +121,9 @@ struct SubdomainSolveKernel {
             const Ordinal i = levels.rows(p);
             Scalar* xi = x + Offset(i - first) * n;
             const Offset begin = levels.row_edge_begin(p), end = levels.row_edge_end(p);
-            Scalar acc[B > 0 ? B : max_block_size];
+            Scalar sums[B > 0 ? B : max_block_size];
             for (int c = 0; c < n; ++c) {
-              Scalar sum = 0;
+              sums[c] = 0;
               Kokkos::parallel_reduce(
                   Kokkos::ThreadVectorRange(team, begin, end),
                   [&](const Offset e, Scalar& part) {
@@ -131,11 +131,14 @@ struct SubdomainSolveKernel {
                     const Scalar* xj = x + Offset(levels.edge_col(e) - first) * n;
                     for (int q = 0; q < n; ++q) part += a[q] * xj[q];
                   },
-                  sum);
-              acc[c] = xi[c] - sum;
+                  sums[c]);
             }
-            if (step.pivots) scale_row(acc, i, false);
+            // Only the writing lane reads x_i: a lane that read it while another wrote it would
+            // race inside the warp (racecheck reports it), though the value read was unused.
             Kokkos::single(Kokkos::PerThread(team), [&] {
+              Scalar acc[B > 0 ? B : max_block_size];
+              for (int c = 0; c < n; ++c) acc[c] = xi[c] - sums[c];
+              if (step.pivots) scale_row(acc, i, false);
               for (int c = 0; c < n; ++c) xi[c] = acc[c];
             });
           });

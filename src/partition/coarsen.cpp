@@ -1,0 +1,266 @@
+// Heavy-edge matching and contraction on the device (multilevel coarsening, as in METIS's SHEM
+// and the Jet partitioner), written so that the coarse graph depends only on the fine one.
+#include "partition/coarsen.hpp"
+
+#include <cstdint>
+#include <string>
+
+#include "core/errors.hpp"
+#include "core/exclusive_scan.hpp"
+#include "core/kokkos_compat.hpp"
+
+namespace fgdd::detail {
+namespace coarsen {
+
+using Policy = Kokkos::RangePolicy<ExecSpace>;
+using OrdinalView = Kokkos::View<Ordinal*, DeviceType>;
+using OffsetView = Kokkos::View<Offset*, DeviceType>;
+
+constexpr Ordinal unmatched = -1;
+// Each round matches at least the globally heaviest free edge; four rounds leave few matchable
+// vertices on meshes, and every round costs a pass over the edges.
+constexpr int matching_rounds = 4;
+
+// The same value from both ends of {u, v}: ties between equally heavy edges break alike at u and
+// at v, so the locally best edges are mutual choices instead of chains ("lowest index wins"
+// would make every vertex of a path choose its left neighbour).
+KOKKOS_INLINE_FUNCTION std::uint32_t edge_hash(Ordinal u, Ordinal v) {
+  const std::uint32_t lo = std::uint32_t(u < v ? u : v), hi = std::uint32_t(u < v ? v : u);
+  std::uint64_t x = (std::uint64_t(lo) << 32) | hi;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  return std::uint32_t(x);
+}
+
+// Every free vertex names the free neighbour it ranks highest (unmatched if none fits).
+void choose_partners(const ExecSpace& space, const WeightedGraph& g, Ordinal max_weight,
+                     const OrdinalView& match, const OrdinalView& choice) {
+  const auto row_map = g.graph.row_map;
+  const auto adjacency = g.graph.adjacency;
+  const auto edge_weight = g.edge_weight;
+  const auto vertex_weight = g.vertex_weight;
+  Kokkos::parallel_for(
+      "fgdd::partition::coarsen_choose", Policy(space, 0, g.num_vertices()),
+      KOKKOS_LAMBDA(const Ordinal u) {
+        Ordinal best = unmatched, best_edge = 0, best_pair = 0;
+        std::uint32_t best_hash = 0;
+        if (match(u) == unmatched) {
+          for (Offset k = row_map(u); k < row_map(u + 1); ++k) {
+            const Ordinal v = adjacency(k);
+            const Ordinal pair = vertex_weight(u) + vertex_weight(v);
+            if (match(v) != unmatched || pair > max_weight) continue;
+            const Ordinal w = edge_weight(k);
+            const std::uint32_t h = edge_hash(u, v);
+            const bool better =
+                best == unmatched || w > best_edge ||
+                (w == best_edge && (pair < best_pair || (pair == best_pair && h > best_hash)));
+            if (better) best = v, best_edge = w, best_pair = pair, best_hash = h;
+          }
+        }
+        choice(u) = best;
+      });
+}
+
+// Mutual choices become matches; returns how many vertices were matched this round.
+Ordinal match_mutual_choices(const ExecSpace& space, Ordinal n, const OrdinalView& choice,
+                             const OrdinalView& match) {
+  Ordinal matched = 0;
+  Kokkos::parallel_reduce(
+      "fgdd::partition::coarsen_match", Policy(space, 0, n),
+      KOKKOS_LAMBDA(const Ordinal u, Ordinal& count) {
+        const Ordinal v = choice(u);
+        if (v != unmatched && choice(v) == u) {
+          match(u) = v;
+          ++count;
+        }
+      },
+      matched);
+  return matched;
+}
+
+// Free vertices without neighbours pair up in index order (2k-th with (2k+1)-th).
+void pair_isolated(const ExecSpace& space, const WeightedGraph& g, Ordinal max_weight,
+                   const OrdinalView& match) {
+  const Ordinal n = g.num_vertices();
+  const auto row_map = g.graph.row_map;
+  const auto vertex_weight = g.vertex_weight;
+  OrdinalView rank(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::isolated_rank"), n);
+  Ordinal isolated = 0;
+  Kokkos::parallel_scan(
+      "fgdd::partition::coarsen_isolated_rank", Policy(space, 0, n),
+      KOKKOS_LAMBDA(const Ordinal u, Ordinal& sum, const bool final) {
+        const bool free = match(u) == unmatched && row_map(u + 1) == row_map(u);
+        if (final) rank(u) = free ? sum : unmatched;
+        if (free) ++sum;
+      },
+      isolated);
+  if (isolated < 2) return;
+  OrdinalView vertex_of_rank(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::isolated_vertex"),
+      isolated);
+  Kokkos::parallel_for(
+      "fgdd::partition::coarsen_isolated_list", Policy(space, 0, n),
+      KOKKOS_LAMBDA(const Ordinal u) {
+        if (rank(u) != unmatched) vertex_of_rank(rank(u)) = u;
+      });
+  Kokkos::parallel_for(
+      "fgdd::partition::coarsen_isolated_pair", Policy(space, 0, isolated / 2),
+      KOKKOS_LAMBDA(const Ordinal k) {
+        const Ordinal u = vertex_of_rank(2 * k), v = vertex_of_rank(2 * k + 1);
+        if (vertex_weight(u) + vertex_weight(v) > max_weight) return;
+        match(u) = v;
+        match(v) = u;
+      });
+}
+
+OrdinalView heavy_edge_matching(const ExecSpace& space, const WeightedGraph& g,
+                                Ordinal max_weight) {
+  const Ordinal n = g.num_vertices();
+  OrdinalView match(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::match"), n);
+  OrdinalView choice(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::choice"), n);
+  Kokkos::deep_copy(space, match, unmatched);
+  for (int round = 0; round < matching_rounds; ++round) {
+    choose_partners(space, g, max_weight, match, choice);
+    if (match_mutual_choices(space, n, choice, match) == 0) break;
+  }
+  pair_isolated(space, g, max_weight, match);
+  return match;
+}
+
+// Coarse ids in the order of each pair's smaller vertex; returns the coarse vertex count and
+// fills coarse_of_fine and, per coarse vertex, its smaller fine member.
+Ordinal number_coarse_vertices(const ExecSpace& space, const OrdinalView& match,
+                               const OrdinalView& coarse_of_fine, const OrdinalView& leader) {
+  const Ordinal n = Ordinal(match.extent(0));
+  Ordinal num_coarse = 0;
+  Kokkos::parallel_scan(
+      "fgdd::partition::coarsen_number", Policy(space, 0, n),
+      KOKKOS_LAMBDA(const Ordinal u, Ordinal& sum, const bool final) {
+        const bool leads = match(u) == unmatched || u < match(u);
+        if (final && leads) {
+          coarse_of_fine(u) = sum;
+          leader(sum) = u;
+        }
+        if (leads) ++sum;
+      },
+      num_coarse);
+  Kokkos::parallel_for(
+      "fgdd::partition::coarsen_map", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal u) {
+        const Ordinal v = match(u);
+        if (v != unmatched && v < u) coarse_of_fine(u) = coarse_of_fine(v);
+      });
+  return num_coarse;
+}
+
+// The coarse graph: both members' arcs mapped to coarse ids, sorted, self loops dropped and
+// parallel arcs merged with their weights summed (integer sums: order-independent).
+WeightedGraph contract(const ExecSpace& space, const WeightedGraph& fine, Ordinal num_coarse,
+                       const OrdinalView& match, const OrdinalView& coarse_of_fine,
+                       const OrdinalView& leader) {
+  const auto row_map = fine.graph.row_map;
+  const auto adjacency = fine.graph.adjacency;
+  const auto edge_weight = fine.edge_weight;
+  const auto vertex_weight = fine.vertex_weight;
+
+  WeightedGraph coarse;
+  coarse.graph.num_vertices = num_coarse;
+  coarse.vertex_weight = OrdinalView(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::coarse_vwgt"), num_coarse);
+  const auto coarse_vertex_weight = coarse.vertex_weight;
+  OffsetView candidate_map("fgdd::partition::coarse_candidate_map", num_coarse + 1);
+  Kokkos::parallel_for(
+      "fgdd::partition::coarsen_count", Policy(space, 0, num_coarse),
+      KOKKOS_LAMBDA(const Ordinal c) {
+        const Ordinal u = leader(c), v = match(u);
+        Offset arcs = row_map(u + 1) - row_map(u);
+        Ordinal weight = vertex_weight(u);
+        if (v != unmatched) arcs += row_map(v + 1) - row_map(v), weight += vertex_weight(v);
+        candidate_map(c) = arcs;
+        coarse_vertex_weight(c) = weight;
+      });
+  const Offset num_candidates =
+      exclusive_scan_in_place(space, "fgdd::partition::coarsen_candidate_scan", candidate_map);
+  OrdinalView candidates(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::coarse_candidates"),
+      num_candidates);
+  OrdinalView candidate_weights(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::coarse_candidate_wgts"),
+      num_candidates);
+  Kokkos::parallel_for(
+      "fgdd::partition::coarsen_gather", Policy(space, 0, num_coarse),
+      KOKKOS_LAMBDA(const Ordinal c) {
+        Offset out = candidate_map(c);
+        const Ordinal members[2] = {leader(c), match(leader(c))};
+        for (const Ordinal m : members) {
+          if (m == unmatched) continue;
+          for (Offset k = row_map(m); k < row_map(m + 1); ++k, ++out) {
+            candidates(out) = coarse_of_fine(adjacency(k));
+            candidate_weights(out) = edge_weight(k);
+          }
+        }
+      });
+  sort_crs_rows<ExecSpace>(candidate_map, candidates, candidate_weights);
+
+  coarse.graph.row_map = OffsetView("fgdd::partition::coarse_row_map", num_coarse + 1);
+  const auto coarse_row_map = coarse.graph.row_map;
+  Kokkos::parallel_for(
+      "fgdd::partition::coarsen_count_unique", Policy(space, 0, num_coarse),
+      KOKKOS_LAMBDA(const Ordinal c) {
+        Offset unique = 0;
+        for (Offset k = candidate_map(c); k < candidate_map(c + 1); ++k)
+          if (candidates(k) != c && (k == candidate_map(c) || candidates(k) != candidates(k - 1)))
+            ++unique;
+        coarse_row_map(c) = unique;
+      });
+  const Offset num_arcs =
+      exclusive_scan_in_place(space, "fgdd::partition::coarsen_unique_scan", coarse_row_map);
+  coarse.graph.adjacency = OrdinalView(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::coarse_adjacency"),
+      num_arcs);
+  coarse.edge_weight = OrdinalView(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::coarse_ewgt"), num_arcs);
+  const auto coarse_adjacency = coarse.graph.adjacency;
+  const auto coarse_edge_weight = coarse.edge_weight;
+  Kokkos::parallel_for(
+      "fgdd::partition::coarsen_merge", Policy(space, 0, num_coarse),
+      KOKKOS_LAMBDA(const Ordinal c) {
+        Offset out = coarse_row_map(c);
+        for (Offset k = candidate_map(c); k < candidate_map(c + 1); ++k) {
+          if (candidates(k) == c) continue;
+          if (k > candidate_map(c) && candidates(k) == candidates(k - 1)) {
+            coarse_edge_weight(out - 1) += candidate_weights(k);
+          } else {
+            coarse_adjacency(out) = candidates(k);
+            coarse_edge_weight(out) = candidate_weights(k);
+            ++out;
+          }
+        }
+      });
+  return coarse;
+}
+
+}  // namespace coarsen
+
+CoarseLevel coarsen_by_matching(const ExecSpace& space, const WeightedGraph& fine,
+                                Ordinal max_vertex_weight) {
+  if (max_vertex_weight < 1)
+    throw InvalidInput("coarsen_by_matching: max_vertex_weight must be >= 1, got " +
+                       std::to_string(max_vertex_weight));
+  const Ordinal n = fine.num_vertices();
+  const auto match = coarsen::heavy_edge_matching(space, fine, max_vertex_weight);
+  CoarseLevel level;
+  level.coarse_of_fine = coarsen::OrdinalView(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::coarse_of_fine"), n);
+  coarsen::OrdinalView leader(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::coarse_leader"), n);
+  const Ordinal num_coarse =
+      coarsen::number_coarse_vertices(space, match, level.coarse_of_fine, leader);
+  level.coarse = coarsen::contract(space, fine, num_coarse, match, level.coarse_of_fine, leader);
+  return level;
+}
+
+}  // namespace fgdd::detail

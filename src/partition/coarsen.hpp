@@ -1,0 +1,27 @@
+// One level of graph coarsening for the multilevel partitioner, on the device: heavy-edge
+// matching (the coarsening METIS and Jet use) done as locally dominant edge matching, so it is
+// parallel and deterministic, then the coarse graph with summed vertex and edge weights.
+#pragma once
+
+#include "core/types.hpp"
+#include "partition/weighted_graph.hpp"
+
+namespace fgdd::detail {
+
+struct CoarseLevel {
+  WeightedGraph coarse;
+  Kokkos::View<Ordinal*, DeviceType> coarse_of_fine;  // fine vertex -> its coarse vertex
+};
+
+// Pairs vertices along heavy edges and contracts each pair (or unpaired vertex) to one coarse
+// vertex. A vertex pairs with the neighbour whose edge it ranks highest (weight, then the lighter
+// pair, then a hash of the edge that both ends compute alike); pairs that chose each other are
+// matched, over a few rounds among the still unmatched. Vertices without neighbours pair among
+// themselves (their placement costs no cut). No coarse vertex weighs more than
+// max_vertex_weight (a vertex already heavier stays alone), so parts of the cap stay possible.
+// The result depends only on the graph, never on thread timing.
+// Throws InvalidInput if max_vertex_weight < 1.
+CoarseLevel coarsen_by_matching(const ExecSpace& space, const WeightedGraph& fine,
+                                Ordinal max_vertex_weight);
+
+}  // namespace fgdd::detail

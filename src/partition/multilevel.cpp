@@ -1,0 +1,110 @@
+// Multilevel k-way partition: coarsen on the device, METIS on the coarsest graph, project and
+// refine on the device, balance to the cap.
+#include "partition/multilevel.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "partition/balance.hpp"
+#include "partition/coarsen.hpp"
+#include "partition/metis.hpp"
+#include "partition/refine.hpp"
+#include "partition/weighted_graph.hpp"
+
+namespace fgdd::detail {
+namespace multilevel {
+
+using Policy = Kokkos::RangePolicy<ExecSpace>;
+using OrdinalView = Kokkos::View<Ordinal*, DeviceType>;
+
+// A level that shrinks the graph by less than this is the last (matching has stalled, e.g.
+// on star-like graphs or when every vertex is at the weight limit).
+constexpr double stall_ratio = 0.95;
+
+OrdinalView project(const ExecSpace& space, const OrdinalView& coarse_part,
+                    const OrdinalView& coarse_of_fine) {
+  const Ordinal n = Ordinal(coarse_of_fine.extent(0));
+  OrdinalView fine_part(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::multilevel_part"), n);
+  Kokkos::parallel_for(
+      "fgdd::partition::multilevel_project", Policy(space, 0, n),
+      KOKKOS_LAMBDA(const Ordinal u) { fine_part(u) = coarse_part(coarse_of_fine(u)); });
+  return fine_part;
+}
+
+OrdinalView row_index_keys(const ExecSpace& space, Ordinal n) {
+  OrdinalView keys(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::multilevel_order_key"), n);
+  Kokkos::parallel_for(
+      "fgdd::partition::multilevel_order_key", Policy(space, 0, n),
+      KOKKOS_LAMBDA(const Ordinal i) { keys(i) = i; });
+  return keys;
+}
+
+}  // namespace multilevel
+
+Labeling multilevel_labeling(const ExecSpace& space, const SymmetricGraph& graph,
+                             Ordinal max_block_rows, MultilevelStats* stats) {
+  const Ordinal n = graph.num_vertices;
+  const Ordinal num_parts = metis_num_parts(n, max_block_rows);
+  MultilevelStats local;
+  MultilevelStats& report = stats ? *stats : local;
+  report = MultilevelStats{};
+  Kokkos::Timer timer;
+
+  // graphs[0] is the block graph; graphs[l + 1] = coarsened graphs[l] through maps[l].
+  std::vector<WeightedGraph> graphs{unit_weighted_graph(space, graph)};
+  std::vector<multilevel::OrdinalView> maps;
+  const Ordinal max_vertex_weight =
+      std::max<Ordinal>(1, max_block_rows / multilevel_weight_divisor);
+  const Ordinal target = std::max<Ordinal>(1, num_parts) * multilevel_vertices_per_part;
+  while (num_parts > 1 && graphs.back().num_vertices() > target) {
+    const Ordinal before = graphs.back().num_vertices();
+    CoarseLevel level = coarsen_by_matching(space, graphs.back(), max_vertex_weight);
+    const Ordinal after = level.coarse.num_vertices();
+    if (after == before) break;
+    graphs.push_back(std::move(level.coarse));
+    maps.push_back(level.coarse_of_fine);
+    if (after > multilevel::stall_ratio * before) break;
+  }
+  space.fence();
+  report.levels = int(maps.size());
+  report.coarsest_vertices = graphs.back().num_vertices();
+  report.coarsen_seconds = timer.seconds();
+
+  timer.reset();
+  multilevel::OrdinalView part = metis_kway_parts(space, graphs.back(), num_parts);
+  space.fence();
+  report.metis_seconds = timer.seconds();
+
+  timer.reset();
+  const Ordinal parts = std::max<Ordinal>(1, std::min(num_parts, n));
+  for (std::size_t l = maps.size(); l-- > 0;) {
+    report.refine_moves += refine_labeling(space, graphs[l + 1], part, parts, max_block_rows,
+                                           multilevel_refine_passes);
+    part = multilevel::project(space, part, maps[l]);
+  }
+  if (n > 0)
+    report.refine_moves +=
+        refine_labeling(space, graphs[0], part, parts, max_block_rows, multilevel_refine_passes);
+  space.fence();
+  report.refine_seconds = timer.seconds();
+
+  timer.reset();
+  Labeling labeling;
+  labeling.num_parts = n > 0 ? parts : 0;
+  labeling.part_of_row = part;
+  labeling.order_key = multilevel::row_index_keys(space, n);
+  labeling = balance_labeling(space, graph, labeling, max_block_rows);
+  space.fence();
+  report.balance_seconds = timer.seconds();
+  return labeling;
+}
+
+Labeling multilevel_labeling(const ExecSpace& space, const SparseMatrix& A, Ordinal max_block_rows,
+                             MultilevelStats* stats) {
+  metis_num_parts(A.num_block_rows(), max_block_rows);  // validates the cap before any work
+  return multilevel_labeling(space, symmetric_graph(space, A), max_block_rows, stats);
+}
+
+}  // namespace fgdd::detail

@@ -1,0 +1,266 @@
+// Boundary refinement on the device: propose a move per boundary vertex, keep the moves that
+// still gain once the higher-ranked neighbours have moved, admit them while no part overfills.
+#include "partition/refine.hpp"
+
+#include <cstdint>
+#include <string>
+
+#include "core/errors.hpp"
+#include "core/exclusive_scan.hpp"
+#include "core/kokkos_compat.hpp"
+
+namespace fgdd::detail {
+namespace refine {
+
+using Policy = Kokkos::RangePolicy<ExecSpace>;
+using OrdinalView = Kokkos::View<Ordinal*, DeviceType>;
+using OffsetView = Kokkos::View<Offset*, DeviceType>;
+
+constexpr Ordinal no_move = -1;
+// Passes without a better cut before a level gives up (Jet uses a similar patience).
+constexpr int refine_patience = 3;
+
+void check_labels(const ExecSpace& space, const WeightedGraph& g, const OrdinalView& part,
+                  Ordinal num_parts) {
+  const Ordinal n = g.num_vertices();
+  if (Ordinal(part.extent(0)) != n)
+    throw InvalidInput("refine_labeling: the graph has " + std::to_string(n) +
+                       " vertices but the labeling has " + std::to_string(part.extent(0)));
+  Ordinal first_bad = n;
+  Kokkos::parallel_reduce(
+      "fgdd::partition::refine_check", Policy(space, 0, n),
+      KOKKOS_LAMBDA(const Ordinal u, Ordinal& first) {
+        if ((part(u) < 0 || part(u) >= num_parts) && u < first) first = u;
+      },
+      Kokkos::Min<Ordinal>(first_bad));
+  if (first_bad < n)
+    throw InvalidInput("refine_labeling: vertex " + std::to_string(first_bad) +
+                       " has a label outside [0, " + std::to_string(num_parts) + ")");
+}
+
+void weigh_parts(const ExecSpace& space, const WeightedGraph& g, const OrdinalView& part,
+                 const OrdinalView& part_weight) {
+  const auto vertex_weight = g.vertex_weight;
+  Kokkos::deep_copy(space, part_weight, Ordinal(0));
+  Kokkos::parallel_for(
+      "fgdd::partition::refine_weigh", Policy(space, 0, g.num_vertices()),
+      KOKKOS_LAMBDA(const Ordinal u) {
+        Kokkos::atomic_add(&part_weight(part(u)), vertex_weight(u));
+      });
+}
+
+// A vertex hash for thinning evictions (the same every run).
+KOKKOS_INLINE_FUNCTION std::uint32_t vertex_hash(Ordinal u, int pass) {
+  std::uint64_t x = (std::uint64_t(std::uint32_t(u)) << 32) | std::uint32_t(pass);
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  return std::uint32_t(x);
+}
+
+// dest(u): among the neighbouring parts with room for u, the one u is most connected to (ties:
+// the smaller label), when moving there loses little, or whatever it loses when u's own part is
+// above the limit (an eviction); gain(u): the cut the move saves (may be negative);
+// evictable(p): the weight of p's eviction candidates. Returns the cut of the current labeling
+// (each edge counted from both ends). Interior vertices cost one pass over their row; boundary
+// vertices compare each neighbouring part once.
+Offset propose_moves(const ExecSpace& space, const WeightedGraph& g, const OrdinalView& part,
+                     const OrdinalView& part_weight, Ordinal max_part_weight,
+                     const OrdinalView& dest, const OrdinalView& gain,
+                     const OrdinalView& evictable) {
+  const auto row_map = g.graph.row_map;
+  const auto adjacency = g.graph.adjacency;
+  const auto edge_weight = g.edge_weight;
+  const auto vertex_weight = g.vertex_weight;
+  Kokkos::deep_copy(space, evictable, Ordinal(0));
+  Offset cut = 0;
+  Kokkos::parallel_reduce(
+      "fgdd::partition::refine_propose", Policy(space, 0, g.num_vertices()),
+      KOKKOS_LAMBDA(const Ordinal u, Offset& cut_sum) {
+        const Ordinal p = part(u), w = vertex_weight(u);
+        const Offset begin = row_map(u), end = row_map(u + 1);
+        Ordinal own = 0, best = no_move, best_connection = 0;
+        for (Offset k = begin; k < end; ++k) {
+          const Ordinal q = part(adjacency(k));
+          if (q == p) {
+            own += edge_weight(k);
+            continue;
+          }
+          cut_sum += Offset(edge_weight(k));
+          bool seen = false;
+          for (Offset e = begin; e < k && !seen; ++e) seen = part(adjacency(e)) == q;
+          if (seen || part_weight(q) + w > max_part_weight) continue;
+          Ordinal connection = edge_weight(k);
+          for (Offset e = k + 1; e < end; ++e)
+            if (part(adjacency(e)) == q) connection += edge_weight(e);
+          if (connection > best_connection || (connection == best_connection && q < best))
+            best = q, best_connection = connection;
+        }
+        // A move that loses up to a quarter of the own-part connection may still open the way
+        // for its neighbours (Jet's negative-gain candidates); confirm_moves keeps only those
+        // that do not lose once the higher-ranked moves are made.
+        const bool evicts = best != no_move && part_weight(p) > max_part_weight;
+        const bool moves = evicts || (best != no_move && 4 * best_connection > 3 * own);
+        dest(u) = moves ? best : no_move;
+        gain(u) = moves ? best_connection - own : 0;
+        if (evicts) Kokkos::atomic_add(&evictable(p), w);
+      },
+      cut);
+  return cut;
+}
+
+// Keeps u's move if it loses nothing after every proposing neighbour that outranks u has moved;
+// an eviction is kept regardless of its gain, for a share of its part's candidates that covers
+// the part's excess with a margin (hash-chosen, so a part does not shed its whole boundary).
+// Counts the kept moves into each destination.
+void confirm_moves(const ExecSpace& space, const WeightedGraph& g, const OrdinalView& part,
+                   const OrdinalView& part_weight, Ordinal max_part_weight,
+                   const OrdinalView& evictable, int pass, const OrdinalView& dest,
+                   const OrdinalView& gain, const OrdinalView& confirmed,
+                   const OffsetView& arrivals) {
+  const auto row_map = g.graph.row_map;
+  const auto adjacency = g.graph.adjacency;
+  const auto edge_weight = g.edge_weight;
+  Kokkos::deep_copy(space, arrivals, Offset(0));
+  Kokkos::parallel_for(
+      "fgdd::partition::refine_confirm", Policy(space, 0, g.num_vertices()),
+      KOKKOS_LAMBDA(const Ordinal u) {
+        const Ordinal to = dest(u);
+        confirmed(u) = no_move;
+        if (to == no_move) return;
+        const Ordinal from = part(u);
+        const Ordinal excess = part_weight(from) - max_part_weight;
+        if (excess > 0) {
+          const double share = 1.5 * double(excess) / double(evictable(from));
+          if (double(vertex_hash(u, pass) % 1024) >= share * 1024) return;
+        } else {
+          Ordinal stay = 0, go = 0;
+          for (Offset k = row_map(u); k < row_map(u + 1); ++k) {
+            const Ordinal v = adjacency(k);
+            const bool outranks =
+                dest(v) != no_move && (gain(v) > gain(u) || (gain(v) == gain(u) && v < u));
+            const Ordinal q = outranks ? dest(v) : part(v);
+            if (q == from) stay += edge_weight(k);
+            if (q == to) go += edge_weight(k);
+          }
+          if (go < stay) return;
+        }
+        confirmed(u) = to;
+        Kokkos::atomic_add(&arrivals(to), Offset(1));
+      });
+}
+
+// Weight above the limit, summed over the parts.
+Offset overweight(const ExecSpace& space, const OrdinalView& part_weight, Ordinal max_part_weight) {
+  Offset over = 0;
+  Kokkos::parallel_reduce(
+      "fgdd::partition::refine_overweight", Policy(space, 0, Ordinal(part_weight.extent(0))),
+      KOKKOS_LAMBDA(const Ordinal q, Offset& sum) {
+        if (part_weight(q) > max_part_weight) sum += Offset(part_weight(q) - max_part_weight);
+      },
+      over);
+  return over;
+}
+
+// Admits the confirmed moves into each part in increasing vertex order while the part stays
+// within max_part_weight (departures are not counted, so no part can overfill whatever else is
+// admitted), and applies them. The moves are grouped by destination in rows sorted by vertex,
+// so the admitted set does not depend on the order of the atomic slot claims.
+Offset admit_moves(const ExecSpace& space, const WeightedGraph& g, const OrdinalView& part,
+                   const OrdinalView& part_weight, const OrdinalView& confirmed,
+                   const OffsetView& arrivals, Ordinal max_part_weight) {
+  const Ordinal n = g.num_vertices(), num_parts = Ordinal(part_weight.extent(0));
+  const auto vertex_weight = g.vertex_weight;
+  const Offset total =
+      exclusive_scan_in_place(space, "fgdd::partition::refine_arrival_scan", arrivals);
+  if (total == 0) return 0;
+  OrdinalView movers(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::refine_movers"), total);
+  OrdinalView mover_weights(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::refine_mover_weights"),
+      total);
+  OffsetView fill("fgdd::partition::refine_fill", num_parts);
+  Kokkos::parallel_for(
+      "fgdd::partition::refine_group", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal u) {
+        const Ordinal to = confirmed(u);
+        if (to == no_move) return;
+        const Offset slot = arrivals(to) + Kokkos::atomic_fetch_add(&fill(to), Offset(1));
+        movers(slot) = u;
+        mover_weights(slot) = vertex_weight(u);
+      });
+  sort_crs_rows<ExecSpace>(arrivals, movers, mover_weights);
+  Offset moved = 0;
+  Kokkos::parallel_reduce(
+      "fgdd::partition::refine_admit", Policy(space, 0, num_parts),
+      KOKKOS_LAMBDA(const Ordinal q, Offset& count) {
+        Ordinal weight = part_weight(q);
+        for (Offset k = arrivals(q); k < arrivals(q + 1); ++k) {
+          if (weight + mover_weights(k) > max_part_weight) break;
+          weight += mover_weights(k);
+          part(movers(k)) = q;
+          ++count;
+        }
+      },
+      moved);
+  return moved;
+}
+
+Offset count_changed(const ExecSpace& space, const OrdinalView& a, const OrdinalView& b) {
+  Offset changed = 0;
+  Kokkos::parallel_reduce(
+      "fgdd::partition::refine_changed", Policy(space, 0, Ordinal(a.extent(0))),
+      KOKKOS_LAMBDA(const Ordinal u, Offset& count) { count += a(u) != b(u) ? 1 : 0; }, changed);
+  return changed;
+}
+
+}  // namespace refine
+
+Offset refine_labeling(const ExecSpace& space, const WeightedGraph& graph,
+                       const Kokkos::View<Ordinal*, DeviceType>& part, Ordinal num_parts,
+                       Ordinal max_part_weight, int max_passes) {
+  refine::check_labels(space, graph, part, num_parts);
+  const Ordinal n = graph.num_vertices();
+  using refine::OrdinalView;
+  OrdinalView part_weight("fgdd::partition::refine_part_weight", num_parts);
+  refine::OffsetView arrivals("fgdd::partition::refine_arrivals", num_parts + 1);
+  OrdinalView dest(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::refine_dest"),
+                   n);
+  OrdinalView gain(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::refine_gain"),
+                   n);
+  OrdinalView confirmed(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::refine_confirmed"), n);
+  OrdinalView input(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::refine_input"), n);
+  OrdinalView best(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::refine_best"),
+                   n);
+  OrdinalView evictable("fgdd::partition::refine_evictable", num_parts);
+  Kokkos::deep_copy(space, input, part);
+  Kokkos::deep_copy(space, best, part);
+  // Moves that lose nothing let the cut wander over plateaus, so the best labeling seen is kept
+  // (least weight above the limit, then smallest cut) and a level ends after refine_patience
+  // passes without a better one.
+  Offset best_over = 0, best_cut = 0;
+  int since_best = 0;
+  for (int pass = 0; pass < max_passes; ++pass) {
+    refine::weigh_parts(space, graph, part, part_weight);
+    const Offset over = refine::overweight(space, part_weight, max_part_weight);
+    const Offset cut = refine::propose_moves(space, graph, part, part_weight, max_part_weight, dest,
+                                             gain, evictable);
+    if (pass == 0 || over < best_over || (over == best_over && cut < best_cut)) {
+      best_over = over, best_cut = cut, since_best = 0;
+      Kokkos::deep_copy(space, best, part);
+    } else if (++since_best >= refine::refine_patience) {
+      break;
+    }
+    if (over == 0 && cut == 0) break;
+    refine::confirm_moves(space, graph, part, part_weight, max_part_weight, evictable, pass, dest,
+                          gain, confirmed, arrivals);
+    if (refine::admit_moves(space, graph, part, part_weight, confirmed, arrivals,
+                            max_part_weight) == 0)
+      break;
+  }
+  Kokkos::deep_copy(space, part, best);
+  return refine::count_changed(space, input, part);
+}
+
+}  // namespace fgdd::detail

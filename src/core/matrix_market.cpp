@@ -566,16 +566,18 @@ HostMatrixArrays read_scalar_arrays(const std::string& path, MatrixMarketRows ro
 // (whose diagonal check now asks for diagonal blocks).
 SparseMatrix make_blocked_matrix(const std::string& path, HostMatrixArrays arrays, int block_size) {
   const Ordinal n = arrays.num_block_rows;
-  const auto row_map = detail::to_device(arrays.row_map, "fgdd::core::row_map");
-  const auto col_ind = detail::to_device(arrays.col_ind, "fgdd::core::col_ind");
-  const auto values = detail::to_device(arrays.values, "fgdd::core::values");
-  arrays = {};
   try {
-    const detail::SortedArrays scalar =
-        detail::sorted_unique_arrays(n, n, 1, row_map, col_ind, values, /*arrays_may_change=*/true);
+    // The file's order is dropped once sorted, so at most two copies of the entries live on the
+    // device at a time (sorted scalar and blocks), as for block size 1.
+    detail::SortedArrays scalar = detail::sorted_unique_arrays(
+        n, n, 1, detail::to_device(arrays.row_map, "fgdd::core::row_map"),
+        detail::to_device(arrays.col_ind, "fgdd::core::col_ind"),
+        detail::to_device(arrays.values, "fgdd::core::values"), /*arrays_may_change=*/true);
+    arrays = {};
     if (const auto gap = detail::first_block_gap(n, block_size, scalar))
       throw FileError(path, 0, "the matrix is " + detail::describe_block_gap(block_size, *gap));
     const detail::SortedArrays blocks = detail::regroup_into_blocks(n, block_size, scalar);
+    scalar = {};
     return make_matrix(n / block_size, n / block_size, block_size, blocks.row_map, blocks.col_ind,
                        blocks.values, /*arrays_may_change=*/true);
   } catch (const InvalidMatrix& error) {

@@ -1,6 +1,6 @@
 // Matrix Market read throughput: writes a synthetic `coordinate real general` file of the
-// requested size, times the host parse and the full read (parse + make_matrix), prints one JSON
-// line.
+// requested size, times the host parse and the full read (parse + make_matrix, and with
+// --block-size B the regrouping into B x B blocks), prints one JSON line.
 #include "core/matrix_market.hpp"
 
 #include "bench_main.hpp"
@@ -24,6 +24,7 @@ struct Options {
   double mb = 50;
   std::string path;
   int repeats = 3;
+  int block_size = 1;
 };
 
 struct Written {
@@ -34,19 +35,25 @@ struct Written {
 
 // Rows of about 9 entries (diagonal plus random columns, so make_matrix accepts it) with values
 // printed at full precision, like a file written by a simulation code. Rows are emitted in a
-// shuffled order so the reader's counting sort does real scattering.
-Written write_synthetic_file(const std::string& path, double mb) {
-  constexpr int per_row = 9;
+// shuffled order so the reader's counting sort does real scattering. With block size b, block
+// rows of about 9 / b whole b x b blocks (the diagonal block plus random block columns), the
+// block rows shuffled, each written row by row.
+Written write_synthetic_file(const std::string& path, double mb, int b) {
+  const int blocks_per_row = std::max(1, 9 / b);
+  const int per_row = blocks_per_row * b;
   constexpr double bytes_per_entry = 34;  // measured average of the lines below
   const long long target_bytes = static_cast<long long>(mb * 1e6);
-  const long long rows =
-      std::max<long long>(1, static_cast<long long>(target_bytes / (bytes_per_entry * per_row)));
+  const long long block_rows = std::max<long long>(
+      1, static_cast<long long>(target_bytes / (bytes_per_entry * per_row * b)));
+  const long long rows = block_rows * b;
   if (rows > std::numeric_limits<int>::max()) throw std::invalid_argument("--mb too large");
-  std::vector<int> order(static_cast<std::size_t>(rows));
-  for (long long i = 0; i < rows; ++i) order[static_cast<std::size_t>(i)] = static_cast<int>(i);
+  std::vector<int> order(static_cast<std::size_t>(block_rows));
+  for (long long i = 0; i < block_rows; ++i)
+    order[static_cast<std::size_t>(i)] = static_cast<int>(i);
   std::mt19937_64 random(42);
   std::shuffle(order.begin(), order.end(), random);
-  std::uniform_int_distribution<long long> column(1, rows);
+  std::uniform_int_distribution<long long> block_column(0, block_rows - 1);
+  std::vector<long long> first_columns(static_cast<std::size_t>(blocks_per_row));
   std::uniform_real_distribution<double> value(-1.0, 1.0);
 
   std::FILE* file = std::fopen(path.c_str(), "wb");
@@ -66,20 +73,24 @@ Written write_synthetic_file(const std::string& path, double mb) {
   append("%%MatrixMarket matrix coordinate real general\n% fgdd synthetic benchmark matrix\n");
   append(std::to_string(rows) + " " + std::to_string(rows) + " " + std::to_string(rows * per_row) +
          "\n");
-  for (const int row : order) {
-    for (int k = 0; k < per_row; ++k) {
-      if (buffer.size() - used < 128) flush();
-      char* out = buffer.data() + used;
-      const long long i = row + 1;
-      const long long j = k == 0 ? i : column(random);
-      out = std::to_chars(out, out + 24, i).ptr;
-      *out++ = ' ';
-      out = std::to_chars(out, out + 24, j).ptr;
-      *out++ = ' ';
-      // %.17g: what most writers use for full double precision.
-      out += std::snprintf(out, 32, "%.17g", k == 0 ? 10.0 + value(random) : value(random));
-      *out++ = '\n';
-      used = static_cast<std::size_t>(out - buffer.data());
+  for (const int block_row : order) {
+    for (int k = 0; k < blocks_per_row; ++k)
+      first_columns[k] = (k == 0 ? block_row : block_column(random)) * b + 1;
+    for (int r = 0; r < b; ++r) {
+      const long long i = static_cast<long long>(block_row) * b + r + 1;
+      for (int k = 0; k < per_row; ++k) {
+        if (buffer.size() - used < 128) flush();
+        char* out = buffer.data() + used;
+        const long long j = first_columns[k / b] + k % b;
+        out = std::to_chars(out, out + 24, i).ptr;
+        *out++ = ' ';
+        out = std::to_chars(out, out + 24, j).ptr;
+        *out++ = ' ';
+        // %.17g: what most writers use for full double precision.
+        out += std::snprintf(out, 32, "%.17g", i == j ? 10.0 + value(random) : value(random));
+        *out++ = '\n';
+        used = static_cast<std::size_t>(out - buffer.data());
+      }
     }
   }
   flush();
@@ -108,23 +119,30 @@ int benchmark_main(int argc, char* argv[]) {
       .option("--mb", &options.mb, "MB", "size of the file written")
       .option("--path", &options.path, "FILE", "the file to write (default: a temporary one)")
       .option("--repeats", &options.repeats, "R", "timed reads, the best is reported")
+      .option("--block-size", &options.block_size, "B",
+              "write B x B blocks and read them as BSR (default 1: scalar CSR)")
       .parse(argc, argv);
-  if (!(options.mb > 0) || options.repeats < 1)
-    throw fgdd::bench::UsageError("--mb must be positive and --repeats at least 1");
+  if (!(options.mb > 0) || options.repeats < 1 || options.block_size < 1)
+    throw fgdd::bench::UsageError("--mb must be positive, --repeats and --block-size at least 1");
   const bool own_file = options.path.empty();
   if (own_file) {
     options.path = (std::filesystem::temp_directory_path() /
                     ("fgdd_mm_bench_" + std::to_string(std::random_device{}()) + ".mtx"))
                        .string();
   }
-  const Written file = write_synthetic_file(options.path, options.mb);
+  const Written file = write_synthetic_file(options.path, options.mb, options.block_size);
   std::size_t parsed = 0;
   const double parse_seconds = min_seconds(options.repeats, [&] {
     parsed = fgdd::read_matrix_market_arrays(options.path).col_ind.size();
   });
   // Random columns may repeat within a row; make_matrix sums those, so only count the parse.
-  const double full_seconds =
-      min_seconds(options.repeats, [&] { fgdd::read_matrix_market(options.path); });
+  const double full_seconds = min_seconds(
+      options.repeats, [&] { fgdd::read_matrix_market(options.path, options.block_size); });
+  // The same file as scalar CSR: what regrouping into blocks adds to the full read.
+  const double csr_seconds =
+      options.block_size == 1
+          ? full_seconds
+          : min_seconds(options.repeats, [&] { fgdd::read_matrix_market(options.path); });
   if (own_file) std::filesystem::remove(options.path);
   if (parsed != static_cast<std::size_t>(file.entries)) {
     throw std::runtime_error("parsed " + std::to_string(parsed) + " entries, wrote " +
@@ -139,10 +157,12 @@ int benchmark_main(int argc, char* argv[]) {
       .add("file_mb", file_mb, fixed(3))
       .add("rows", file.rows)
       .add("nnz", file.entries)
+      .add("block_size", options.block_size)
       .add("parse_seconds_min", parse_seconds, fixed(6))
       .add("parse_mb_per_s", parse_rate, fixed(2))
       .add("full_seconds_min", full_seconds, fixed(6))
       .add("full_mb_per_s", file_mb / full_seconds, fixed(2))
+      .add("csr_full_seconds_min", csr_seconds, fixed(6))
       .add("target_mb_per_s", target, fixed(0))
       .add("meets_target", parse_rate >= target);
   fgdd::bench::print_line(line);

@@ -27,7 +27,7 @@ int run(const cli::SolveCommand& command) {
 
   Kokkos::Timer timer;
   std::cout << "setup: loading " << command.matrix << " ..." << std::flush;
-  const GeneratedProblem problem = cli::load_matrix(command.matrix);
+  const GeneratedProblem problem = cli::load_matrix(command);
   space.fence();
   report.load_seconds = timer.seconds();
   std::cout << " done in " << report.load_seconds << " s\n";

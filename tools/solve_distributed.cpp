@@ -44,7 +44,7 @@ SolveStep setup_from_root(const Communicator& comm, const SolveCommand& command,
   Kokkos::Timer timer;
   comm.run_collectively([&] {
     if (!root) return;
-    problem = load_matrix(command.matrix);
+    problem = load_matrix(command);
     b = load_rhs(command, problem.matrix);
   });
   report.load_seconds = timer.seconds();
@@ -76,7 +76,7 @@ SolveStep setup_from_rows(const Communicator& comm, const SolveCommand& command,
   if (generated)
     mine = generate_local_rows(comm, command.matrix);
   else
-    mine.rows = read_matrix_market_rows(comm, command.matrix);
+    mine.rows = read_matrix_market_rows(comm, command.matrix, command.read_block_size());
   report.load_seconds = comm.max(timer.seconds());
   const int block_size = mine.rows.block_size;
   double sizes[2] = {double(mine.rows.num_block_rows()) * block_size,

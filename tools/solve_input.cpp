@@ -2,9 +2,10 @@
 
 namespace fgdd::cli {
 
-GeneratedProblem load_matrix(const std::string& source) {
+GeneratedProblem load_matrix(const SolveCommand& command) {
+  const std::string& source = command.matrix;
   if (is_generator_spec(source)) return generate_problem(source);
-  return {read_matrix_market(source), GridInfo{}, source};
+  return {read_matrix_market(source, command.read_block_size()), GridInfo{}, source};
 }
 
 Vector load_rhs(const SolveCommand& command, const SparseMatrix& A) {

@@ -6,8 +6,9 @@
 
 namespace fgdd::cli {
 
-// A file is a problem without grid metadata. Throws FileError / InvalidInput.
-GeneratedProblem load_matrix(const std::string& source);
+// command.matrix: a file (read with command.read_block_size(); a problem without grid
+// metadata) or gen:SPEC. Throws FileError / InvalidInput.
+GeneratedProblem load_matrix(const SolveCommand& command);
 
 // b from --rhs, or ones. Throws FileError, DimensionMismatch.
 Vector load_rhs(const SolveCommand& command, const SparseMatrix& A);

@@ -4,6 +4,7 @@
 #include "core/generators.hpp"
 
 #include <algorithm>
+#include <charconv>
 
 namespace fgdd::cli {
 
@@ -37,6 +38,30 @@ const std::vector<std::pair<std::string, std::string>> solver_flags = {
     {"--jacobi-iters", "jacobi_iters"},
     {"--overlap", "overlap"},
     {"--jacobi-block-rows", "jacobi_block_rows"}};
+
+// --block-size's value: a whole number from 1 up.
+int parse_block_size(const std::string& text) {
+  int value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || value < 1)
+    throw UsageError("--block-size: '" + text + "' is not a block size (a whole number from 1)");
+  return value;
+}
+
+// A generated problem has its block size built in: --block-size may only restate it.
+void check_generator_block_size(const SolveCommand& command) {
+  if (!command.block_size || !is_generator_spec(command.matrix)) return;
+  int own = 0;
+  try {
+    own = generated_block_size(command.matrix);
+  } catch (const fgdd::Error& error) {
+    throw UsageError(error.what());
+  }
+  if (*command.block_size != own)
+    throw UsageError("--block-size " + std::to_string(*command.block_size) + " does not apply to " +
+                     command.matrix + ": a generated problem has its own block size (" +
+                     std::to_string(own) + "); --block-size is for Matrix Market files");
+}
 
 }  // namespace
 
@@ -72,6 +97,8 @@ SolveCommand parse_solve_command(const std::vector<std::string>& args) {
       command.matrix = value();
     else if (option == "--rhs")
       command.rhs = value();
+    else if (option == "--block-size")
+      command.block_size = parse_block_size(value());
     else if (option == "--write-solution")
       command.write_solution = value();
     else if (option == "--write-unconverged")
@@ -85,6 +112,7 @@ SolveCommand parse_solve_command(const std::vector<std::string>& args) {
   if (command.matrix.empty()) throw UsageError("--matrix FILE.mtx|gen:SPEC is required");
   if (command.write_unconverged && command.write_solution.empty())
     throw UsageError("--write-unconverged needs --write-solution FILE.mtx");
+  check_generator_block_size(command);
   try {
     command.options.validate();
   } catch (const std::exception& error) {
@@ -99,6 +127,7 @@ std::vector<std::string> canonical_items(const SolveCommand& command) {
   for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
            {"matrix", command.matrix},
            {"rhs", command.rhs},
+           {"block_size", command.block_size ? std::to_string(*command.block_size) : ""},
            {"write_solution", command.write_solution},
            {"write_unconverged", flag(command.write_unconverged)},
            {"json", command.json},
@@ -121,6 +150,12 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
   --matrix FILE.mtx|gen:SPEC  Matrix Market file, or a generated problem:
                               gen:lap7:N[:NY:NZ]  gen:lap27:N[:NY:NZ]  gen:convdiff:N
                               gen:reservoir[:NX:NY:NZ]  gen:bsr3:N
+  --block-size B              read FILE.mtx as BSR with BxB blocks (3 for 3-D elasticity or
+                              three-phase reservoir unknowns numbered point by point); the
+                              pattern must be B-blocked: rows a multiple of B, every block
+                              holding an entry stored in full (explicit zeros count), else
+                              the first block row that is not is named; --rhs stays a vector
+                              of all rows; gen:SPEC takes only its own block size; default 1
   --partitioner {partitioner}
                               subdomains (auto: geometric for generated grids, else METIS
                               when built with it, else RCM chunks; for ilu0/ildu0 natural:

@@ -4,6 +4,7 @@
 
 #include "solver/solver_options.hpp"
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -11,8 +12,14 @@
 namespace fgdd::cli {
 
 struct SolveCommand {
+  // The block size the matrix is read with: --block-size, else 1 (a generated problem has its
+  // own, which parse_solve_command made sure --block-size equals).
+  int read_block_size() const noexcept { return block_size.value_or(1); }
+
   std::string matrix;              // a Matrix Market path or gen:SPEC
   std::string rhs;                 // empty: all ones
+  std::optional<int> block_size;   // --block-size: a file read as BSR; unset: 1 for a file, the
+                                   // generator's own for gen: (which refuses any other)
   SolverOptions options;           // every solver option, filled through SolverOptions::set
   std::string write_solution;      // empty: do not write; otherwise only a converged x, unless
   bool write_unconverged = false;  // the last iterate too, its header saying it did not converge

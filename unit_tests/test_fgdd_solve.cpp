@@ -1,5 +1,6 @@
 // fgdd-solve: argument parsing, and the executable's exit codes, JSON and solution file.
 #include "catch_compat.hpp"
+#include "core/generators.hpp"
 #include "core/matrix_market.hpp"
 #include "core/types.hpp"
 #include "solve_options.hpp"
@@ -360,4 +361,79 @@ TEST_CASE("fgdd-solve out of memory: exit 2 with the reason, no abort", "[tools]
   REQUIRE(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 2);
   CHECK(output.find("fgdd-solve: out of memory: gmres solve of 17576 rows") != std::string::npos);
+}
+
+TEST_CASE("parse_solve_command --block-size", "[tools][cli][block_size]") {
+  const auto parse = [](const std::vector<std::string>& args) {
+    return cli::parse_solve_command(args);
+  };
+  CHECK_FALSE(parse({"--matrix", "a.mtx"}).block_size);
+  CHECK(parse({"--matrix", "a.mtx"}).read_block_size() == 1);
+  CHECK(parse({"--matrix", "a.mtx", "--block-size", "3"}).read_block_size() == 3);
+  CHECK(parse({"--matrix", "a.mtx", "--block-size", "5"}).read_block_size() == 5);
+  // A generated problem's own block size may be restated, no other.
+  CHECK(parse({"--matrix", "gen:bsr3:4", "--block-size", "3"}).read_block_size() == 3);
+  CHECK(parse({"--matrix", "gen:lap7:4", "--block-size", "1"}).read_block_size() == 1);
+  CHECK(cli::canonical_items(parse({"--matrix", "a.mtx", "--block-size", "3"})) !=
+        cli::canonical_items(parse({"--matrix", "a.mtx"})));
+  const auto fails_with = [&](const std::vector<std::string>& args, const std::string& words) {
+    CAPTURE(words);
+    CHECK_THROWS_AS(parse(args), cli::UsageError);
+    CHECK_THROWS_WITH(parse(args), FGDD_CONTAINS(words));
+  };
+  for (const std::string bad : {"0", "-3", "3x", "", "1.5", "99999999999"})
+    fails_with({"--matrix", "a.mtx", "--block-size", bad}, "'" + bad + "' is not a block size");
+  fails_with({"--matrix", "a.mtx", "--block-size"}, "--block-size needs a value");
+  fails_with({"--matrix", "gen:lap7:4", "--block-size", "3"},
+             "--block-size 3 does not apply to gen:lap7:4: a generated problem has its own block "
+             "size (1)");
+  fails_with({"--matrix", "gen:bsr3:4", "--block-size", "1"}, "its own block size (3)");
+  fails_with({"--matrix", "gen:bsr3:4", "--read-per-rank", "--block-size", "2"},
+             "its own block size (3)");
+}
+
+TEST_CASE("fgdd-solve --block-size reads a file as BSR", "[tools][cli][block_size]") {
+  TempDir dir;
+  // gen:bsr3 written as scalar entries, then read back as 3x3 blocks.
+  const std::string matrix = dir.path + "/bsr3.mtx";
+  write_matrix_market(matrix, generate_problem("gen:bsr3:5").matrix);
+  const std::string json = dir.path + "/report.json";
+  SECTION("blocked: solved as BSR, the right-hand side a vector of all rows") {
+    const std::string rhs = dir.path + "/b.mtx";
+    write_matrix_market_vector(rhs, std::vector<Scalar>(375, 1.0));
+    const Run run =
+        run_solve("--matrix " + matrix + " --block-size 3 --rhs " + rhs + " --json " + json, dir);
+    INFO(run.output);
+    CHECK(run.exit_code == 0);
+    CHECK(run.output.find("block size 3") != std::string::npos);
+    const std::string report = read_file(json);
+    CHECK(report.find("\"block_size\":3") != std::string::npos);
+    CHECK(report.find("\"rows\":375") != std::string::npos);
+  }
+  SECTION("without --block-size the same file is scalar CSR") {
+    const Run run = run_solve("--matrix " + matrix + " --json " + json, dir);
+    INFO(run.output);
+    CHECK(run.exit_code == 0);
+    CHECK(read_file(json).find("\"block_size\":1") != std::string::npos);
+  }
+  SECTION("rows not a multiple of the block size: 2, naming the size line") {
+    const Run run = run_solve("--matrix " + matrix + " --block-size 2", dir);
+    INFO(run.output);
+    CHECK(run.exit_code == 2);
+    CHECK(run.output.find("bsr3.mtx:3: the size line announces 375 rows, not a multiple of the "
+                          "block size 2") != std::string::npos);
+  }
+  SECTION("a pattern blocked for 3 but not for 5: 2, naming the first block row") {
+    const Run run = run_solve("--matrix " + matrix + " --block-size 5", dir);
+    INFO(run.output);
+    CHECK(run.exit_code == 2);
+    CHECK(run.output.find("the matrix is not 5x5-blocked: block row 1 (rows 1-5)") !=
+          std::string::npos);
+  }
+  SECTION("a generated problem refuses another block size: 2") {
+    const Run run = run_solve("--matrix gen:lap7:4 --block-size 3", dir);
+    INFO(run.output);
+    CHECK(run.exit_code == 2);
+    CHECK(run.output.find("does not apply to gen:lap7:4") != std::string::npos);
+  }
 }

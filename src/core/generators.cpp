@@ -586,6 +586,10 @@ GeneratedProblem generate_problem(const std::string& spec) {
 
 GridInfo generated_grid(const std::string& spec) { return parse_spec(spec).grid; }
 
+int generated_block_size(const std::string& spec) {
+  return gen::block_size_of(parse_spec(spec).generator.kind);
+}
+
 GeneratedPlanes generate_planes(const std::string& spec, Ordinal first_z, Ordinal last_z) {
   const ParsedSpec parsed = parse_spec(spec);
   const GridInfo& grid = parsed.grid;

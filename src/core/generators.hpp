@@ -51,6 +51,10 @@ GeneratedProblem generate_problem(const std::string& spec);
 // The grid of a generator spec, without building the matrix. Throws as generate_problem.
 GridInfo generated_grid(const std::string& spec);
 
+// The block size of the matrix a generator spec builds (3 for gen:bsr3, else 1), without
+// building it. Throws as generate_problem.
+int generated_block_size(const std::string& spec);
+
 // Block rows of the z planes [first_z, last_z) of generate_problem(spec): the same rows, columns
 // and values bitwise, with global block columns, so that each rank of a distributed run builds
 // only its share (block row (x, y, z) of the planes is rows.row_map's entry

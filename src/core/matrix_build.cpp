@@ -116,8 +116,8 @@ bool rows_sorted_and_unique(Ordinal n, const RowMap& row_map, const ColumnIndice
 
 // Sorts each block row by column and sums blocks with equal columns. Returns new arrays; the
 // inputs are not modified except the column order of col_ind when arrays_may_change.
-SparseMatrix sort_and_merge(Ordinal n, int b, const RowMap& row_map, ColumnIndices col_ind,
-                            Values values, bool arrays_may_change) {
+detail::SortedArrays sort_and_merge(Ordinal n, int b, const RowMap& row_map, ColumnIndices col_ind,
+                                    Values values, bool arrays_may_change) {
   const Offset nnzb = col_ind.extent(0);
   const Offset block_entries = Offset(b) * Offset(b);
   if (!arrays_may_change) {
@@ -158,8 +158,7 @@ SparseMatrix sort_and_merge(Ordinal n, int b, const RowMap& row_map, ColumnIndic
           }
         }
       });
-  return SparseMatrix(SparseMatrix::ValidatedTag{}, n, b, merged_row_map, merged_cols,
-                      merged_values);
+  return {merged_row_map, merged_cols, merged_values};
 }
 
 void check_diagonal(const SparseMatrix& A) {
@@ -182,17 +181,26 @@ void check_diagonal(const SparseMatrix& A) {
 
 }  // namespace
 
+namespace detail {
+
+SortedArrays sorted_unique_arrays(Ordinal num_block_rows, Ordinal num_block_cols, int block_size,
+                                  SparseMatrix::RowMap row_map, SparseMatrix::ColumnIndices col_ind,
+                                  SparseMatrix::Values values, bool arrays_may_change) {
+  check_shape(num_block_rows, num_block_cols, block_size, row_map, col_ind, values);
+  check_entries(num_block_rows, block_size, row_map, col_ind, values);
+  if (rows_sorted_and_unique(num_block_rows, row_map, col_ind)) return {row_map, col_ind, values};
+  return sort_and_merge(num_block_rows, block_size, row_map, col_ind, values, arrays_may_change);
+}
+
+}  // namespace detail
+
 SparseMatrix make_matrix(Ordinal num_block_rows, Ordinal num_block_cols, int block_size,
                          SparseMatrix::RowMap row_map, SparseMatrix::ColumnIndices col_ind,
                          SparseMatrix::Values values, bool arrays_may_change) {
-  check_shape(num_block_rows, num_block_cols, block_size, row_map, col_ind, values);
-  check_entries(num_block_rows, block_size, row_map, col_ind, values);
-  SparseMatrix A =
-      rows_sorted_and_unique(num_block_rows, row_map, col_ind)
-          ? SparseMatrix(SparseMatrix::ValidatedTag{}, num_block_rows, block_size, row_map,
-                         col_ind, values)
-          : sort_and_merge(num_block_rows, block_size, row_map, col_ind, values,
-                           arrays_may_change);
+  const detail::SortedArrays sorted = detail::sorted_unique_arrays(
+      num_block_rows, num_block_cols, block_size, row_map, col_ind, values, arrays_may_change);
+  SparseMatrix A(SparseMatrix::ValidatedTag{}, num_block_rows, block_size, sorted.row_map,
+                 sorted.col_ind, sorted.values);
   check_diagonal(A);
   return A;
 }

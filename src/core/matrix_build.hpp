@@ -38,6 +38,21 @@ SparseMatrix make_matrix(Ordinal num_block_rows, Ordinal num_block_cols, int blo
                          SparseMatrix::Values values, bool arrays_may_change);
 
 namespace detail {
+
+// Block CSR arrays on the device with sorted, unique block columns in every block row.
+struct SortedArrays {
+  SparseMatrix::RowMap row_map;
+  SparseMatrix::ColumnIndices col_ind;
+  SparseMatrix::Values values;
+};
+
+// make_matrix without its diagonal check (the same checks, sort and merge, the same throws), for
+// a reader that regroups the arrays before the matrix is complete: a scalar file read as BSR
+// (core/block_pattern.hpp) must first report an incomplete block, then a missing diagonal block.
+SortedArrays sorted_unique_arrays(Ordinal num_block_rows, Ordinal num_block_cols, int block_size,
+                                  SparseMatrix::RowMap row_map, SparseMatrix::ColumnIndices col_ind,
+                                  SparseMatrix::Values values, bool arrays_may_change);
+
 // to(i) = from(i) with a type conversion; a functor because device lambdas stay out of headers
 // (core/types.hpp).
 template <class To, class From>

@@ -2,8 +2,10 @@
 // in place with std::from_chars (no iostreams), then turns COO into CSR with one counting sort.
 #include "core/matrix_market.hpp"
 
+#include "core/block_pattern.hpp"
 #include "core/errors.hpp"
 #include "core/file_bytes.hpp"
+#include "core/host_copy.hpp"
 #include "core/output_file.hpp"
 
 #include <algorithm>
@@ -474,7 +476,7 @@ struct CoordinateEntries {
 };
 
 // Pass 1. Kept apart so the file buffer is freed before the CSR arrays are allocated.
-CoordinateEntries parse_coordinate_file(const std::string& path) {
+CoordinateEntries parse_coordinate_file(const std::string& path, int block_size) {
   const FileBuffer buffer = read_whole_file(path);
   Parser parser(path, buffer);
   CoordinateEntries coo;
@@ -482,6 +484,7 @@ CoordinateEntries parse_coordinate_file(const std::string& path) {
   coo.sizes = parser.parse_size_line(coo.header, Target::SparseMatrix);
   const Header& header = coo.header;
   const Sizes& sizes = coo.sizes;
+  detail::check_rows_divisible(path, sizes.line, sizes.rows, block_size);
 
   // "1 1\n" is the shortest possible entry line.
   const std::size_t capacity = reserve_for(sizes.entries, parser.bytes_left(), 4);
@@ -500,10 +503,10 @@ CoordinateEntries parse_coordinate_file(const std::string& path) {
   return coo;
 }
 
-}  // namespace
-
-HostMatrixArrays read_matrix_market_arrays(const std::string& path, MatrixMarketRows rows_hold) {
-  const CoordinateEntries coo = parse_coordinate_file(path);
+// read_matrix_market_arrays, refusing a size line whose rows block_size does not divide.
+HostMatrixArrays read_scalar_arrays(const std::string& path, MatrixMarketRows rows_hold,
+                                    int block_size) {
+  const CoordinateEntries coo = parse_coordinate_file(path, block_size);
   const bool mirror = coo.header.symmetry != Symmetry::General;
   const bool skew = coo.header.symmetry == Symmetry::SkewSymmetric;
   const Scalar mirror_sign = skew ? -1.0 : 1.0;
@@ -551,18 +554,72 @@ HostMatrixArrays read_matrix_market_arrays(const std::string& path, MatrixMarket
   return arrays;
 }
 
+// make_matrix's complaint about a file's matrix, naming the file.
+[[noreturn]] void throw_for_file(const std::string& path, const InvalidMatrix& error) {
+  throw FileError(
+      path, 0,
+      std::string(error.what()) + " (rows/columns in the message are 0-based; add 1 for the file)");
+}
+
+// The scalar CSR arrays of a file regrouped into block_size × block_size blocks on the device:
+// sorted and merged as make_matrix would, checked to be blocked, regrouped, then made a matrix
+// (whose diagonal check now asks for diagonal blocks).
+SparseMatrix make_blocked_matrix(const std::string& path, HostMatrixArrays arrays, int block_size) {
+  const Ordinal n = arrays.num_block_rows;
+  try {
+    // The file's order is dropped once sorted, so at most two copies of the entries live on the
+    // device at a time (sorted scalar and blocks), as for block size 1.
+    detail::SortedArrays scalar = detail::sorted_unique_arrays(
+        n, n, 1, detail::to_device(arrays.row_map, "fgdd::core::row_map"),
+        detail::to_device(arrays.col_ind, "fgdd::core::col_ind"),
+        detail::to_device(arrays.values, "fgdd::core::values"), /*arrays_may_change=*/true);
+    arrays = {};
+    if (const auto gap = detail::first_block_gap(n, block_size, scalar))
+      throw FileError(path, 0, "the matrix is " + detail::describe_block_gap(block_size, *gap));
+    const detail::SortedArrays blocks = detail::regroup_into_blocks(n, block_size, scalar);
+    scalar = {};
+    return make_matrix(n / block_size, n / block_size, block_size, blocks.row_map, blocks.col_ind,
+                       blocks.values, /*arrays_may_change=*/true);
+  } catch (const InvalidMatrix& error) {
+    throw_for_file(path, error);
+  }
+}
+
+}  // namespace
+
+HostMatrixArrays read_matrix_market_arrays(const std::string& path, MatrixMarketRows rows_hold) {
+  return read_scalar_arrays(path, rows_hold, 1);
+}
+
 SparseMatrix read_matrix_market(const std::string& path) {
   const HostMatrixArrays arrays = read_matrix_market_arrays(path);
   try {
     return make_matrix(arrays);
   } catch (const InvalidMatrix& error) {
-    throw FileError(path, 0,
-                    std::string(error.what()) +
-                        " (rows/columns in the message are 0-based; add 1 for the file)");
+    throw_for_file(path, error);
   }
 }
 
+SparseMatrix read_matrix_market(const std::string& path, int block_size) {
+  if (block_size < 1)
+    throw InvalidInput("read_matrix_market: block size must be at least 1, got " +
+                       std::to_string(block_size) + " (for " + path + ")");
+  if (block_size == 1) return read_matrix_market(path);
+  return make_blocked_matrix(
+      path, read_scalar_arrays(path, MatrixMarketRows::NeedDiagonal, block_size), block_size);
+}
+
 namespace detail {
+
+void check_rows_divisible(const std::string& path, std::int64_t size_line, std::int64_t rows,
+                          int block_size) {
+  if (rows % block_size == 0) return;
+  throw FileError(path, size_line,
+                  "the size line announces " + std::to_string(rows) +
+                      " rows, not a multiple of the block size " + std::to_string(block_size) +
+                      " (a matrix read as " + std::to_string(block_size) + "x" +
+                      std::to_string(block_size) + " blocks has whole block rows)");
+}
 
 void check_rows_fit_entries(const std::string& path, std::int64_t size_line, std::int64_t rows,
                             std::int64_t entries, bool skew) {

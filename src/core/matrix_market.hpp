@@ -42,6 +42,19 @@ HostMatrixArrays read_matrix_market_arrays(
 // row without a diagonal entry) is rethrown as FileError(path, 0, ...) so the file is named.
 SparseMatrix read_matrix_market(const std::string& path);
 
+// The same file read as BSR with block_size × block_size blocks (block_size 1: the above). The
+// pattern must be blocked: rows divisible by block_size, and every block holding a stored entry
+// stored in full (explicit zeros count). Values, duplicates (summed), symmetric expansion and
+// the file checks are read_matrix_market's; the scalar arrays are regrouped on the device in
+// one pass after make_matrix's sort (core/block_pattern.hpp), so memory stays in proportion to
+// the file. Throws InvalidInput for block_size < 1; FileError naming the size line when its rows
+// are not a multiple of block_size; FileError(path, 0, ...) naming the first block row that is
+// not blocked, its block column and a missing entry, numbered from 1 as in the file ("... is not
+// 3x3-blocked: block row 18 (rows 52-54), block column 4 (columns 10-12): entry (53, 12) is not
+// stored"); and, after that, make_matrix's errors as above (a block row without its diagonal
+// block).
+SparseMatrix read_matrix_market(const std::string& path, int block_size);
+
 // Reads an n×1 vector: `matrix array real|integer general` (one value per line), or
 // `matrix coordinate real|integer general` with one column (absent entries are 0, duplicates
 // are summed and must stay finite). Throws FileError as read_matrix_market_arrays does.
@@ -72,6 +85,11 @@ void write_matrix_market_vector(const std::string& path, const ConstVector& x,
                                 const std::string& comment = {});
 
 namespace detail {
+
+// Throws FileError(path, size_line, ...) unless block_size divides rows: a matrix read as BSR
+// has whole block rows.
+void check_rows_divisible(const std::string& path, std::int64_t size_line, std::int64_t rows,
+                          int block_size);
 
 // What a reader of part of a coordinate matrix file needs from its banner and size line.
 struct MatrixMarketLayout {

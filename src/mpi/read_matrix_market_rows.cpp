@@ -4,8 +4,10 @@
 // entries then travel to the owners of their rows (mirrored ones to the owners of theirs).
 #include "mpi/read_matrix_market_rows.hpp"
 
+#include "core/block_pattern.hpp"
 #include "core/errors.hpp"
 #include "core/file_bytes.hpp"
+#include "core/host_copy.hpp"
 #include "core/matrix_market.hpp"
 #include "mpi/mpi_transfer.hpp"
 
@@ -41,18 +43,51 @@ std::size_t next_line_start(const FileBytes& file, std::size_t offset) {
   return file.size();
 }
 
+// This rank's scalar rows (sorted unique columns, global) regrouped into block_size blocks, as
+// read_matrix_market(path, block_size) regroups the whole matrix; a block row that is not
+// blocked is the same FileError, numbered in the whole matrix.
+void regroup_rows(const std::string& path, int block_size, LocalRows& rows) {
+  const Ordinal scalar_rows = rows.num_block_rows();
+  detail::SortedArrays scalar;
+  scalar.row_map = detail::to_device(rows.row_map, "fgdd::mpi::row_map");
+  scalar.col_ind = detail::to_device(rows.col_ind, "fgdd::mpi::col_ind");
+  scalar.values = detail::to_device(rows.values, "fgdd::mpi::values");
+  if (auto gap = detail::first_block_gap(scalar_rows, block_size, scalar)) {
+    gap->block_row += Offset(rows.first_block_row);
+    gap->row += Offset(rows.first_block_row) * Offset(block_size);
+    throw FileError(path, 0, "the matrix is " + detail::describe_block_gap(block_size, *gap));
+  }
+  const detail::SortedArrays blocks = detail::regroup_into_blocks(scalar_rows, block_size, scalar);
+  rows.block_size = block_size;
+  rows.row_map = detail::to_host_vector(blocks.row_map);
+  rows.col_ind = detail::to_host_vector(blocks.col_ind);
+  rows.values = detail::to_host_vector(blocks.values);
+}
+
 }  // namespace
 
-LocalRows read_matrix_market_rows(const Communicator& comm, const std::string& path) {
+LocalRows read_matrix_market_rows(const Communicator& comm, const std::string& path,
+                                  int block_size) {
   const int ranks = comm.size(), me = comm.rank();
   std::optional<FileBytes> file;
   detail::MatrixMarketLayout layout;
   comm.run_collectively([&] {
+    if (block_size < 1)
+      throw InvalidInput("read_matrix_market_rows: block size must be at least 1, got " +
+                         std::to_string(block_size) + " (for " + path + ")");
     file.emplace(path);
     layout = read_layout(*file, path);
-    if (layout.rows < ranks)
-      throw InvalidInput(path + " has " + std::to_string(layout.rows) + " rows for " +
-                         std::to_string(ranks) + " MPI ranks; every rank needs at least one");
+    detail::check_rows_divisible(path, layout.size_line, layout.rows, block_size);
+    const std::int64_t block_rows = layout.rows / block_size;
+    if (block_rows < ranks) {
+      const std::string blocks = " (" + std::to_string(block_rows) + " block row" +
+                                 (block_rows == 1 ? "" : "s") + " of " +
+                                 std::to_string(block_size) + ")";
+      throw InvalidInput(path + " has " + std::to_string(layout.rows) + " rows" +
+                         (block_size > 1 ? blocks : std::string()) + " for " +
+                         std::to_string(ranks) + " MPI ranks; every rank needs at least one" +
+                         (block_size > 1 ? " block row" : ""));
+    }
   });
 
   // This rank's lines: from the first line start in its byte range to the next rank's.
@@ -113,11 +148,12 @@ LocalRows read_matrix_market_rows(const Communicator& comm, const std::string& p
   });
   text = {};
 
-  // Rows [N r / P, N (r + 1) / P) per rank; each entry to its row's owner, mirrored ones too.
-  const std::int64_t n = layout.rows;
-  // The largest r with floor(n r / P) <= row.
+  // Block rows [N r / P, N (r + 1) / P) per rank; each entry to its row's owner, mirrored ones
+  // too.
+  const std::int64_t n = layout.rows / block_size;
+  // The largest r with floor(n r / P) <= the row's block row.
   const auto owner = [&](Ordinal row) {
-    return int(((std::int64_t(row) + 1) * ranks + n - 1) / n - 1);
+    return int(((std::int64_t(row / block_size) + 1) * ranks + n - 1) / n - 1);
   };
 
   // Two passes over the entries: count per owner, then fill the send arrays in owner order.
@@ -151,9 +187,10 @@ LocalRows read_matrix_market_rows(const Communicator& comm, const std::string& p
   // CSR of this rank's rows: a counting sort by row keeps the arrival order (the file's: ranks
   // send in rank order, each in file order), then each row is sorted by column, stably, and
   // duplicates are summed in that order (as read_matrix_market's make_matrix does).
+  // Scalar rows first (first_block_row counting scalar rows), regrouped below.
   LocalRows out;
-  out.first_block_row = Ordinal(n * me / ranks);
-  const Ordinal local_rows = Ordinal(n * (me + 1) / ranks) - out.first_block_row;
+  out.first_block_row = Ordinal(n * me / ranks) * block_size;
+  const Ordinal local_rows = Ordinal(n * (me + 1) / ranks) * block_size - out.first_block_row;
   std::vector<Offset> start(std::size_t(local_rows) + 1, 0);
   for (const Ordinal row : my_rows) ++start[std::size_t(row - out.first_block_row) + 1];
   std::partial_sum(start.begin(), start.end(), start.begin());
@@ -179,6 +216,10 @@ LocalRows read_matrix_market_rows(const Communicator& comm, const std::string& p
       out.values.push_back(my_values[*k]);
     }
     out.row_map.push_back(Offset(out.col_ind.size()));
+  }
+  if (block_size > 1) {
+    out.first_block_row /= block_size;
+    comm.run_collectively([&] { regroup_rows(path, block_size, out); });
   }
   return out;
 }

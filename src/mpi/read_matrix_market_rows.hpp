@@ -10,11 +10,16 @@
 
 namespace fgdd {
 
-// Collective. Rank r's block rows (block size 1) are [N r / P, N (r + 1) / P) of the file's N
-// rows, as LocalRows for DistributedSolver::setup. Symmetric and skew-symmetric files are
-// expanded and duplicate entries summed, as read_matrix_market does. Every rank opens the
-// file. Throws on every rank alike: FileError naming the path and the 1-based line for what
-// read_matrix_market rejects, and InvalidInput when there are fewer rows than ranks.
-LocalRows read_matrix_market_rows(const Communicator& comm, const std::string& path);
+// Collective. Rank r's block rows are [N r / P, N (r + 1) / P) of the file's N block rows
+// (rows / block_size; the same block_size on every rank), as LocalRows for
+// DistributedSolver::setup. Symmetric and skew-symmetric files are expanded and duplicate
+// entries summed, as read_matrix_market does, and with block_size > 1 each rank regroups its
+// rows into blocks as read_matrix_market(path, block_size) does. Every rank opens the file.
+// Throws on every rank alike: FileError naming the path and the 1-based line for what
+// read_matrix_market(path, block_size) rejects (the first block row that is not blocked: the
+// same message), and InvalidInput for block_size < 1 or when there are fewer block rows than
+// ranks. (A missing diagonal block is found later, by DistributedSolver::setup.)
+LocalRows read_matrix_market_rows(const Communicator& comm, const std::string& path,
+                                  int block_size = 1);
 
 }  // namespace fgdd

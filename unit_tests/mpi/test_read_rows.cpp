@@ -213,3 +213,85 @@ TEST_CASE("read_matrix_market_rows: the serial reader's errors, on every rank", 
     remove_shared(comm, path);
   }
 }
+
+TEST_CASE("read_matrix_market_rows with a block size equals the serial BSR reader's rows",
+          "[mpi][dist][block_size]") {
+  const Communicator comm;
+  // gen:bsr3 written as scalar entries (zeros inside blocks kept): every rank's whole block
+  // rows, regrouped, equal the serial reader's, and they solve.
+  const GeneratedProblem problem = generate_problem("gen:bsr3:4");
+  const std::string path = shared_file(comm, "bsr3.mtx", "");
+  if (comm.is_root()) write_matrix_market(path, problem.matrix);
+  MPI_Barrier(comm.get());
+  const SparseMatrix A = read_matrix_market(path, 3);
+  const Ordinal n = A.num_block_rows();
+  const Ordinal first = Ordinal(std::int64_t(n) * comm.rank() / comm.size());
+  const Ordinal last = Ordinal(std::int64_t(n) * (comm.rank() + 1) / comm.size());
+  const LocalRows expected = rows_of(A, first, last - first);
+  const LocalRows mine = read_matrix_market_rows(comm, path, 3);
+  CHECK(mine.block_size == 3);
+  CHECK(mine.first_block_row == expected.first_block_row);
+  CHECK(mine.row_map == expected.row_map);
+  CHECK(mine.col_ind == expected.col_ind);
+  CHECK(mine.values == expected.values);
+  SolverOptions options;
+  options.set_all({"subdomain_rows=60"});
+  DistributedSolver solver(comm, options);
+  solver.setup(ExecSpace(), mine);
+  Vector b("b", solver.matrix().num_rows()), x("x", solver.matrix().num_rows());
+  Kokkos::deep_copy(b, 1.0);
+  CHECK(solver.solve_rows(ExecSpace(), b, x).converged());
+  remove_shared(comm, path);
+}
+
+TEST_CASE("read_matrix_market_rows with a block size: the serial reader's errors",
+          "[mpi][dist][block_size]") {
+  const Communicator comm;
+  // Eight 3x3 diagonal blocks; the last block row (the last rank's) misses entry (23, 22).
+  std::string entries;
+  int count = 0;
+  for (int i = 1; i <= 24; ++i) {
+    for (int j = 3 * ((i - 1) / 3) + 1; j <= 3 * ((i - 1) / 3) + 3; ++j) {
+      if (i == 23 && j == 22) continue;
+      entries += std::to_string(i) + " " + std::to_string(j) + (i == j ? " 4\n" : " -1\n");
+      ++count;
+    }
+  }
+  const std::string head = "%%MatrixMarket matrix coordinate real general\n";
+  for (const int block_size : {3, 5}) {
+    CAPTURE(block_size, comm.size());
+    const std::string path =
+        shared_file(comm, "gap.mtx", head + "24 24 " + std::to_string(count) + "\n" + entries);
+    std::int64_t serial_line = -2;
+    std::string serial_what;
+    try {
+      read_matrix_market(path, block_size);
+    } catch (const FileError& error) {
+      serial_line = error.line();
+      serial_what = error.what();
+    }
+    REQUIRE(serial_line >= 0);
+    CHECK(serial_what.find(block_size == 3 ? "block row 8 (rows 22-24)" : "block size 5") !=
+          std::string::npos);
+    bool thrown = false;
+    try {
+      read_matrix_market_rows(comm, path, block_size);
+    } catch (const FileError& error) {
+      thrown = true;
+      CHECK(error.line() == serial_line);
+      CHECK(std::string(error.what()) == serial_what);
+    }
+    CHECK(thrown);
+    remove_shared(comm, path);
+  }
+  if (comm.size() > 1) {
+    // Six rows are enough rows for the ranks but one block row of 6 is not.
+    std::string diagonal;
+    for (int i = 1; i <= 6; ++i)
+      for (int j = 1; j <= 6; ++j) diagonal += std::to_string(i) + " " + std::to_string(j) + " 1\n";
+    const std::string path = shared_file(comm, "one_block.mtx", head + "6 6 36\n" + diagonal);
+    CHECK_THROWS_WITH(read_matrix_market_rows(comm, path, 6),
+                      FGDD_CONTAINS("has 6 rows (1 block row of 6) for"));
+    remove_shared(comm, path);
+  }
+}

@@ -35,6 +35,7 @@ struct Options {
   Offset subdomain_rows = 0;
   std::string vendor = "auto";
   int labels = 6;  // labels listed per memory peak
+  bool memory = true;
   bench::SolveRunOptions run;
 };
 
@@ -153,18 +154,19 @@ bench::JsonObject labels_json(const bench::PhasePeak& peak, double entries, int 
   return json;
 }
 
-bench::JsonObject vendor_json(const ConfigResult& c, double entries, int shown) {
+bench::JsonObject vendor_json(const ConfigResult& c, double entries, int shown, bool memory) {
   bench::JsonObject json;
   json.add("name", c.name);
   if (!c.skipped.empty()) return json.add("skipped", c.skipped);
   using bench::fixed;
-  return json.add("setup_s", c.setup_s, fixed(6))
+  json.add("setup_s", c.setup_s, fixed(6))
       .add("iterations", c.iterations)
       .add("solve_s", c.solve_s, fixed(6))
       .add("time_to_solution_s", c.setup_s + c.solve_s, fixed(6))
       .add("status", c.status)
-      .add("relative_true_residual", c.relative_true_residual, bench::scientific(3))
-      .add("setup_peak_bytes_per_entry", double(c.setup_memory.bytes) / entries, fixed(2))
+      .add("relative_true_residual", c.relative_true_residual, bench::scientific(3));
+  if (!memory) return json;
+  return json.add("setup_peak_bytes_per_entry", double(c.setup_memory.bytes) / entries, fixed(2))
       .add("solve_peak_bytes_per_entry", double(c.solve_memory.bytes) / entries, fixed(2))
       .add("setup_peak_labels", labels_json(c.setup_memory, entries, shown))
       .add("solve_peak_labels", labels_json(c.solve_memory, entries, shown));
@@ -192,6 +194,8 @@ int benchmark_main(int argc, char* argv[]) {
       .at_least("--max-iters", &options.run.krylov.max_iterations, 1, "N",
                 "BiCGSTAB iterations at most")
       .at_least("--labels", &options.labels, 0, "N", "allocation labels listed per memory peak")
+      .toggle("--no-memory", &options.memory, false,
+              "no allocation callbacks, no memory fields (to check they do not change the times)")
       .parse(argc, argv);
   if (options.matrices.empty()) throw bench::UsageError("give at least one --matrix");
   if (!options.rhs.empty() && options.rhs.size() != options.matrices.size())
@@ -201,8 +205,9 @@ int benchmark_main(int argc, char* argv[]) {
   const std::optional<bench::VendorTrsv> vendor = vendor_trsv(options.vendor);
   options.run.setup_repeats = options.run.repeats;
   // Before the matrices are read, so that they count.
-  bench::PeakMemoryTracker memory;
-  options.run.memory = &memory;
+  std::optional<bench::PeakMemoryTracker> memory;
+  if (options.memory) memory.emplace();
+  options.run.memory = memory ? &*memory : nullptr;
   const ExecSpace space;
 
   for (std::size_t m = 0; m < options.matrices.size(); ++m) {
@@ -216,7 +221,7 @@ int benchmark_main(int argc, char* argv[]) {
     const double csr_bytes_per_entry =
         double(sizeof(Scalar) + sizeof(Ordinal)) +
         double(sizeof(Offset)) * double(problem.matrix.num_rows() + 1) / entries;
-    const double input_bytes_per_entry = double(memory.live_bytes()) / entries;
+    const double input_bytes_per_entry = memory ? double(memory->live_bytes()) / entries : 0.0;
 
     ConfigResult vendor_result("vendor_ilu0");
     if (vendor) {
@@ -262,16 +267,18 @@ int benchmark_main(int argc, char* argv[]) {
             .add("time_to_solution_s", c.setup_s + c.solve_s, fixed(6));
       }
       line.add("status", c.status);
-      if (solved) {
-        line.add("relative_true_residual", c.relative_true_residual, bench::scientific(3))
-            .add("input_bytes_per_entry", input_bytes_per_entry, fixed(2))
+      if (solved)
+        line.add("relative_true_residual", c.relative_true_residual, bench::scientific(3));
+      if (solved && memory) {
+        line.add("input_bytes_per_entry", input_bytes_per_entry, fixed(2))
             .add("setup_peak_bytes_per_entry", double(c.setup_memory.bytes) / entries, fixed(2))
             .add("solve_peak_bytes_per_entry", double(c.solve_memory.bytes) / entries, fixed(2))
             .add("csr_bytes_per_entry", csr_bytes_per_entry, fixed(2))
             .add("setup_peak_labels", labels_json(c.setup_memory, entries, options.labels))
             .add("solve_peak_labels", labels_json(c.solve_memory, entries, options.labels));
       }
-      if (vendor) line.add("vendor", vendor_json(vendor_result, entries, options.labels));
+      if (vendor)
+        line.add("vendor", vendor_json(vendor_result, entries, options.labels, options.memory));
       const bool compared = vendor_ran && c.converged();
       line.add("setup_ratio_vs_vendor", compared ? c.setup_s / vendor_result.setup_s : -1.0,
                fixed(3))

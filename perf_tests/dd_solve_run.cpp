@@ -3,12 +3,13 @@
 #include "bench_common.hpp"
 
 #include "krylov/bicgstab.hpp"
-#include "precond/dd_ilu_preconditioner.hpp"
 #include "partition/reorder.hpp"
+#include "precond/dd_ilu_preconditioner.hpp"
 
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 namespace fgdd::bench {
@@ -21,6 +22,7 @@ bool solution_verified(const ConfigResult& result, double relative_tolerance) {
 
 void time_solve(const ExecSpace& space, const SolveRunOptions& options, const Operator& A,
                 const Preconditioner& M, ConstVector b, ConfigResult& out) {
+  if (options.memory) options.memory->start_phase();
   Vector x("fgdd::bench::x", b.extent(0));
   out.apply_s = time_it(space, options.warmup, std::max(options.repeats, 5), [&] {
                   M.apply(space, b, x);
@@ -34,6 +36,34 @@ void time_solve(const ExecSpace& space, const SolveRunOptions& options, const Op
   out.iterations = result.iterations;
   out.status = to_string(result.status);
   out.relative_true_residual = result.relative_true_residual;
+  if (options.memory) out.solve_memory = options.memory->phase_peak();
+}
+
+ConfigResult run_vendor_ilu0(const ExecSpace& space, const SolveRunOptions& options,
+                             const SparseMatrix& A, VendorTrsv trsv, ConstVector b) {
+  ConfigResult out(trsv == VendorTrsv::CuSparse ? "vendor_ilu0_cusparse" : "vendor_ilu0");
+  if (trsv == VendorTrsv::CuSparse && !kk_cusparse_available) {
+    out.skipped = "Kokkos-Kernels was built without the cuSPARSE TPL";
+    return out;
+  }
+  try {
+    const SparseMatrix csr = point_csr(A);
+    std::optional<KkIlu0Preconditioner> M;
+    if (options.memory) options.memory->start_phase();
+    for (int repeat = 0; repeat < std::max(options.setup_repeats, 1); ++repeat) {
+      M.reset();  // one set of factors alive at a time, as a user would have
+      Kokkos::Timer timer;
+      M.emplace(csr, trsv);
+      space.fence();
+      out.setup_s = repeat == 0 ? timer.seconds() : std::min(out.setup_s, timer.seconds());
+    }
+    if (options.memory) out.setup_memory = options.memory->phase_peak();
+    out.refactor_s = time_it(space, options.warmup, options.repeats, [&] { M->numeric(); }).min;
+    time_solve(space, options, MatrixOperator(csr), *M, b, out);
+  } catch (const std::exception& error) {  // e.g. its level analysis does not fit the device
+    out.skipped = error.what();
+  }
+  return out;
 }
 
 ConfigResult run_dd(const ExecSpace& space, const SolveRunOptions& options,

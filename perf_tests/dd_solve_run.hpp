@@ -1,9 +1,12 @@
-// The timed BiCGSTAB runs the solve benchmarks share (solve_bench, subdomain_sweep_bench): one
-// configuration's setup, refactor, preconditioner apply and solve times, and fgdd's DD ILDU0
-// run end to end (partition, reorder and drop, factor, levels) in the partitioned ordering.
+// The timed BiCGSTAB runs the solve benchmarks share (solve_bench, subdomain_sweep_bench,
+// setup_bench): one configuration's setup, refactor, preconditioner apply and solve times (and,
+// given a tracker, their peak memory), fgdd's DD ILDU0 run end to end (partition, reorder and
+// drop, factor, levels) in the partitioned ordering, and the vendor ILU0 without DD.
 #pragma once
 
 #include "bench_json.hpp"
+#include "kk_ilu0_baseline.hpp"
+#include "memory_tracker.hpp"
 
 #include "core/generators.hpp"
 #include "krylov/krylov_options.hpp"
@@ -19,7 +22,11 @@ namespace fgdd::bench {
 struct SolveRunOptions {
   int repeats = 3;  // times are the best of these, after warmup untimed runs
   int warmup = 1;
+  // Vendor setups timed, the best reported; no warmup, so 1 gives the first, what a user pays.
+  int setup_repeats = 1;
   KrylovOptions krylov;
+  // When set, the peak live bytes of the setup and of the solve phase (apply timing included).
+  PeakMemoryTracker* memory = nullptr;
 };
 
 struct ConfigResult {
@@ -30,8 +37,9 @@ struct ConfigResult {
   int iterations = 0;
   std::string status;
   double relative_true_residual = 0;
-  JsonObject extra;        // more report fields, after the common ones
-  int scratch_level = -1;  // team scratch level of the DD apply (-1: not a DD run)
+  JsonObject extra;                      // more report fields, after the common ones
+  int scratch_level = -1;                // team scratch level of the DD apply (-1: not a DD run)
+  PhasePeak setup_memory, solve_memory;  // with SolveRunOptions::memory
   bool converged() const { return skipped.empty() && status == "converged"; }
 };
 
@@ -43,6 +51,15 @@ bool solution_verified(const ConfigResult& result, double relative_tolerance);
 // (x reset to 0 for each solve), and the last solve's result, into out.
 void time_solve(const ExecSpace& space, const SolveRunOptions& options, const Operator& A,
                 const Preconditioner& M, ConstVector b, ConfigResult& out);
+
+// The vendor ILU0 without DD (kk_ilu0_baseline.hpp) on A in its own ordering, BSR expanded to
+// scalar CSR before the timing: setup (spiluk symbolic + numeric, and the triangular solves'
+// analysis; best of options.setup_repeats), refactor, apply and the solve of b, all through
+// time_solve. Named vendor_ilu0 (Kokkos-Kernels level sets) or vendor_ilu0_cusparse; skipped,
+// with the reason, when cuSPARSE is not built in or Kokkos-Kernels throws (e.g. its level
+// analysis does not fit).
+ConfigResult run_vendor_ilu0(const ExecSpace& space, const SolveRunOptions& options,
+                             const SparseMatrix& A, VendorTrsv trsv, ConstVector b);
 
 // fgdd's DD ILDU0 BiCGSTAB on problem with b = 1, x0 = 0: setup (partition + reorder + factor +
 // levels, once), refactor (update_values), apply and solve. kernel goes through resolve_auto;

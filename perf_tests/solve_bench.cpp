@@ -10,8 +10,8 @@
 #include "kk_ilu0_baseline.hpp"
 
 #include "core/errors.hpp"
-#include "precond/block_jacobi.hpp"
 #include "partition/partition_matrix.hpp"
+#include "precond/block_jacobi.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -32,30 +32,6 @@ struct Options {
   Offset subdomain_rows = 0;
   bench::SolveRunOptions run;
 };
-
-ConfigResult run_vendor(const ExecSpace& space, const Options& options, const SparseMatrix& A,
-                        bench::VendorTrsv trsv) {
-  ConfigResult out(trsv == bench::VendorTrsv::CuSparse ? "vendor_ilu0_cusparse" : "vendor_ilu0");
-  if (trsv == bench::VendorTrsv::CuSparse && !bench::kk_cusparse_available) {
-    out.skipped = "Kokkos-Kernels was built without the cuSPARSE TPL";
-    return out;
-  }
-  try {
-    const SparseMatrix csr = bench::point_csr(A);
-    Kokkos::Timer timer;
-    bench::KkIlu0Preconditioner M(csr, trsv);
-    space.fence();
-    out.setup_s = timer.seconds();
-    out.refactor_s =
-        bench::time_it(space, options.run.warmup, options.run.repeats, [&] { M.numeric(); }).min;
-    Vector b("fgdd::bench::b", csr.num_rows());
-    Kokkos::deep_copy(b, 1.0);
-    bench::time_solve(space, options.run, MatrixOperator(csr), M, b, out);
-  } catch (const std::exception& error) {  // e.g. its level analysis does not fit the device
-    out.skipped = error.what();
-  }
-  return out;
-}
 
 ConfigResult run_jacobi(const ExecSpace& space, const Options& options, const SparseMatrix& A) {
   ConfigResult out("block_jacobi");
@@ -109,13 +85,15 @@ int benchmark_main(int argc, char* argv[]) {
     const auto run_dd = [&](ApplyKernel kernel) {
       return bench::run_dd(space, options.run, problem, partition_options, kernel, report);
     };
+    Vector ones("fgdd::bench::b", problem.matrix.num_rows());
+    Kokkos::deep_copy(ones, 1.0);
+    const auto run_vendor = [&](bench::VendorTrsv trsv) {
+      return bench::run_vendor_ilu0(space, options.run, problem.matrix, trsv, ones);
+    };
     const std::vector<ConfigResult> configs = {
-        run_vendor(space, options, problem.matrix, bench::VendorTrsv::LevelSets),
-        run_dd(ApplyKernel::DagEcIlduFused),
-        run_dd(ApplyKernel::DagVcIlduFused),
-        run_jacobi(space, options, problem.matrix),
-        run_dd(ApplyKernel::DagLanesIlduFused),
-        run_vendor(space, options, problem.matrix, bench::VendorTrsv::CuSparse)};
+        run_vendor(bench::VendorTrsv::LevelSets), run_dd(ApplyKernel::DagEcIlduFused),
+        run_dd(ApplyKernel::DagVcIlduFused),      run_jacobi(space, options, problem.matrix),
+        run_dd(ApplyKernel::DagLanesIlduFused),   run_vendor(bench::VendorTrsv::CuSparse)};
     bench::JsonObject json;
     bool verified = true;
     for (const ConfigResult& c : configs) {

@@ -125,6 +125,7 @@ ConfigResult run_solver(const ExecSpace& space, const Options& options,
       .add("reorder_s", reorder_s, bench::fixed(6))
       .add("factor_levels_s", out.setup_s - partition_s - reorder_s, bench::fixed(6))
       .add("preconditioner", solver->preconditioner().name());
+  if (!report.steps.empty()) out.extra.add("partition_steps", report.steps);
 
   if (memory) memory->start_phase();
   Vector x("fgdd::bench::x", b.extent(0));

@@ -3,6 +3,7 @@
 #include "partition/multilevel.hpp"
 
 #include <algorithm>
+#include <sstream>
 #include <vector>
 
 #include "partition/balance.hpp"
@@ -104,7 +105,22 @@ Labeling multilevel_labeling(const ExecSpace& space, const SymmetricGraph& graph
 Labeling multilevel_labeling(const ExecSpace& space, const SparseMatrix& A, Ordinal max_block_rows,
                              MultilevelStats* stats) {
   metis_num_parts(A.num_block_rows(), max_block_rows);  // validates the cap before any work
-  return multilevel_labeling(space, symmetric_graph(space, A), max_block_rows, stats);
+  Kokkos::Timer timer;
+  const SymmetricGraph graph = symmetric_graph(space, A);
+  space.fence();
+  const double graph_seconds = timer.seconds();
+  Labeling labeling = multilevel_labeling(space, graph, max_block_rows, stats);
+  if (stats) stats->graph_seconds = graph_seconds;
+  return labeling;
+}
+
+std::string describe(const MultilevelStats& stats) {
+  std::ostringstream out;
+  out << "graph " << stats.graph_seconds << " s, coarsening " << stats.coarsen_seconds << " s ("
+      << stats.levels << " levels to " << stats.coarsest_vertices << " vertices), METIS "
+      << stats.metis_seconds << " s, refinement " << stats.refine_seconds << " s ("
+      << stats.refine_moves << " moves), balancing " << stats.balance_seconds << " s";
+  return out.str();
 }
 
 }  // namespace fgdd::detail

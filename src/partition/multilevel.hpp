@@ -9,6 +9,8 @@
 #include "partition/labeling.hpp"
 #include "partition/symmetric_graph.hpp"
 
+#include <string>
+
 namespace fgdd::detail {
 
 // Coarsening stops at this many coarse vertices per part (METIS coarsens its own input to about
@@ -24,8 +26,12 @@ struct MultilevelStats {
   int levels = 0;                 // coarsening levels
   Ordinal coarsest_vertices = 0;  // vertices METIS partitioned
   Offset refine_moves = 0;        // vertices moved by refinement, all levels
-  double coarsen_seconds = 0, metis_seconds = 0, refine_seconds = 0, balance_seconds = 0;
+  double graph_seconds = 0, coarsen_seconds = 0, metis_seconds = 0, refine_seconds = 0,
+         balance_seconds = 0;
 };
+
+// "graph 0.01 s, coarsening 0.02 s (6 levels to 29,440 vertices), METIS 0.1 s, ...".
+std::string describe(const MultilevelStats& stats);
 
 // Subdomain labels of A's block rows, at most max_block_rows per subdomain, part count as
 // metis_num_parts; order_key = the row index. Deterministic (the same labels every run).

@@ -23,18 +23,27 @@ Partitioner resolve(Partitioner requested, const GridInfo& grid) {
 }
 
 detail::Labeling label_rows(const ExecSpace& space, Partitioner partitioner, const SparseMatrix& A,
-                            const GridInfo& grid, Ordinal cap) {
+                            const GridInfo& grid, Ordinal cap, std::string& steps) {
   switch (partitioner) {
     case Partitioner::Geometric:
       if (grid.empty())
         throw InvalidInput("the geometric partitioner needs grid metadata (a generated problem)");
       return detail::geometric_labeling(space, grid, A.num_block_rows(), cap, A.block_size(),
                                         detail::wavefront_slope(A, grid));
-    case Partitioner::Metis: return detail::metis_labeling(space, A, cap);
-    case Partitioner::Multilevel: return detail::multilevel_labeling(space, A, cap);
-    case Partitioner::Rcm: return detail::rcm_labeling(space, A, cap);
-    case Partitioner::Natural: return detail::natural_labeling(space, A.num_block_rows(), cap);
-    case Partitioner::Auto: break;
+    case Partitioner::Metis:
+      return detail::metis_labeling(space, A, cap);
+    case Partitioner::Multilevel: {
+      detail::MultilevelStats stats;
+      detail::Labeling labeling = detail::multilevel_labeling(space, A, cap, &stats);
+      steps = detail::describe(stats);
+      return labeling;
+    }
+    case Partitioner::Rcm:
+      return detail::rcm_labeling(space, A, cap);
+    case Partitioner::Natural:
+      return detail::natural_labeling(space, A.num_block_rows(), cap);
+    case Partitioner::Auto:
+      break;
   }
   throw InvalidInput("unresolved partitioner");
 }
@@ -51,8 +60,8 @@ PartitionedMatrix partition_matrix(const ExecSpace& space, const SparseMatrix& A
   report.cap_rows = Offset(cap) * b;
 
   Kokkos::Timer timer;
-  result.partition =
-      detail::make_partition(space, label_rows(space, report.partitioner, A, grid, cap));
+  result.partition = detail::make_partition(
+      space, label_rows(space, report.partitioner, A, grid, cap, report.steps));
   space.fence();
   report.partition_seconds = timer.seconds();
 
@@ -90,6 +99,7 @@ void print_report(std::ostream& out, const PartitionReport& report) {
       << " after drop (" << 100.0 * report.dropped_fraction << "% dropped)\n"
       << "partition:     " << report.partition_seconds << " s, reorder and drop "
       << report.reorder_seconds << " s\n";
+  if (!report.steps.empty()) out << "               (" << report.steps << ")\n";
 }
 
 }  // namespace fgdd

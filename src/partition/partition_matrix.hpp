@@ -7,6 +7,7 @@
 #include "partition/reorder.hpp"
 
 #include <ostream>
+#include <string>
 
 namespace fgdd {
 
@@ -16,12 +17,15 @@ struct PartitionReport {
   Ordinal num_subdomains = 0;
   Offset min_rows = 0, max_rows = 0;  // scalar rows per subdomain
   double average_rows = 0;
-  Offset cap_rows = 0;               // the size cap the partitioner worked with
-  Offset entries = 0;                // scalar nonzeros of A (stored block entries × b²)
+  Offset cap_rows = 0;  // the size cap the partitioner worked with
+  Offset entries = 0;   // scalar nonzeros of A (stored block entries × b²)
   Offset entries_after_drop = 0;
-  double dropped_fraction = 0;       // 1 − entries_after_drop / entries
-  double partition_seconds = 0;      // labels and permutation (includes METIS)
-  double reorder_seconds = 0;        // A_p = P A Pᵀ, drop and value gather
+  double dropped_fraction = 0;   // 1 − entries_after_drop / entries
+  double partition_seconds = 0;  // labels and permutation (includes METIS)
+  double reorder_seconds = 0;    // A_p = P A Pᵀ, drop and value gather
+  // The partitioner's own steps, for those that have several (multilevel: graph, coarsening,
+  // METIS, refinement, balancing, with their sizes); empty otherwise.
+  std::string steps;
 };
 
 void print_report(std::ostream& out, const PartitionReport& report);

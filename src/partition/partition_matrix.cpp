@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "partition/contiguous.hpp"
+#include "partition/coordinate_bisection.hpp"
 #include "partition/geometric.hpp"
 #include "partition/metis.hpp"
 
@@ -11,18 +12,25 @@ namespace fgdd {
 
 namespace {
 
-Partitioner resolve(Partitioner requested, const GridInfo& grid) {
-  if (requested != Partitioner::Auto) return requested;
-  if (!grid.empty()) return Partitioner::Geometric;
+struct Choice {
+  Partitioner partitioner;
+  const char* reason;
+};
+
+// Grid metadata first (exact boxes), then the caller's coordinates, then the graph alone.
+Choice resolve(Partitioner requested, const GridInfo& grid, const Coordinates& coordinates) {
+  if (requested != Partitioner::Auto) return {requested, "asked for"};
+  if (!grid.empty()) return {Partitioner::Geometric, "auto: the matrix has grid metadata"};
+  if (!coordinates.empty()) return {Partitioner::Rcb, "auto: coordinates given, no grid metadata"};
 #ifdef FGDD_HAVE_METIS
-  return Partitioner::Metis;
+  return {Partitioner::Metis, "auto: no grid metadata or coordinates"};
 #else
-  return Partitioner::Rcm;
+  return {Partitioner::Rcm, "auto: no grid metadata or coordinates, built without METIS"};
 #endif
 }
 
 detail::Labeling label_rows(const ExecSpace& space, Partitioner partitioner, const SparseMatrix& A,
-                            const GridInfo& grid, Ordinal cap) {
+                            const GridInfo& grid, const Coordinates& coordinates, Ordinal cap) {
   switch (partitioner) {
     case Partitioner::Geometric:
       if (grid.empty())
@@ -32,6 +40,12 @@ detail::Labeling label_rows(const ExecSpace& space, Partitioner partitioner, con
     case Partitioner::Metis: return detail::metis_labeling(space, A, cap);
     case Partitioner::Rcm: return detail::rcm_labeling(space, A, cap);
     case Partitioner::Natural: return detail::natural_labeling(space, A.num_block_rows(), cap);
+    case Partitioner::Rcb:
+      if (coordinates.empty())
+        throw InvalidInput(
+            "the rcb partitioner needs coordinates (a point per block row: Solver::setup(space, "
+            "A, coordinates), or fgdd-solve --coordinates FILE.mtx)");
+      return detail::coordinate_bisection_labeling(space, coordinates, cap);
     case Partitioner::Auto: break;
   }
   throw InvalidInput("unresolved partitioner");
@@ -41,16 +55,26 @@ detail::Labeling label_rows(const ExecSpace& space, Partitioner partitioner, con
 
 PartitionedMatrix partition_matrix(const ExecSpace& space, const SparseMatrix& A,
                                    const GridInfo& grid, const PartitionOptions& options) {
+  return partition_matrix(space, A, grid, Coordinates(), options);
+}
+
+PartitionedMatrix partition_matrix(const ExecSpace& space, const SparseMatrix& A,
+                                   const GridInfo& grid, const Coordinates& coordinates,
+                                   const PartitionOptions& options) {
   const int b = A.block_size();
   const Ordinal cap = options.subdomain_block_rows(b);
+  // Checked even when another partitioner is used: bad coordinates are a caller's bug.
+  if (!coordinates.empty()) coordinates.validate(space, A.num_block_rows(), b);
   PartitionedMatrix result;
   PartitionReport& report = result.report;
-  report.partitioner = resolve(options.partitioner, grid);
+  const Choice choice = resolve(options.partitioner, grid, coordinates);
+  report.partitioner = choice.partitioner;
+  report.reason = choice.reason;
   report.cap_rows = Offset(cap) * b;
 
   Kokkos::Timer timer;
-  result.partition =
-      detail::make_partition(space, label_rows(space, report.partitioner, A, grid, cap));
+  result.partition = detail::make_partition(
+      space, label_rows(space, report.partitioner, A, grid, coordinates, cap));
   space.fence();
   report.partition_seconds = timer.seconds();
 
@@ -80,7 +104,8 @@ PartitionedMatrix partition_matrix(const ExecSpace& space, const SparseMatrix& A
 }
 
 void print_report(std::ostream& out, const PartitionReport& report) {
-  out << "partitioner:   " << to_string(report.partitioner) << ", " << report.num_subdomains
+  out << "partitioner:   " << to_string(report.partitioner)
+      << (report.reason.empty() ? "" : " (" + report.reason + ")") << ", " << report.num_subdomains
       << " subdomains, rows per subdomain min/avg/max " << report.min_rows << "/"
       << static_cast<Offset>(report.average_rows + 0.5) << "/" << report.max_rows << " (cap "
       << report.cap_rows << ")\n"

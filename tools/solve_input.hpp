@@ -12,4 +12,8 @@ GeneratedProblem load_matrix(const std::string& source);
 // b from --rhs, or ones. Throws FileError, DimensionMismatch.
 Vector load_rhs(const SolveCommand& command, const SparseMatrix& A);
 
+// The points from --coordinates (one per block row of A), or none. Throws FileError naming the
+// file and line.
+Coordinates load_coordinates(const SolveCommand& command, const SparseMatrix& A);
+
 }  // namespace fgdd::cli

@@ -72,6 +72,8 @@ SolveCommand parse_solve_command(const std::vector<std::string>& args) {
       command.matrix = value();
     else if (option == "--rhs")
       command.rhs = value();
+    else if (option == "--coordinates")
+      command.coordinates = value();
     else if (option == "--write-solution")
       command.write_solution = value();
     else if (option == "--write-unconverged")
@@ -99,6 +101,7 @@ std::vector<std::string> canonical_items(const SolveCommand& command) {
   for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
            {"matrix", command.matrix},
            {"rhs", command.rhs},
+           {"coordinates", command.coordinates},
            {"write_solution", command.write_solution},
            {"write_unconverged", flag(command.write_unconverged)},
            {"json", command.json},
@@ -122,9 +125,14 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
                               gen:lap7:N[:NY:NZ]  gen:lap27:N[:NY:NZ]  gen:convdiff:N
                               gen:reservoir[:NX:NY:NZ]  gen:bsr3:N
   --partitioner {partitioner}
-                              subdomains (auto: geometric for generated grids, else METIS
-                              when built with it, else RCM chunks; for ilu0/ildu0 natural:
-                              they factor in the file's order); default auto
+                              subdomains (auto: geometric for generated grids, else rcb with
+                              --coordinates, else METIS when built with it, else RCM chunks;
+                              for ilu0/ildu0 natural: they factor in the file's order);
+                              default auto
+  --coordinates FILE.mtx      a point per block row of the matrix (Matrix Market array, rows
+                              x 1..3 columns, real): recursive coordinate bisection on the
+                              device (--partitioner rcb, and auto's choice without a grid);
+                              not under mpirun
   --subdomain-rows N          rows per subdomain at most; default: 1,500 on GPUs, the most
                               that fit team scratch on CPU backends
   --rhs FILE.mtx              right-hand side (Matrix Market array); default all ones

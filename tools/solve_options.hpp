@@ -13,6 +13,7 @@ namespace fgdd::cli {
 struct SolveCommand {
   std::string matrix;              // a Matrix Market path or gen:SPEC
   std::string rhs;                 // empty: all ones
+  std::string coordinates;         // empty: none; else a Matrix Market array, a point per row
   SolverOptions options;           // every solver option, filled through SolverOptions::set
   std::string write_solution;      // empty: do not write; otherwise only a converged x, unless
   bool write_unconverged = false;  // the last iterate too, its header saying it did not converge

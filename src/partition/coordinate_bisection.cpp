@@ -1,14 +1,13 @@
 // Recursive coordinate bisection, one depth at a time on the device. The kd-tree construction
 // trick: every axis keeps its own list of the rows sorted along it, grouped by segment; a cut
-// splits each list stably, so the lists stay sorted and no depth sorts again. The segment sizes
-// depend only on n and the part count, so the host computes them (one entry per segment).
+// splits each list stably, so the lists stay sorted and no depth sorts again. The host keeps the
+// segment table (one entry per segment) and reads back each depth's split sizes.
 #include "partition/coordinate_bisection.hpp"
 
 #include "core/errors.hpp"
 #include "core/host_copy.hpp"
 #include "core/kokkos_compat.hpp"
 
-#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>

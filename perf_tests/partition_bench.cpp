@@ -20,9 +20,11 @@ struct Options {
   int repeats = 3;
 };
 
+// rcb gets the grid's points and no grid, as a file with coordinates would give them.
 std::vector<fgdd::Partitioner> partitioners_for(const fgdd::GeneratedProblem& problem) {
   std::vector<fgdd::Partitioner> list;
   if (!problem.grid.empty()) list.push_back(fgdd::Partitioner::Geometric);
+  if (!problem.grid.empty()) list.push_back(fgdd::Partitioner::Rcb);
 #ifdef FGDD_HAVE_METIS
   list.push_back(fgdd::Partitioner::Metis);
 #endif
@@ -44,14 +46,19 @@ int benchmark_main(int argc, char* argv[]) {
   const ExecSpace space;
   for (const std::string& spec : options.problems) {
     const GeneratedProblem problem = generate_problem(spec);
+    const Coordinates points =
+        problem.grid.empty() ? Coordinates() : grid_coordinates(space, problem.grid);
     for (const Partitioner partitioner : partitioners_for(problem)) {
+      const bool rcb = partitioner == Partitioner::Rcb;
       PartitionOptions partition_options;
       partition_options.partitioner = partitioner;
       partition_options.subdomain_rows = options.subdomain_rows;
       PartitionReport best;
       for (int repeat = 0; repeat < options.repeats; ++repeat) {
         const PartitionReport report =
-            partition_matrix(space, problem.matrix, problem.grid, partition_options).report;
+            partition_matrix(space, problem.matrix, rcb ? GridInfo{} : problem.grid,
+                             rcb ? points : Coordinates(), partition_options)
+                .report;
         if (repeat == 0 || report.partition_seconds + report.reorder_seconds <
                                best.partition_seconds + best.reorder_seconds)
           best = report;

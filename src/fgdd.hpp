@@ -31,6 +31,7 @@
 #include "krylov/operator.hpp"
 #include "krylov/preconditioner.hpp"
 #include "krylov/solve_result.hpp"
+#include "partition/coordinates.hpp"
 #include "partition/partition.hpp"
 #include "partition/partition_matrix.hpp"
 #include "partition/partition_options.hpp"

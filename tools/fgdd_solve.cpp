@@ -37,6 +37,7 @@ int run(const cli::SolveCommand& command) {
   report.entries = A.num_entries();
   report.block_size = A.block_size();
   const Vector b = cli::load_rhs(command, A);
+  const Coordinates coordinates = cli::load_coordinates(command, A);
 
   // The Solver partitions, factors and solves in the partitioned ordering; b and x stay in ours.
   SolverOptions options = command.options;
@@ -48,7 +49,7 @@ int run(const cli::SolveCommand& command) {
   Solver solver(options);
   std::cout << "setup: partitioning and factoring ..." << std::flush;
   try {
-    solver.setup(space, A, problem.grid);
+    solver.setup(space, A, problem.grid, coordinates);
   } catch (const ZeroPivot& pivot) {
     std::cout << "\n";
     report.partition = solver.partition_report();

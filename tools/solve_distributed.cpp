@@ -212,6 +212,11 @@ int solve_distributed(const std::vector<std::string>& args) {
                   << ExecSpace::name() << ", " << comm.size() << " MPI ranks)\n";
       return 0;
     }
+    // Every rank has the same command, so every rank throws (and the root reports).
+    if (!command.coordinates.empty())
+      throw InvalidInput(
+          "--coordinates is not supported under mpirun: the distributed solver partitions "
+          "without them; run fgdd-solve on one process, or leave --coordinates out");
     return solve(comm, command);
   } catch (const OutOfMemory& error) {  // thrown on every rank alike
     if (comm.is_root()) std::cerr << "\nfgdd-solve: out of memory: " << error.what() << "\n";

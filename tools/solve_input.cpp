@@ -23,4 +23,9 @@ Vector load_rhs(const SolveCommand& command, const SparseMatrix& A) {
   return b;
 }
 
+Coordinates load_coordinates(const SolveCommand& command, const SparseMatrix& A) {
+  if (command.coordinates.empty()) return {};
+  return read_coordinates(command.coordinates, A.num_block_rows());
+}
+
 }  // namespace fgdd::cli

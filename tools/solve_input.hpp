@@ -13,4 +13,8 @@ GeneratedProblem load_matrix(const SolveCommand& command);
 // b from --rhs, or ones. Throws FileError, DimensionMismatch.
 Vector load_rhs(const SolveCommand& command, const SparseMatrix& A);
 
+// The points from --coordinates (one per block row of A), or none. Throws FileError naming the
+// file and line.
+Coordinates load_coordinates(const SolveCommand& command, const SparseMatrix& A);
+
 }  // namespace fgdd::cli

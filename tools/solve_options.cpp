@@ -99,6 +99,8 @@ SolveCommand parse_solve_command(const std::vector<std::string>& args) {
       command.rhs = value();
     else if (option == "--block-size")
       command.block_size = parse_block_size(value());
+    else if (option == "--coordinates")
+      command.coordinates = value();
     else if (option == "--write-solution")
       command.write_solution = value();
     else if (option == "--write-unconverged")
@@ -128,6 +130,7 @@ std::vector<std::string> canonical_items(const SolveCommand& command) {
            {"matrix", command.matrix},
            {"rhs", command.rhs},
            {"block_size", command.block_size ? std::to_string(*command.block_size) : ""},
+           {"coordinates", command.coordinates},
            {"write_solution", command.write_solution},
            {"write_unconverged", flag(command.write_unconverged)},
            {"json", command.json},
@@ -157,9 +160,14 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
                               the first block row that is not is named; --rhs stays a vector
                               of all rows; gen:SPEC takes only its own block size; default 1
   --partitioner {partitioner}
-                              subdomains (auto: geometric for generated grids, else METIS
-                              when built with it, else RCM chunks; for ilu0/ildu0 natural:
-                              they factor in the file's order); default auto
+                              subdomains (auto: geometric for generated grids, else rcb with
+                              --coordinates, else METIS when built with it, else RCM chunks;
+                              for ilu0/ildu0 natural: they factor in the file's order);
+                              default auto
+  --coordinates FILE.mtx      a point per block row of the matrix (Matrix Market array, rows
+                              x 1..3 columns, real): recursive coordinate bisection on the
+                              device (--partitioner rcb, and auto's choice without a grid);
+                              not under mpirun
   --subdomain-rows N          rows per subdomain at most; default: 1,500 on GPUs, the most
                               that fit team scratch on CPU backends
   --rhs FILE.mtx              right-hand side (Matrix Market array); default all ones

@@ -20,6 +20,7 @@ struct SolveCommand {
   std::string rhs;                 // empty: all ones
   std::optional<int> block_size;   // --block-size: a file read as BSR; unset: 1 for a file, the
                                    // generator's own for gen: (which refuses any other)
+  std::string coordinates;         // empty: none; else a Matrix Market array, a point per row
   SolverOptions options;           // every solver option, filled through SolverOptions::set
   std::string write_solution;      // empty: do not write; otherwise only a converged x, unless
   bool write_unconverged = false;  // the last iterate too, its header saying it did not converge

@@ -93,6 +93,7 @@ void write_json(const std::string& path, const SolveReport& report) {
        << ",\"precond\":" << json_string(report.precond) << ",\"rows\":" << report.rows
        << ",\"entries\":" << report.entries << ",\"block_size\":" << report.block_size
        << ",\"partitioner\":" << json_string(to_string(report.partition.partitioner))
+       << ",\"partitioner_reason\":" << json_string(report.partition.reason)
        << ",\"subdomains\":" << report.partition.num_subdomains
        << ",\"subdomain_rows_min\":" << report.partition.min_rows
        << ",\"subdomain_rows_avg\":" << json_number(report.partition.average_rows)

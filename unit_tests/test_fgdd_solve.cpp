@@ -219,6 +219,55 @@ TEST_CASE("fgdd-solve exit codes", "[tools][cli]") {
   }
 }
 
+TEST_CASE("fgdd-solve --coordinates partitions a file by recursive coordinate bisection",
+          "[tools][cli]") {
+  TempDir dir;
+  // A 6 x 5 x 4 Laplacian from a file (no grid metadata) with its grid points, column by column.
+  const std::string matrix = dir.path + "/lap.mtx";
+  write_matrix_market(matrix, laplace7(6, 5, 4).matrix);
+  std::ostringstream points;
+  points << "%%MatrixMarket matrix array real general\n% x, y, z of each row\n120 3\n";
+  for (int axis = 0; axis < 3; ++axis)
+    for (int row = 0; row < 120; ++row)
+      points << (axis == 0 ? row % 6 : axis == 1 ? row / 6 % 5 : row / 30) << "\n";
+  const std::string coordinates = dir.path + "/points.mtx";
+  std::ofstream(coordinates) << points.str();
+  CHECK(cli::parse_solve_command({"--matrix", matrix, "--coordinates", coordinates}).coordinates ==
+        coordinates);
+
+  SECTION("auto picks rcb and says why") {
+    const std::string json = dir.path + "/report.json";
+    const Run run = run_solve("--matrix " + matrix + " --coordinates " + coordinates +
+                                  " --subdomain-rows 32 --json " + json,
+                              dir);
+    INFO(run.output);
+    CHECK(run.exit_code == 0);
+    CHECK(run.output.find("partitioner:   rcb (auto: coordinates given, no grid metadata), 4 "
+                          "subdomains") != std::string::npos);
+    CHECK(read_file(json).find("\"partitioner\":\"rcb\",\"partitioner_reason\":\"auto: "
+                               "coordinates given, no grid metadata\"") != std::string::npos);
+  }
+  SECTION("a file with the wrong row count or a bad value: 2, naming the file and line") {
+    const std::string short_file = dir.path + "/short.mtx";
+    std::ofstream(short_file) << "%%MatrixMarket matrix array real general\n3 1\n0\n1\n2\n";
+    Run run = run_solve("--matrix " + matrix + " --coordinates " + short_file, dir);
+    INFO(run.output);
+    CHECK(run.exit_code == 2);
+    CHECK(run.output.find(short_file + ":2: the size line announces 3 rows; expected 120") !=
+          std::string::npos);
+    const std::string nan_file = dir.path + "/nan.mtx";
+    std::ofstream(nan_file) << "%%MatrixMarket matrix array real general\n120 1\nnan\n";
+    run = run_solve("--matrix " + matrix + " --coordinates " + nan_file, dir);
+    CHECK(run.exit_code == 2);
+    CHECK(run.output.find(nan_file + ":3: value 'nan' is not finite") != std::string::npos);
+  }
+  SECTION("rcb without coordinates: 2, saying what it needs") {
+    const Run run = run_solve("--matrix " + matrix + " --partitioner rcb", dir);
+    CHECK(run.exit_code == 2);
+    CHECK(run.output.find("the rcb partitioner needs coordinates") != std::string::npos);
+  }
+}
+
 namespace {
 
 // Runs fgdd-solve with output through a pipe (not a file: the limit below does not apply to

@@ -572,6 +572,51 @@ TEST_CASE("Matrix Market vector reader rejects malformed files with the line",
   }
 }
 
+TEST_CASE("Matrix Market dense arrays: column by column, bounded shape, errors with the line",
+          "[core][matrix_market]") {
+  ScratchDir dir;
+  const std::string array = "%%MatrixMarket matrix array real general\n";
+  const auto read = [](std::int64_t rows, std::int64_t columns) {
+    return [=](const std::string& p) { read_matrix_market_array(p, rows, columns); };
+  };
+  SECTION("a 3 x 2 array, integer too") {
+    const DenseArrays dense =
+        read_matrix_market_array(dir.file("a.mtx", array + "% c\n3 2\n1\n2\n3\n4\n5\n6\n"), 3, 3);
+    CHECK(dense.rows == 3);
+    CHECK(dense.columns == 2);
+    CHECK(dense.values == std::vector<Scalar>{1, 2, 3, 4, 5, 6});
+    const std::string integer = "%%MatrixMarket matrix array integer general\n2 1\n-4\n7\n";
+    CHECK(read_matrix_market_array(dir.file("i.mtx", integer), 2, 1).values ==
+          std::vector<Scalar>{-4, 7});
+  }
+  SECTION("the shape is checked on the size line") {
+    require_file_error(read(4, 3), dir.file("a.mtx", array + "3 2\n1\n2\n3\n4\n5\n6\n"), 2,
+                       "announces 3 rows; expected 4");
+    require_file_error(read(3, 3), dir.file("b.mtx", array + "3 4\n1\n"), 2,
+                       "announces 4 columns; expected 1 to 3");
+    require_file_error(read(3, 3), dir.file("c.mtx", array + "3 0\n"), 2,
+                       "announces 0 columns");
+  }
+  SECTION("bad values name their line") {
+    require_file_error(read(2, 2), dir.file("a.mtx", array + "2 2\n1\n2\nnan\n4\n"), 5,
+                       "not finite");
+    require_file_error(read(2, 2), dir.file("b.mtx", array + "2 2\n1\n2\n3\n"), 5,
+                       "truncated data: expected 4 values, found 3");
+    require_file_error(read(2, 1), dir.file("c.mtx", array + "2 1\n1\n2\n3\n"), 5,
+                       "too many values");
+    require_file_error(read(2, 1), dir.file("d.mtx", array + "2 1\n1 2\n3\n"), 3,
+                       "unexpected text '2'");
+  }
+  SECTION("only the array format, real or integer, general") {
+    require_file_error(read(1, 1), dir.file("a.mtx", general + "1 1 1\n1 1 1\n"), 1,
+                       "unsupported format 'coordinate' for a dense matrix; supported: array");
+    require_file_error(read(1, 1),
+                       dir.file("b.mtx", "%%MatrixMarket matrix array real symmetric\n1 1\n1\n"),
+                       1, "symmetry 'symmetric'");
+    require_file_error(read(1, 1), dir.path + "/none.mtx", 0, "cannot open");
+  }
+}
+
 // ---- issue 30: hostile files. Each case here failed (or allocated per announced row) before. ----
 
 TEST_CASE("Matrix Market reader allocates nothing per row the entries cannot fill",

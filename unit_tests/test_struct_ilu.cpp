@@ -35,10 +35,10 @@ const char* const stencil_names[] = {"star7", "star13", "diamond13", "diamond25"
 const StructSchedule one_launch_schedules[] = {
     StructSchedule::SyncFree, StructSchedule::LevelCounters, StructSchedule::Tiles};
 
-struct Coordinates {
+struct GridPoint {
   Ordinal x, y, z;
 };
-Coordinates coordinates_of(const GridInfo& g, Offset p) {
+GridPoint coordinates_of(const GridInfo& g, Offset p) {
   return {Ordinal(p % g.nx), Ordinal((p / g.nx) % g.ny), Ordinal(p / (Offset(g.nx) * g.ny))};
 }
 
@@ -139,7 +139,7 @@ TEST_CASE("struct levels: every point once, ascending, on its hyperplane", "[str
   for (Ordinal l = 0; l < levels.num_levels; ++l) {
     widest = std::max(widest, levels.host_level_ptr[l + 1] - levels.host_level_ptr[l]);
     for (Ordinal k = levels.host_level_ptr[l]; k < levels.host_level_ptr[l + 1]; ++k) {
-      const Coordinates c = coordinates_of(grid, points[k]);
+      const GridPoint c = coordinates_of(grid, points[k]);
       CHECK(w.x * c.x + w.y * c.y + w.z * c.z == l);
       if (k > levels.host_level_ptr[l]) CHECK(points[k] > points[k - 1]);
       ++seen[points[k]];
@@ -163,11 +163,11 @@ TEST_CASE("struct matrix: generator, CSR/BSR round trip and stencil detection", 
   const auto host = reference::to_host_csr(A);
   const auto values = reference::host_vector(S.values());
   for (Ordinal i = 0; i < host.num_block_rows(); ++i) {
-    const Coordinates c = coordinates_of(grid, i);
+    const GridPoint c = coordinates_of(grid, i);
     Offset k = host.row_map[i];
     for (int e = 0; e < stencil.size(); ++e) {
       const StencilOffset& o = stencil.offsets()[e];
-      const Coordinates q{c.x + o.dx, c.y + o.dy, c.z + o.dz};
+      const GridPoint q{c.x + o.dx, c.y + o.dy, c.z + o.dz};
       if (q.x < 0 || q.x >= grid.nx || q.y < 0 || q.y >= grid.ny || q.z < 0 || q.z >= grid.nz)
         continue;
       REQUIRE(k < host.row_map[i + 1]);

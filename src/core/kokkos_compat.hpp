@@ -1,6 +1,6 @@
 // The one place for differences between Kokkos 3.4 (Debian, Serial) and Kokkos 4.x (CUDA, HIP,
 // OpenMP): math functions moved out of Kokkos::Experimental, atomic load/store out of
-// Kokkos::Impl, memory orders exist only in 4.x, and the CRS sort moved namespaces.
+// Kokkos::Impl, memory orders exist only in 4.x, and the CRS and bitonic sorts moved namespaces.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -14,6 +14,9 @@
 #else
 #include <KokkosKernels_SparseUtils.hpp>
 #endif
+#include <KokkosKernels_Sorting.hpp>
+
+#include <cstdint>
 
 namespace fgdd::detail {
 
@@ -70,6 +73,18 @@ void sort_crs_rows(const RowMap& row_map, const Entries& entries, const Values& 
   KokkosSparse::sort_crs_matrix<ExecSpace>(row_map, entries, values);
 #else
   KokkosKernels::Impl::sort_crs_matrix<ExecSpace>(row_map, entries, values);
+#endif
+}
+
+// Sorts v in place by comp (a strict weak order) with Kokkos-Kernels' device bitonic sort, on
+// the default instance of ExecSpace. A bitonic network compares fixed pairs, so the result depends
+// only on the input; with keys that comp never finds equal it is the one sorted order.
+template <class ExecSpace, class View, class Comparator>
+void bitonic_sort(const View& v, const Comparator& comp) {
+#if KOKKOS_VERSION >= 30500
+  KokkosKernels::bitonicSort<View, ExecSpace, std::int64_t, Comparator>(v, comp);
+#else
+  KokkosKernels::Impl::bitonicSort<View, ExecSpace, std::int64_t, Comparator>(v, comp);
 #endif
 }
 

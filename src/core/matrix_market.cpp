@@ -40,7 +40,7 @@ struct Header {
 };
 
 // What the caller accepts, so each reader rejects the rest with a message listing its choices.
-enum class Target { SparseMatrix, Vector };
+enum class Target { SparseMatrix, Vector, DenseMatrix };
 
 struct Sizes {
   std::int64_t rows = 0;
@@ -179,22 +179,28 @@ class Parser {
     const std::string format = lowercase(words[2]);
     const std::string field = lowercase(words[3]);
     const std::string symmetry = lowercase(words[4]);
-    const bool vector = target == Target::Vector;
+    // A dense matrix file takes what a vector file takes, in the array format only.
+    const bool dense = target == Target::DenseMatrix;
+    const bool vector = target == Target::Vector || dense;
     Header header;
 
     if (object != "matrix") {
       fail(1, "unsupported object '" + printable(object) + "'; supported: matrix");
     }
 
-    if (format == "coordinate") {
+    if (format == "coordinate" && dense) {
+      fail(1, "unsupported format 'coordinate' for a dense matrix; supported: array");
+    } else if (format == "coordinate") {
       header.format = Format::Coordinate;
     } else if (format == "array" && vector) {
       header.format = Format::Array;
     } else if (format == "array") {
       fail(1, "unsupported format 'array' for a sparse matrix; supported: coordinate");
     } else {
-      fail(1, "unsupported format '" + printable(format) + "'; supported: coordinate" +
-                  (vector ? ", array" : ""));
+      fail(1, "unsupported format '" + printable(format) + "'; supported: " +
+                  (dense    ? "array"
+                   : vector ? "coordinate, array"
+                            : "coordinate"));
     }
 
     if (field == "real") {
@@ -216,7 +222,9 @@ class Parser {
       header.symmetry = Symmetry::SkewSymmetric;
     } else {
       fail(1, "unsupported symmetry '" + printable(symmetry) + "'; supported: general" +
-                  (vector ? " (a vector file)" : ", symmetric, skew-symmetric"));
+                  (dense    ? " (a dense matrix file)"
+                   : vector ? " (a vector file)"
+                            : ", symmetric, skew-symmetric"));
     }
     if (header.field == Field::Pattern && header.symmetry == Symmetry::SkewSymmetric) {
       fail(1, "unsupported combination 'pattern skew-symmetric' (the spec does not allow it)");
@@ -741,6 +749,37 @@ std::vector<Scalar> read_vector(const std::string& path,
 
 std::vector<Scalar> read_matrix_market_vector(const std::string& path) {
   return read_vector(path, std::nullopt);
+}
+
+DenseArrays read_matrix_market_array(const std::string& path, std::int64_t expected_rows,
+                                     std::int64_t max_columns) {
+  const FileBuffer buffer = read_whole_file(path);
+  Parser parser(path, buffer);
+  const Header header = parser.parse_banner(Target::DenseMatrix);
+  const Sizes sizes = parser.parse_size_line(header, Target::DenseMatrix);
+  if (sizes.rows != expected_rows) {
+    parser.fail(sizes.line, "the size line announces " + std::to_string(sizes.rows) +
+                                " rows; expected " + std::to_string(expected_rows));
+  }
+  if (sizes.columns < 1 || sizes.columns > max_columns) {
+    parser.fail(sizes.line, "the size line announces " + std::to_string(sizes.columns) +
+                                " columns; expected 1 to " + std::to_string(max_columns));
+  }
+  DenseArrays dense;
+  dense.rows = sizes.rows;
+  dense.columns = sizes.columns;
+  // Grown as values are read ("0\n" is the shortest line), never sized by the size line alone.
+  dense.values.reserve(reserve_for(sizes.entries, parser.bytes_left(), 2));
+  for (std::int64_t k = 0; k < sizes.entries; ++k) {
+    if (!parser.skip_to_data()) parser.fail_truncated(k, sizes.entries, "values");
+    dense.values.push_back(parser.parse_value(header.field));
+    parser.finish_line();
+  }
+  if (parser.skip_to_data()) {
+    parser.fail("too many values: the size line announces " + std::to_string(sizes.entries) +
+                " (extra data after the announced values)");
+  }
+  return dense;
 }
 
 std::vector<Scalar> read_matrix_market_vector(const std::string& path, std::int64_t expected_rows) {

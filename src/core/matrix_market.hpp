@@ -66,6 +66,22 @@ std::vector<Scalar> read_matrix_market_vector(const std::string& path);
 // line ("...length n; expected length expected_rows"), thrown before anything is allocated.
 std::vector<Scalar> read_matrix_market_vector(const std::string& path, std::int64_t expected_rows);
 
+// A dense matrix as a Matrix Market array file stores it: column by column, so value (i, j)
+// is values[i + j * rows].
+struct DenseArrays {
+  std::int64_t rows = 0, columns = 0;
+  std::vector<Scalar> values;
+};
+
+// Reads `matrix array real|integer general`: the size line `rows columns`, then rows × columns
+// values one per line, column by column. A size line announcing other than expected_rows rows,
+// or columns outside 1..max_columns, is a FileError naming that line, thrown before anything is
+// allocated; memory then grows with the values read, in proportion to the file. Throws
+// FileError naming the path and line as read_matrix_market_vector does (banner, bad or
+// non-finite number, truncated data, extra data).
+DenseArrays read_matrix_market_array(const std::string& path, std::int64_t expected_rows,
+                                     std::int64_t max_columns);
+
 // Writes A as `coordinate real general` with 1-based indices, one line per stored scalar entry:
 // BSR blocks are expanded, zeros inside stored blocks included, so the pattern survives a round
 // trip. Values use the shortest form that reads back to the same double. Written through

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <sstream>
 #include <vector>
+#include <cstdlib> // TUNING
 
 #include "partition/balance.hpp"
 #include "partition/coarsen.hpp"
@@ -58,7 +59,8 @@ Labeling multilevel_labeling(const ExecSpace& space, const SymmetricGraph& graph
   std::vector<multilevel::OrdinalView> maps;
   const Ordinal max_vertex_weight =
       std::max<Ordinal>(1, max_block_rows / multilevel_weight_divisor);
-  const Ordinal target = std::max<Ordinal>(1, num_parts) * multilevel_vertices_per_part;
+  const Ordinal target = std::max<Ordinal>(1, num_parts) * (getenv("FGDD_ML_VPP") ? atoi(getenv("FGDD_ML_VPP")) : multilevel_vertices_per_part); // TUNING
+
   while (num_parts > 1 && graphs.back().num_vertices() > target) {
     const Ordinal before = graphs.back().num_vertices();
     CoarseLevel level = coarsen_by_matching(space, graphs.back(), max_vertex_weight);

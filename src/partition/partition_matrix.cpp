@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "partition/contiguous.hpp"
+#include "partition/coordinate_bisection.hpp"
 #include "partition/geometric.hpp"
 #include "partition/metis.hpp"
 #include "partition/multilevel.hpp"
@@ -12,38 +13,48 @@ namespace fgdd {
 
 namespace {
 
-Partitioner resolve(Partitioner requested, const GridInfo& grid) {
-  if (requested != Partitioner::Auto) return requested;
-  if (!grid.empty()) return Partitioner::Geometric;
+struct Choice {
+  Partitioner partitioner;
+  const char* reason;
+};
+
+// Grid metadata first (exact boxes), then the caller's coordinates, then the graph alone.
+Choice resolve(Partitioner requested, const GridInfo& grid, const Coordinates& coordinates) {
+  if (requested != Partitioner::Auto) return {requested, "asked for"};
+  if (!grid.empty()) return {Partitioner::Geometric, "auto: the matrix has grid metadata"};
+  if (!coordinates.empty()) return {Partitioner::Rcb, "auto: coordinates given, no grid metadata"};
 #ifdef FGDD_HAVE_METIS
-  return Partitioner::Metis;
+  return {Partitioner::Metis, "auto: no grid metadata or coordinates"};
 #else
-  return Partitioner::Rcm;
+  return {Partitioner::Rcm, "auto: no grid metadata or coordinates, built without METIS"};
 #endif
 }
 
 detail::Labeling label_rows(const ExecSpace& space, Partitioner partitioner, const SparseMatrix& A,
-                            const GridInfo& grid, Ordinal cap, std::string& steps) {
+                            const GridInfo& grid, const Coordinates& coordinates, Ordinal cap,
+                            std::string& steps) {
   switch (partitioner) {
     case Partitioner::Geometric:
       if (grid.empty())
         throw InvalidInput("the geometric partitioner needs grid metadata (a generated problem)");
       return detail::geometric_labeling(space, grid, A.num_block_rows(), cap, A.block_size(),
                                         detail::wavefront_slope(A, grid));
-    case Partitioner::Metis:
-      return detail::metis_labeling(space, A, cap);
+    case Partitioner::Metis: return detail::metis_labeling(space, A, cap);
     case Partitioner::Multilevel: {
       detail::MultilevelStats stats;
       detail::Labeling labeling = detail::multilevel_labeling(space, A, cap, &stats);
       steps = detail::describe(stats);
       return labeling;
     }
-    case Partitioner::Rcm:
-      return detail::rcm_labeling(space, A, cap);
-    case Partitioner::Natural:
-      return detail::natural_labeling(space, A.num_block_rows(), cap);
-    case Partitioner::Auto:
-      break;
+    case Partitioner::Rcm: return detail::rcm_labeling(space, A, cap);
+    case Partitioner::Natural: return detail::natural_labeling(space, A.num_block_rows(), cap);
+    case Partitioner::Rcb:
+      if (coordinates.empty())
+        throw InvalidInput(
+            "the rcb partitioner needs coordinates (a point per block row: Solver::setup(space, "
+            "A, coordinates), or fgdd-solve --coordinates FILE.mtx)");
+      return detail::coordinate_bisection_labeling(space, coordinates, cap);
+    case Partitioner::Auto: break;
   }
   throw InvalidInput("unresolved partitioner");
 }
@@ -52,16 +63,26 @@ detail::Labeling label_rows(const ExecSpace& space, Partitioner partitioner, con
 
 PartitionedMatrix partition_matrix(const ExecSpace& space, const SparseMatrix& A,
                                    const GridInfo& grid, const PartitionOptions& options) {
+  return partition_matrix(space, A, grid, Coordinates(), options);
+}
+
+PartitionedMatrix partition_matrix(const ExecSpace& space, const SparseMatrix& A,
+                                   const GridInfo& grid, const Coordinates& coordinates,
+                                   const PartitionOptions& options) {
   const int b = A.block_size();
   const Ordinal cap = options.subdomain_block_rows(b);
+  // Checked even when another partitioner is used: bad coordinates are a caller's bug.
+  if (!coordinates.empty()) coordinates.validate(space, A.num_block_rows(), b);
   PartitionedMatrix result;
   PartitionReport& report = result.report;
-  report.partitioner = resolve(options.partitioner, grid);
+  const Choice choice = resolve(options.partitioner, grid, coordinates);
+  report.partitioner = choice.partitioner;
+  report.reason = choice.reason;
   report.cap_rows = Offset(cap) * b;
 
   Kokkos::Timer timer;
   result.partition = detail::make_partition(
-      space, label_rows(space, report.partitioner, A, grid, cap, report.steps));
+      space, label_rows(space, report.partitioner, A, grid, coordinates, cap, report.steps));
   space.fence();
   report.partition_seconds = timer.seconds();
 
@@ -91,7 +112,8 @@ PartitionedMatrix partition_matrix(const ExecSpace& space, const SparseMatrix& A
 }
 
 void print_report(std::ostream& out, const PartitionReport& report) {
-  out << "partitioner:   " << to_string(report.partitioner) << ", " << report.num_subdomains
+  out << "partitioner:   " << to_string(report.partitioner)
+      << (report.reason.empty() ? "" : " (" + report.reason + ")") << ", " << report.num_subdomains
       << " subdomains, rows per subdomain min/avg/max " << report.min_rows << "/"
       << static_cast<Offset>(report.average_rows + 0.5) << "/" << report.max_rows << " (cap "
       << report.cap_rows << ")\n"

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/sparse_matrix.hpp"
+#include "partition/coordinates.hpp"
 #include "partition/partition.hpp"
 #include "partition/partition_options.hpp"
 #include "partition/reorder.hpp"
@@ -14,6 +15,7 @@ namespace fgdd {
 // What the stage did, with the numbers of paper Table 5.4.
 struct PartitionReport {
   Partitioner partitioner = Partitioner::Auto;  // the one actually used (never Auto)
+  std::string reason;  // why that one: "asked for", or what auto saw in the input
   Ordinal num_subdomains = 0;
   Offset min_rows = 0, max_rows = 0;  // scalar rows per subdomain
   double average_rows = 0;
@@ -36,8 +38,16 @@ struct PartitionedMatrix {
   PartitionReport report;
 };
 
-// grid may be empty (no metadata). Throws InvalidInput for bad options or a grid that does not
-// match A, NotCompiled when METIS is asked for but not built, Error when METIS fails.
+// grid and coordinates may be empty (none). Auto picks by what the input offers: geometric
+// with grid metadata, else rcb with coordinates, else METIS (RCM chunks without METIS).
+// Throws InvalidInput for bad options, a grid that does not match A, rcb without coordinates,
+// or coordinates that Coordinates::validate refuses (checked whenever they are given);
+// NotCompiled when METIS is asked for but not built, Error when METIS fails.
+PartitionedMatrix partition_matrix(const ExecSpace& space, const SparseMatrix& A,
+                                   const GridInfo& grid, const Coordinates& coordinates,
+                                   const PartitionOptions& options);
+
+// The same without coordinates.
 PartitionedMatrix partition_matrix(const ExecSpace& space, const SparseMatrix& A,
                                    const GridInfo& grid, const PartitionOptions& options);
 

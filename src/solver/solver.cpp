@@ -25,13 +25,25 @@ std::string solve_memory_text(KrylovMethod method, const KrylovOptions& krylov, 
 Solver::Solver(SolverOptions options) : options_(std::move(options)) { options_.validate(); }
 
 void Solver::setup(const ExecSpace& space, const SparseMatrix& A, const GridInfo& grid) {
+  setup(space, A, grid, Coordinates());
+}
+
+void Solver::setup(const ExecSpace& space, const SparseMatrix& A, const Coordinates& coordinates) {
+  setup(space, A, GridInfo{}, coordinates);
+}
+
+void Solver::setup(const ExecSpace& space, const SparseMatrix& A, const GridInfo& grid,
+                   const Coordinates& coordinates) {
   Kokkos::Timer timer;
   preconditioner_.reset();
   partitioned_.reset();
   detail::check_options_for_problem(options_, A.num_rows());
   detail::with_memory_named("setup of " + std::to_string(A.num_rows()) + " rows", [&] {
+    const PartitionOptions partition = detail::partition_options_for(options_);
     partitioned_ = std::make_unique<PartitionedMatrix>(
-        partition_matrix(space, A, grid, detail::partition_options_for(options_)));
+        partition_matrix(space, A, grid, coordinates, partition));
+    if (partition.partitioner != options_.partition.partitioner)
+      partitioned_->report.reason = "auto: the global ILU factors in the caller's order";
     // The partition stays (and its report readable) if the factorization throws; solve and
     // update_values then refuse until a setup completes.
     preconditioner_ =

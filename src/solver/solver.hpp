@@ -3,7 +3,7 @@
 // repeats, and solve in the caller's own ordering.
 //
 //   fgdd::Solver solver(options);        // or SolverOptions::set_all({"method=gmres", ...})
-//   solver.setup(space, A);              // once per pattern
+//   solver.setup(space, A);              // once per pattern (or setup(space, A, coordinates))
 //   solver.solve(space, b, x);           // x: initial guess in, solution out
 //   solver.update_values(space, A_new);  // same pattern, new values: refactor only
 #pragma once
@@ -30,6 +30,13 @@ class Solver {
   // caller's row (the partition report stays readable then; solving needs a setup that
   // completed).
   void setup(const ExecSpace& space, const SparseMatrix& A, const GridInfo& grid = {});
+
+  // The same for a matrix whose rows have points (one per block row): partitioner auto is
+  // then recursive coordinate bisection (rcb), unless grid metadata is given too (the grid
+  // wins). Throws as above, and InvalidInput for coordinates that Coordinates::validate refuses.
+  void setup(const ExecSpace& space, const SparseMatrix& A, const Coordinates& coordinates);
+  void setup(const ExecSpace& space, const SparseMatrix& A, const GridInfo& grid,
+             const Coordinates& coordinates);
 
   // New values of the pattern given to setup: one gather into the reordered matrices and a
   // numeric refactor; partition, levels and work vectors are reused. Throws InvalidInput for

@@ -89,26 +89,7 @@ void metis_arrays(const ExecSpace& space, const SymmetricGraph& graph,
   space.fence();
 }
 
-// Weights as idx_t on the host; empty when the view is empty (METIS then counts 1 each).
-Kokkos::View<idx_t*, Kokkos::HostSpace> host_weights(const ExecSpace& space,
-                                                     const OrdinalView& weights) {
-  const Offset count = weights.extent(0);
-  Kokkos::View<idx_t*, Kokkos::HostSpace> host;
-  if (count == 0) return host;
-  IdxView converted(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::metis_wgt"),
-                    count);
-  Kokkos::parallel_for(
-      "fgdd::partition::metis_weights", Policy(space, 0, std::int64_t(count)),
-      KOKKOS_LAMBDA(const Offset k) { converted(k) = idx_t(weights(k)); });
-  host = Kokkos::create_mirror_view(Kokkos::HostSpace(), converted);
-  Kokkos::deep_copy(space, host, converted);
-  space.fence();
-  return host;
-}
-
-// vertex_weight and edge_weight may be empty views (unit weights).
-void call_metis(const ExecSpace& space, const SymmetricGraph& graph,
-                const OrdinalView& vertex_weight, const OrdinalView& edge_weight, Ordinal num_parts,
+void call_metis(const ExecSpace& space, const SymmetricGraph& graph, Ordinal num_parts,
                 const OrdinalView& part_of_row) {
   const Ordinal n = graph.num_vertices;
   const Offset num_arcs = graph.adjacency.extent(0);
@@ -119,7 +100,6 @@ void call_metis(const ExecSpace& space, const SymmetricGraph& graph,
 
   Kokkos::View<idx_t*, Kokkos::HostSpace> xadj, adjncy;
   metis_arrays(space, graph, xadj, adjncy);
-  auto vwgt = host_weights(space, vertex_weight), adjwgt = host_weights(space, edge_weight);
   Kokkos::View<idx_t*, Kokkos::HostSpace> host_part("fgdd::partition::metis_part_host", n);
 
   idx_t options[METIS_NOPTIONS];
@@ -130,10 +110,10 @@ void call_metis(const ExecSpace& space, const SymmetricGraph& graph,
   // METIS fail on disconnected graphs; balance_labeling does not need them.
   options[METIS_OPTION_CONTIG] = 0;
   idx_t num_vertices = n, num_constraints = 1, parts = num_parts, edge_cut = 0;
-  const int status =
-      METIS_PartGraphKway(&num_vertices, &num_constraints, xadj.data(), adjncy.data(), vwgt.data(),
-                          /*vsize=*/nullptr, adjwgt.data(), &parts, /*tpwgts=*/nullptr,
-                          /*ubvec=*/nullptr, options, &edge_cut, host_part.data());
+  const int status = METIS_PartGraphKway(&num_vertices, &num_constraints, xadj.data(),
+                                         adjncy.data(), /*vwgt=*/nullptr, /*vsize=*/nullptr,
+                                         /*adjwgt=*/nullptr, &parts, /*tpwgts=*/nullptr,
+                                         /*ubvec=*/nullptr, options, &edge_cut, host_part.data());
   if (status != METIS_OK)
     throw Error(std::string("METIS_PartGraphKway failed with ") + status_name(status) + " (" +
                 std::to_string(status) + ") on a block graph of " + std::to_string(n) +
@@ -166,7 +146,7 @@ Labeling metis_labeling(const ExecSpace& space, const SymmetricGraph& graph,
   if (num_parts <= 1 || num_parts >= n)
     metis_kway::fill_labels(space, labeling.part_of_row, num_parts <= 1);
   else
-    metis_kway::call_metis(space, graph, {}, {}, num_parts, labeling.part_of_row);
+    metis_kway::call_metis(space, graph, num_parts, labeling.part_of_row);
   if (num_parts >= n) labeling.num_parts = n;
   return balance_labeling(space, graph, labeling, max_block_rows);
 }
@@ -174,19 +154,6 @@ Labeling metis_labeling(const ExecSpace& space, const SymmetricGraph& graph,
 Labeling metis_labeling(const ExecSpace& space, const SparseMatrix& A, Ordinal max_block_rows) {
   metis_num_parts(A.num_block_rows(), max_block_rows);  // validates the cap before any work
   return metis_labeling(space, symmetric_graph(space, A), max_block_rows);
-}
-
-Kokkos::View<Ordinal*, DeviceType> metis_kway_parts(const ExecSpace& space,
-                                                    const WeightedGraph& graph, Ordinal num_parts) {
-  const Ordinal n = graph.num_vertices();
-  metis_kway::OrdinalView part(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::metis_weighted_part"), n);
-  if (num_parts <= 1 || num_parts >= n)
-    metis_kway::fill_labels(space, part, num_parts <= 1);
-  else
-    metis_kway::call_metis(space, graph.graph, graph.vertex_weight, graph.edge_weight, num_parts,
-                           part);
-  return part;
 }
 
 #else  // FGDD_HAVE_METIS
@@ -202,11 +169,6 @@ namespace {
 Labeling metis_labeling(const ExecSpace&, const SymmetricGraph&, Ordinal) { not_compiled(); }
 
 Labeling metis_labeling(const ExecSpace&, const SparseMatrix&, Ordinal) { not_compiled(); }
-
-Kokkos::View<Ordinal*, DeviceType> metis_kway_parts(const ExecSpace&, const WeightedGraph&,
-                                                    Ordinal) {
-  not_compiled();
-}
 
 #endif  // FGDD_HAVE_METIS
 

@@ -5,7 +5,6 @@
 #include "core/sparse_matrix.hpp"
 #include "partition/labeling.hpp"
 #include "partition/symmetric_graph.hpp"
-#include "partition/weighted_graph.hpp"
 
 namespace fgdd::detail {
 
@@ -29,12 +28,5 @@ Labeling metis_labeling(const ExecSpace& space, const SparseMatrix& A, Ordinal m
 // The same on a graph already built by symmetric_graph (A's block graph).
 Labeling metis_labeling(const ExecSpace& space, const SymmetricGraph& graph,
                         Ordinal max_block_rows);
-
-// METIS k-way labels in [0, num_parts) of a weighted graph: parts balance the vertex weights and
-// the cut counts edge weights (the coarsest level of the multilevel partitioner). No balancing
-// afterwards; num_parts <= 1 labels everything 0 and num_parts >= the vertex count labels each
-// vertex by its index, both without calling METIS. Throws as metis_labeling.
-Kokkos::View<Ordinal*, DeviceType> metis_kway_parts(const ExecSpace& space,
-                                                    const WeightedGraph& graph, Ordinal num_parts);
 
 }  // namespace fgdd::detail

@@ -1,15 +1,14 @@
-// Multilevel k-way partition: coarsen on the device, METIS on the coarsest graph, project and
-// refine on the device, balance to the cap.
+// Multilevel k-way partition on the device: coarsen, cluster into parts, project and refine,
+// balance to the cap.
 #include "partition/multilevel.hpp"
 
 #include <algorithm>
 #include <sstream>
 #include <vector>
-#include <cstdlib> // TUNING
 
 #include "partition/balance.hpp"
 #include "partition/coarsen.hpp"
-#include "partition/metis.hpp"
+#include "partition/metis.hpp"  // metis_num_parts
 #include "partition/refine.hpp"
 #include "partition/weighted_graph.hpp"
 
@@ -57,45 +56,52 @@ Labeling multilevel_labeling(const ExecSpace& space, const SymmetricGraph& graph
   // graphs[0] is the block graph; graphs[l + 1] = coarsened graphs[l] through maps[l].
   std::vector<WeightedGraph> graphs{unit_weighted_graph(space, graph)};
   std::vector<multilevel::OrdinalView> maps;
-  const Ordinal max_vertex_weight =
-      std::max<Ordinal>(1, max_block_rows / multilevel_weight_divisor);
-  const Ordinal target = std::max<Ordinal>(1, num_parts) * (getenv("FGDD_ML_VPP") ? atoi(getenv("FGDD_ML_VPP")) : multilevel_vertices_per_part); // TUNING
-
-  while (num_parts > 1 && graphs.back().num_vertices() > target) {
-    const Ordinal before = graphs.back().num_vertices();
-    CoarseLevel level = coarsen_by_matching(space, graphs.back(), max_vertex_weight);
-    const Ordinal after = level.coarse.num_vertices();
-    if (after == before) break;
-    graphs.push_back(std::move(level.coarse));
-    maps.push_back(level.coarse_of_fine);
-    if (after > multilevel::stall_ratio * before) break;
-  }
+  // Even coarsening first (light vertices), then clustering up to a part's size: the coarsest
+  // vertices are the parts.
+  const Ordinal light = std::max<Ordinal>(1, max_block_rows / multilevel_weight_divisor);
+  const Ordinal part_size = max_block_rows;
+  const Ordinal light_target = std::max<Ordinal>(1, num_parts) * multilevel_vertices_per_part;
+  const auto coarsen_while = [&](Ordinal max_weight, Ordinal target, double stall) {
+    while (graphs.back().num_vertices() > target) {
+      const Ordinal before = graphs.back().num_vertices();
+      CoarseLevel level = coarsen_by_matching(space, graphs.back(), max_weight);
+      const Ordinal after = level.coarse.num_vertices();
+      if (after == before) return;
+      graphs.push_back(std::move(level.coarse));
+      maps.push_back(level.coarse_of_fine);
+      if (after > stall * before) return;
+    }
+  };
+  if (num_parts > 1) coarsen_while(light, light_target, multilevel::stall_ratio);
   space.fence();
-  report.levels = int(maps.size());
-  report.coarsest_vertices = graphs.back().num_vertices();
   report.coarsen_seconds = timer.seconds();
 
   timer.reset();
-  multilevel::OrdinalView part = metis_kway_parts(space, graphs.back(), num_parts);
+  if (num_parts > 1) coarsen_while(part_size, 1, 1.0);
+  const Ordinal parts = graphs.back().num_vertices();
+  multilevel::OrdinalView part =
+      num_parts > 1 ? multilevel::row_index_keys(space, parts)
+                    : multilevel::OrdinalView("fgdd::partition::multilevel_part", n);
   space.fence();
-  report.metis_seconds = timer.seconds();
+  report.levels = int(maps.size());
+  report.parts = num_parts > 1 ? parts : std::min<Ordinal>(n, 1);
+  report.cluster_seconds = timer.seconds();
 
   timer.reset();
-  const Ordinal parts = std::max<Ordinal>(1, std::min(num_parts, n));
   for (std::size_t l = maps.size(); l-- > 0;) {
-    report.refine_moves += refine_labeling(space, graphs[l + 1], part, parts, max_block_rows,
+    report.refine_moves += refine_labeling(space, graphs[l + 1], part, report.parts, max_block_rows,
                                            multilevel_refine_passes);
     part = multilevel::project(space, part, maps[l]);
   }
-  if (n > 0)
-    report.refine_moves +=
-        refine_labeling(space, graphs[0], part, parts, max_block_rows, multilevel_refine_passes);
+  if (report.parts > 1)
+    report.refine_moves += refine_labeling(space, graphs[0], part, report.parts, max_block_rows,
+                                           multilevel_refine_passes);
   space.fence();
   report.refine_seconds = timer.seconds();
 
   timer.reset();
   Labeling labeling;
-  labeling.num_parts = n > 0 ? parts : 0;
+  labeling.num_parts = report.parts;
   labeling.part_of_row = part;
   labeling.order_key = multilevel::row_index_keys(space, n);
   labeling = balance_labeling(space, graph, labeling, max_block_rows);
@@ -118,9 +124,9 @@ Labeling multilevel_labeling(const ExecSpace& space, const SparseMatrix& A, Ordi
 
 std::string describe(const MultilevelStats& stats) {
   std::ostringstream out;
-  out << "graph " << stats.graph_seconds << " s, coarsening " << stats.coarsen_seconds << " s ("
-      << stats.levels << " levels to " << stats.coarsest_vertices << " vertices), METIS "
-      << stats.metis_seconds << " s, refinement " << stats.refine_seconds << " s ("
+  out << "graph " << stats.graph_seconds << " s, coarsening " << stats.coarsen_seconds
+      << " s, clustering " << stats.cluster_seconds << " s (" << stats.levels << " levels to "
+      << stats.parts << " parts), refinement " << stats.refine_seconds << " s ("
       << stats.refine_moves << " moves), balancing " << stats.balance_seconds << " s";
   return out.str();
 }

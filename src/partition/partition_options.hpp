@@ -10,15 +10,15 @@
 namespace fgdd {
 
 enum class Partitioner {
-  Auto,       // geometric with grid metadata, else rcb with coordinates, else METIS when
-              // built with it, else RCM chunks
-  Geometric,  // boxes of a Cartesian grid (paper Algorithm 1); needs GridInfo
-  Metis,      // METIS k-way on the symmetrized block graph, then size balancing
-  Multilevel, // the block graph coarsened and refined on the device, METIS on the coarsest
-  Rcm,        // contiguous chunks of the reverse Cuthill-McKee ordering
-  Natural,    // contiguous chunks of the given ordering
-  Rcb,        // recursive coordinate bisection on the device; needs Coordinates (a point per
-              // block row)
+  Auto,        // geometric with grid metadata, else rcb with coordinates, else multilevel on
+               // GPUs and METIS on CPU backends (multilevel when built without METIS)
+  Geometric,   // boxes of a Cartesian grid (paper Algorithm 1); needs GridInfo
+  Metis,       // METIS k-way on the symmetrized block graph, then size balancing
+  Multilevel,  // the block graph coarsened into parts and refined on the device (no METIS)
+  Rcm,         // contiguous chunks of the reverse Cuthill-McKee ordering
+  Natural,     // contiguous chunks of the given ordering
+  Rcb,         // recursive coordinate bisection on the device; needs Coordinates (a point per
+               // block row)
 };
 
 inline const auto partitioner_names =

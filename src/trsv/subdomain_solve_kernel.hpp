@@ -310,7 +310,10 @@ struct SubdomainSolveKernel {
     } else {
       x = &z(begin);
     }
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, length),
+    // Copies and scaling touch each entry once: over threads and lanes alike (TeamVectorRange),
+    // or in one lane (single), as a TeamThreadRange body runs in every vector lane of the
+    // Lanes traversal, and a lane reading x_i after another lane scaled it would scale it twice.
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, length),
                          [&](const Offset t) { x[t] = r(begin + t); });
     team.team_barrier();
     for (int q = 0; q < steps.count; ++q) {
@@ -329,14 +332,16 @@ struct SubdomainSolveKernel {
         case StepKind::Scale:
         case StepKind::ScaleTransposed:
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m), [&](const Ordinal t) {
-            scale_row(x + Offset(t) * n, first + t, step.kind == StepKind::ScaleTransposed);
+            Kokkos::single(Kokkos::PerThread(team), [&] {
+              scale_row(x + Offset(t) * n, first + t, step.kind == StepKind::ScaleTransposed);
+            });
           });
           team.team_barrier();
           break;
       }
     }
     if constexpr (InScratch) {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, length),
+      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, length),
                            [&](const Offset t) { z(begin + t) = x[t]; });
     }
   }

@@ -1,27 +1,9 @@
 #include "factor/symmetry.hpp"
 
+#include "core/find_in_row.hpp"
 #include "core/first_row_where.hpp"
 
 namespace fgdd::detail {
-
-namespace {
-
-// Position of block (j, i) in row j, or row_map(j + 1) when absent (columns sorted).
-KOKKOS_INLINE_FUNCTION Offset mirror_of(const SparseMatrix::RowMap& row_map,
-                                        const SparseMatrix::ColumnIndices& col_ind, Ordinal i,
-                                        Ordinal j) {
-  Offset lo = row_map(j), hi = row_map(j + 1);
-  while (lo < hi) {
-    const Offset mid = lo + (hi - lo) / 2;
-    if (col_ind(mid) < i)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo < row_map(j + 1) && col_ind(lo) == i ? lo : row_map(j + 1);
-}
-
-}  // namespace
 
 SymmetryCheck check_symmetry(const ExecSpace& space, const SparseMatrix& A) {
   const auto row_map = A.row_map();
@@ -50,7 +32,7 @@ SymmetryCheck check_symmetry(const ExecSpace& space, const SparseMatrix& A) {
         Scalar worst = 0;
         for (Offset k = row_map(i); k < row_map(i + 1); ++k) {
           const Ordinal j = col_ind(k);
-          const Offset m = mirror_of(row_map, col_ind, i, j);
+          const Offset m = find_in_row(row_map, col_ind, j, i);
           if (m == row_map(j + 1)) {
             worst = infinity;
             break;
@@ -88,7 +70,7 @@ SymmetryCheck check_symmetry(const ExecSpace& space, const SparseMatrix& A) {
       KOKKOS_LAMBDA(const int) {
         for (Offset k = row_map(i); k < row_map(i + 1); ++k) {
           const Ordinal j = col_ind(k);
-          const Offset m = mirror_of(row_map, col_ind, i, j);
+          const Offset m = find_in_row(row_map, col_ind, j, i);
           if (m == row_map(j + 1)) {
             column() = j;
             missing() = 1;
@@ -123,7 +105,7 @@ void symmetric_part(const ExecSpace& space, const SparseMatrix& A, const SparseM
       "fgdd::factor::symmetric_part", Kokkos::RangePolicy<ExecSpace>(space, 0, A.num_block_rows()),
       KOKKOS_LAMBDA(const Ordinal i) {
         for (Offset k = row_map(i); k < row_map(i + 1); ++k) {
-          const Offset m = mirror_of(row_map, col_ind, i, col_ind(k));
+          const Offset m = find_in_row(row_map, col_ind, col_ind(k), i);
           for (int r = 0; r < b; ++r)
             for (int c = 0; c < b; ++c)
               out(k * bb + r * b + c) =

@@ -44,8 +44,9 @@ OrdinalView row_index_keys(const ExecSpace& space, Ordinal n) {
 
 }  // namespace multilevel
 
-Labeling multilevel_labeling(const ExecSpace& space, const SymmetricGraph& graph,
+Labeling multilevel_labeling(const ExecSpace& space, const WeightedGraph& weighted,
                              Ordinal max_block_rows, MultilevelStats* stats) {
+  const SymmetricGraph& graph = weighted.graph;
   const Ordinal n = graph.num_vertices;
   const Ordinal num_parts = metis_num_parts(n, max_block_rows);
   MultilevelStats local;
@@ -54,7 +55,7 @@ Labeling multilevel_labeling(const ExecSpace& space, const SymmetricGraph& graph
   Kokkos::Timer timer;
 
   // graphs[0] is the block graph; graphs[l + 1] = coarsened graphs[l] through maps[l].
-  std::vector<WeightedGraph> graphs{unit_weighted_graph(space, graph)};
+  std::vector<WeightedGraph> graphs{weighted};
   std::vector<multilevel::OrdinalView> maps;
   // Even coarsening first (light vertices), then clustering up to a part's size: the coarsest
   // vertices are the parts.
@@ -114,7 +115,7 @@ Labeling multilevel_labeling(const ExecSpace& space, const SparseMatrix& A, Ordi
                              MultilevelStats* stats) {
   metis_num_parts(A.num_block_rows(), max_block_rows);  // validates the cap before any work
   Kokkos::Timer timer;
-  const SymmetricGraph graph = symmetric_graph(space, A);
+  const WeightedGraph graph = strength_weighted_graph(space, A, symmetric_graph(space, A));
   space.fence();
   const double graph_seconds = timer.seconds();
   Labeling labeling = multilevel_labeling(space, graph, max_block_rows, stats);

@@ -9,6 +9,7 @@
 #include "core/sparse_matrix.hpp"
 #include "partition/labeling.hpp"
 #include "partition/symmetric_graph.hpp"
+#include "partition/weighted_graph.hpp"
 
 #include <string>
 
@@ -39,8 +40,9 @@ std::string describe(const MultilevelStats& stats);
 Labeling multilevel_labeling(const ExecSpace& space, const SparseMatrix& A, Ordinal max_block_rows,
                              MultilevelStats* stats = nullptr);
 
-// The same on A's block graph.
-Labeling multilevel_labeling(const ExecSpace& space, const SymmetricGraph& graph,
+// The same on a weighted graph (the A overload weighs A's block graph by coupling strength,
+// strength_weighted_graph).
+Labeling multilevel_labeling(const ExecSpace& space, const WeightedGraph& graph,
                              Ordinal max_block_rows, MultilevelStats* stats = nullptr);
 
 }  // namespace fgdd::detail

@@ -1,5 +1,8 @@
 #include "partition/weighted_graph.hpp"
 
+#include "core/find_in_row.hpp"
+#include "core/kokkos_compat.hpp"
+
 namespace fgdd::detail {
 
 WeightedGraph unit_weighted_graph(const ExecSpace& space, const SymmetricGraph& graph) {
@@ -13,6 +16,54 @@ WeightedGraph unit_weighted_graph(const ExecSpace& space, const SymmetricGraph& 
       graph.adjacency.extent(0));
   Kokkos::deep_copy(space, weighted.vertex_weight, Ordinal(1));
   Kokkos::deep_copy(space, weighted.edge_weight, Ordinal(1));
+  return weighted;
+}
+
+namespace {
+
+// ‖block k‖_F, 0 for k = end (a block that is not stored).
+KOKKOS_INLINE_FUNCTION double block_norm(const SparseMatrix::Values& values, Offset k, Offset end,
+                                         int bb) {
+  if (k == end) return 0;
+  double sum = 0;
+  for (int e = 0; e < bb; ++e) sum += values(k * bb + e) * values(k * bb + e);
+  return detail::sqrt(sum);
+}
+
+}  // namespace
+
+WeightedGraph strength_weighted_graph(const ExecSpace& space, const SparseMatrix& A,
+                                      const SymmetricGraph& graph) {
+  using Policy = Kokkos::RangePolicy<ExecSpace>;
+  WeightedGraph weighted = unit_weighted_graph(space, graph);
+  const Ordinal n = graph.num_vertices;
+  const auto row_map = A.row_map();
+  const auto col_ind = A.col_ind();
+  const auto values = A.values();
+  const int bb = A.block_size() * A.block_size();
+  Kokkos::View<double*, DeviceType> diagonal(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::strength_diagonal"), n);
+  Kokkos::parallel_for(
+      "fgdd::partition::strength_diagonal", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal i) {
+        diagonal(i) = block_norm(values, find_in_row(row_map, col_ind, i, i), row_map(i + 1), bb);
+      });
+  const auto graph_row_map = graph.row_map;
+  const auto adjacency = graph.adjacency;
+  const auto edge_weight = weighted.edge_weight;
+  Kokkos::parallel_for(
+      "fgdd::partition::strength_weights", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal i) {
+        for (Offset k = graph_row_map(i); k < graph_row_map(i + 1); ++k) {
+          const Ordinal j = adjacency(k);
+          const double ij =
+              block_norm(values, find_in_row(row_map, col_ind, i, j), row_map(i + 1), bb);
+          const double ji =
+              block_norm(values, find_in_row(row_map, col_ind, j, i), row_map(j + 1), bb);
+          const double coupling = ij > ji ? ij : ji;
+          const double scale = detail::sqrt(diagonal(i) * diagonal(j));
+          const double s = scale > 0 ? (coupling < scale ? coupling / scale : 1.0) : 1.0;
+          edge_weight(k) = 1 + Ordinal(strength_weight_range * s + 0.5);
+        }
+      });
   return weighted;
 }
 

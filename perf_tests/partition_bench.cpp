@@ -20,16 +20,20 @@ struct Options {
   int repeats = 3;
 };
 
+// Every partitioner of the table that can run on this problem (auto would repeat one of them);
 // rcb gets the grid's points and no grid, as a file with coordinates would give them.
 std::vector<fgdd::Partitioner> partitioners_for(const fgdd::GeneratedProblem& problem) {
-  std::vector<fgdd::Partitioner> list;
-  if (!problem.grid.empty()) list.push_back(fgdd::Partitioner::Geometric);
-  if (!problem.grid.empty()) list.push_back(fgdd::Partitioner::Rcb);
-#ifdef FGDD_HAVE_METIS
-  list.push_back(fgdd::Partitioner::Metis);
+  using fgdd::Partitioner;
+  std::vector<Partitioner> list;
+  for (const Partitioner partitioner : fgdd::partitioner_names.values()) {
+    const bool needs_grid =
+        partitioner == Partitioner::Geometric || partitioner == Partitioner::Rcb;
+    if (partitioner == Partitioner::Auto || (needs_grid && problem.grid.empty())) continue;
+#ifndef FGDD_HAVE_METIS
+    if (partitioner == Partitioner::Metis) continue;
 #endif
-  list.push_back(fgdd::Partitioner::Rcm);
-  list.push_back(fgdd::Partitioner::Natural);
+    list.push_back(partitioner);
+  }
   return list;
 }
 

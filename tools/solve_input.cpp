@@ -24,7 +24,7 @@ Vector load_rhs(const SolveCommand& command, const SparseMatrix& A) {
 }
 
 Coordinates load_coordinates(const SolveCommand& command, const SparseMatrix& A) {
-  if (command.coordinates.empty()) return {};
+  if (command.coordinates.empty()) return Coordinates();
   return read_coordinates(command.coordinates, A.num_block_rows());
 }
 

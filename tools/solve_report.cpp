@@ -1,7 +1,7 @@
 #include "solve_report.hpp"
 
 #include "core/output_file.hpp"
-#include "solver/solver_steps.hpp"
+#include "krylov/preconditioner.hpp"
 
 #include <cmath>
 #include <iomanip>
@@ -50,7 +50,7 @@ std::string true_residual_text(const SolveResult& r) {
 
 void describe_preconditioner(SolveReport& report, const Preconditioner& M) {
   report.precond = M.name();
-  if (const FactorReport* factor = detail::factor_report(M)) {
+  if (const FactorReport* factor = M.factor_report()) {
     report.has_factor_report = true;
     report.factor = *factor;
   }

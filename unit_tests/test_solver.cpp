@@ -306,7 +306,7 @@ TEST_CASE("Solver: CG with IC(0) breaks down on an SPD matrix unless shifted pos
     solver.setup(ExecSpace(), A, grid);
     Vector x("x", A.num_rows());
     const SolveResult result = solver.solve(ExecSpace(), reference::to_device(b), x);
-    const FactorReport* report = detail::factor_report(solver.preconditioner());
+    const FactorReport* report = solver.preconditioner().factor_report();
     REQUIRE(report != nullptr);
     if (shift == "none") {
       CHECK(result.status == SolveStatus::Breakdown);

@@ -8,6 +8,8 @@
 
 namespace fgdd {
 
+struct FactorReport;  // factor/subdomain_ilu0.hpp; krylov/ needs only the name
+
 class Preconditioner {
  public:
   virtual ~Preconditioner() = default;
@@ -23,6 +25,9 @@ class Preconditioner {
   // the one it was built from. The default throws InvalidInput (set it up again instead).
   virtual void update_values(const ExecSpace& space, const SparseMatrix& permuted,
                              const SparseMatrix& dropped);
+  // What the factorization did (pivot shifts, shifted rows) for preconditioners that factor;
+  // nullptr for the others.
+  virtual const FactorReport* factor_report() const noexcept { return nullptr; }
 };
 
 // M = I.

@@ -37,6 +37,7 @@ class DdIluPreconditioner final : public Preconditioner {
   std::string name() const override;
 
   const SubdomainIlu0& factorization() const noexcept { return *factorization_; }
+  const FactorReport* factor_report() const noexcept override { return &factorization_->report(); }
   const SubdomainTrsv& trsv() const noexcept { return *trsv_; }
 
  private:

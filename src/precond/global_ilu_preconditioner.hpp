@@ -36,6 +36,7 @@ class GlobalIluPreconditioner final : public Preconditioner {
   std::string name() const override;
 
   const GlobalIlu0& factorization() const noexcept { return *factorization_; }
+  const FactorReport* factor_report() const noexcept override { return &factorization_->report(); }
   const GlobalTrsv& trsv() const noexcept { return *trsv_; }
 
  private:

@@ -50,6 +50,7 @@ class StructIlu0Preconditioner final : public Preconditioner {
   std::string name() const override;
 
   const StructIlu0& factorization() const noexcept { return *factorization_; }
+  const FactorReport* factor_report() const noexcept override { return &factorization_->report(); }
   const StructuredMatrix& matrix() const noexcept { return matrix_; }
 
  private:

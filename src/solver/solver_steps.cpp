@@ -39,16 +39,6 @@ PartitionOptions partition_options_for(const SolverOptions& options) {
   return partition;
 }
 
-const FactorReport* factor_report(const Preconditioner& M) {
-  if (const auto* dd = dynamic_cast<const DdIluPreconditioner*>(&M))
-    return &dd->factorization().report();
-  if (const auto* global = dynamic_cast<const GlobalIluPreconditioner*>(&M))
-    return &global->factorization().report();
-  if (const auto* structured = dynamic_cast<const StructIlu0Preconditioner*>(&M))
-    return &structured->factorization().report();
-  return nullptr;
-}
-
 std::unique_ptr<Preconditioner> make_preconditioner(
     const ExecSpace& space, const SolverOptions& options, const SparseMatrix& permuted,
     const SparseMatrix& dropped, const Partition& partition, const GridInfo& grid) {

@@ -19,11 +19,6 @@ namespace fgdd::detail {
 // A partitioner asked for explicitly is kept.
 PartitionOptions partition_options_for(const SolverOptions& options);
 
-// The factorization report of an ILU preconditioner (shifted pivots, the positive-definite
-// shift used, timings), or nullptr for one without such a report (Jacobi, none, the Jacobi-trsv
-// ILU).
-const FactorReport* factor_report(const Preconditioner& M);
-
 // permuted: the operator's matrix (global ILU and Jacobi factor it); dropped and partition:
 // the subdomain blocks the DD preconditioners factor. grid: the caller's grid, which the
 // structured ILU needs (it throws InvalidInput when grid is empty).

@@ -3,6 +3,7 @@
 #include "core/generators.hpp"
 #include "core/matrix_market.hpp"
 #include "core/types.hpp"
+#include "scratch_dir.hpp"
 #include "solve_options.hpp"
 
 #include <sys/wait.h>
@@ -17,24 +18,16 @@
 #include <vector>
 
 using namespace fgdd;
+using testing::ScratchDir;
 
 namespace {
-
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char pattern[] = "/tmp/fgdd_solve_test_XXXXXX";
-    path = mkdtemp(pattern);
-  }
-  ~TempDir() { std::system(("rm -rf '" + path + "'").c_str()); }
-};
 
 struct Run {
   int exit_code;
   std::string output;
 };
 
-Run run_solve(const std::string& arguments, const TempDir& dir) {
+Run run_solve(const std::string& arguments, const ScratchDir& dir) {
   const std::string log = dir.path + "/out.txt";
   const int status =
       std::system((std::string(FGDD_SOLVE_EXE) + " " + arguments + " > " + log + " 2>&1").c_str());
@@ -156,7 +149,7 @@ TEST_CASE("canonical_items: equal commands compare equal however ordered", "[too
 
 TEST_CASE("fgdd-solve solves a generated problem and writes JSON and the solution",
           "[tools][cli]") {
-  TempDir dir;
+  ScratchDir dir;
   const std::string json = dir.path + "/report.json";
   const std::string solution = dir.path + "/x.mtx";
   const Run run = run_solve("--matrix gen:lap7:6 --tol 1e-10 --json " + json +
@@ -176,7 +169,7 @@ TEST_CASE("fgdd-solve solves a generated problem and writes JSON and the solutio
 }
 
 TEST_CASE("fgdd-solve exit codes", "[tools][cli]") {
-  TempDir dir;
+  ScratchDir dir;
   SECTION("not converged within the iteration limit: 1 with the reason") {
     const Run run = run_solve("--matrix gen:lap7:10 --precond none --max-iters 2", dir);
     INFO(run.output);
@@ -221,7 +214,7 @@ TEST_CASE("fgdd-solve exit codes", "[tools][cli]") {
 
 TEST_CASE("fgdd-solve --coordinates partitions a file by recursive coordinate bisection",
           "[tools][cli]") {
-  TempDir dir;
+  ScratchDir dir;
   // A 6 x 5 x 4 Laplacian from a file (no grid metadata) with its grid points, column by column.
   const std::string matrix = dir.path + "/lap.mtx";
   write_matrix_market(matrix, laplace7(6, 5, 4).matrix);
@@ -297,7 +290,7 @@ std::vector<std::string> names_in(const std::string& directory) {
 }  // namespace
 
 TEST_CASE("fgdd-solve keeps an old solution unless the solve converged", "[tools][cli]") {
-  TempDir dir;
+  ScratchDir dir;
   const std::string solution = dir.path + "/x.mtx";
   const std::vector<Scalar> old = {1, 2, 3};
   write_matrix_market_vector(solution, old);
@@ -339,7 +332,7 @@ TEST_CASE("fgdd-solve keeps an old solution unless the solve converged", "[tools
 }
 
 TEST_CASE("fgdd-solve prints the summary before it writes files", "[tools][cli]") {
-  TempDir dir;
+  ScratchDir dir;
   // A directory cannot take the solution; the JSON report still gets written.
   const std::string json = dir.path + "/report.json";
   const Run run =
@@ -352,7 +345,7 @@ TEST_CASE("fgdd-solve prints the summary before it writes files", "[tools][cli]"
 }
 
 TEST_CASE("fgdd-solve on a full disk keeps the old files and exits 2", "[tools][cli]") {
-  TempDir dir;
+  ScratchDir dir;
   const std::string json = dir.path + "/report.json";
   const std::string solution = dir.path + "/x.mtx";
   std::ofstream(json) << "old report";
@@ -371,7 +364,7 @@ TEST_CASE("fgdd-solve on a full disk keeps the old files and exits 2", "[tools][
 }
 
 TEST_CASE("fgdd-solve refuses options the backend or the problem cannot take", "[tools][cli]") {
-  TempDir dir;
+  ScratchDir dir;
   SECTION("a team size above the backend's limit (Serial: 1; GPUs: 1024 at most)") {
     const Run run = run_solve("--matrix gen:lap7:8 --team-size 100000", dir);
     INFO(run.output);
@@ -442,7 +435,7 @@ TEST_CASE("parse_solve_command --block-size", "[tools][cli][block_size]") {
 }
 
 TEST_CASE("fgdd-solve --block-size reads a file as BSR", "[tools][cli][block_size]") {
-  TempDir dir;
+  ScratchDir dir;
   // gen:bsr3 written as scalar entries, then read back as 3x3 blocks.
   const std::string matrix = dir.path + "/bsr3.mtx";
   write_matrix_market(matrix, generate_problem("gen:bsr3:5").matrix);

@@ -14,12 +14,13 @@
 #include "kron/stage_coefficients.hpp"
 #include "kron/stage_preconditioner.hpp"
 #include "kron/union_pattern.hpp"
-#include "precond/global_ilu_preconditioner.hpp"
 #include "krylov/gmres.hpp"
 #include "partition/partition_matrix.hpp"
 #include "partition/reorder.hpp"
+#include "precond/global_ilu_preconditioner.hpp"
 #include "reference/dense.hpp"
 #include "reference/random_matrix.hpp"
+#include "scratch_dir.hpp"
 
 #include <cmath>
 #include <cstdlib>
@@ -33,6 +34,7 @@
 #include <vector>
 
 using namespace fgdd;
+using testing::ScratchDir;
 
 namespace {
 
@@ -124,38 +126,16 @@ std::vector<MatrixPair> small_pairs() {
   // Rows of 20+ entries: on GPUs s = 1 then takes the lanes-per-row kernel.
   const SparseMatrix L_long = make_matrix(reference::random_matrix(61, 1, 24, 29u, false));
   const SparseMatrix L_long_shared = make_matrix(reference::random_matrix(45, 1, 30, 31u, false));
-  return {{"CSR n=7", make_matrix(reference::random_matrix(7, 1, 2, 22u, false)), L_csr},
-          {"BSR b=2 n=5", make_matrix(reference::random_matrix(5, 2, 1, 24u, false)), L_bsr2},
-          {"BSR b=3 n=3, lumped M", mass_matrix(ExecSpace(), L_bsr3, MassKind::Lumped), L_bsr3},
-          {"BSR b=2 shared pattern", mass_matrix(ExecSpace(), L_shared, MassKind::Consistent),
-           L_shared},
-          {"CSR n=61 long rows", make_matrix(reference::random_matrix(61, 1, 20, 30u, false)),
-           L_long},
-          {"CSR n=45 long rows shared pattern",
-           mass_matrix(ExecSpace(), L_long_shared, MassKind::Consistent), L_long_shared}};
+  return {
+      {"CSR n=7", make_matrix(reference::random_matrix(7, 1, 2, 22u, false)), L_csr},
+      {"BSR b=2 n=5", make_matrix(reference::random_matrix(5, 2, 1, 24u, false)), L_bsr2},
+      {"BSR b=3 n=3, lumped M", mass_matrix(ExecSpace(), L_bsr3, MassKind::Lumped), L_bsr3},
+      {"BSR b=2 shared pattern", mass_matrix(ExecSpace(), L_shared, MassKind::Consistent),
+       L_shared},
+      {"CSR n=61 long rows", make_matrix(reference::random_matrix(61, 1, 20, 30u, false)), L_long},
+      {"CSR n=45 long rows shared pattern",
+       mass_matrix(ExecSpace(), L_long_shared, MassKind::Consistent), L_long_shared}};
 }
-
-// A ScratchDir as in test_matrix_market.cpp: a unique directory under /tmp, removed after.
-struct ScratchDir {
-  std::string path;
-  ScratchDir() {
-    char pattern[] = "/tmp/fgdd_kronecker_test_XXXXXX";
-    const char* made = mkdtemp(pattern);
-    REQUIRE(made != nullptr);
-    path = made;
-  }
-  ~ScratchDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path, ignored);
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  std::string file(const std::string& name, const std::string& text) const {
-    const std::string full = path + "/" + name;
-    std::ofstream(full, std::ios::binary) << text;
-    return full;
-  }
-};
 
 }  // namespace
 

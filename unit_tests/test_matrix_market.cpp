@@ -8,6 +8,7 @@
 #include "core/matrix_market.hpp"
 #include "message_bytes.hpp"
 #include "reference/dense.hpp"
+#include "scratch_dir.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -23,32 +24,9 @@
 #include <vector>
 
 using namespace fgdd;
+using testing::ScratchDir;
 
 namespace {
-
-// A unique directory under /tmp, removed with everything in it.
-struct ScratchDir {
-  std::string path;
-  ScratchDir() {
-    char pattern[] = "/tmp/fgdd_matrix_market_test_XXXXXX";
-    const char* made = mkdtemp(pattern);
-    REQUIRE(made != nullptr);
-    path = made;
-  }
-  ~ScratchDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path, ignored);
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-
-  // Writes text verbatim (binary, so CRLF and a missing final newline survive).
-  std::string file(const std::string& name, const std::string& text) const {
-    const std::string full = path + "/" + name;
-    std::ofstream(full, std::ios::binary) << text;
-    return full;
-  }
-};
 
 struct HostCsr {
   std::vector<Offset> row_map;
@@ -594,8 +572,7 @@ TEST_CASE("Matrix Market dense arrays: column by column, bounded shape, errors w
                        "announces 3 rows; expected 4");
     require_file_error(read(3, 3), dir.file("b.mtx", array + "3 4\n1\n"), 2,
                        "announces 4 columns; expected 1 to 3");
-    require_file_error(read(3, 3), dir.file("c.mtx", array + "3 0\n"), 2,
-                       "announces 0 columns");
+    require_file_error(read(3, 3), dir.file("c.mtx", array + "3 0\n"), 2, "announces 0 columns");
   }
   SECTION("bad values name their line") {
     require_file_error(read(2, 2), dir.file("a.mtx", array + "2 2\n1\n2\nnan\n4\n"), 5,
@@ -611,8 +588,8 @@ TEST_CASE("Matrix Market dense arrays: column by column, bounded shape, errors w
     require_file_error(read(1, 1), dir.file("a.mtx", general + "1 1 1\n1 1 1\n"), 1,
                        "unsupported format 'coordinate' for a dense matrix; supported: array");
     require_file_error(read(1, 1),
-                       dir.file("b.mtx", "%%MatrixMarket matrix array real symmetric\n1 1\n1\n"),
-                       1, "symmetry 'symmetric'");
+                       dir.file("b.mtx", "%%MatrixMarket matrix array real symmetric\n1 1\n1\n"), 1,
+                       "symmetry 'symmetric'");
     require_file_error(read(1, 1), dir.path + "/none.mtx", 0, "cannot open");
   }
 }

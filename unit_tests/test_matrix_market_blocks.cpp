@@ -7,6 +7,7 @@
 #include "core/host_copy.hpp"
 #include "core/matrix_build.hpp"
 #include "core/matrix_market.hpp"
+#include "scratch_dir.hpp"
 
 #include <unistd.h>
 
@@ -21,30 +22,9 @@
 #include <vector>
 
 using namespace fgdd;
+using testing::ScratchDir;
 
 namespace {
-
-struct ScratchDir {
-  std::string path;
-  ScratchDir() {
-    char pattern[] = "/tmp/fgdd_matrix_market_blocks_XXXXXX";
-    const char* made = mkdtemp(pattern);
-    REQUIRE(made != nullptr);
-    path = made;
-  }
-  ~ScratchDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path, ignored);
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-
-  std::string file(const std::string& name, const std::string& text) const {
-    const std::string full = path + "/" + name;
-    std::ofstream(full, std::ios::binary) << text;
-    return full;
-  }
-};
 
 struct HostBsr {
   int block_size = 0;

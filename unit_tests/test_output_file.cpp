@@ -5,6 +5,7 @@
 #include "core/errors.hpp"
 #include "core/matrix_market.hpp"
 #include "core/output_file.hpp"
+#include "scratch_dir.hpp"
 
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -22,25 +23,9 @@
 #include <vector>
 
 using namespace fgdd;
+using testing::ScratchDir;
 
 namespace {
-
-struct ScratchDir {
-  std::string path;
-  ScratchDir() {
-    char pattern[] = "/tmp/fgdd_output_file_test_XXXXXX";
-    path = mkdtemp(pattern);
-  }
-  ~ScratchDir() { std::filesystem::remove_all(path); }
-  // The names in the directory, sorted.
-  std::vector<std::string> names() const {
-    std::vector<std::string> found;
-    for (const auto& entry : std::filesystem::directory_iterator(path))
-      found.push_back(entry.path().filename().string());
-    std::sort(found.begin(), found.end());
-    return found;
-  }
-};
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -19,10 +19,14 @@
 #include "partition/geometric.hpp"
 #include "partition/symmetric_graph.hpp"
 #include "reference/dense.hpp"
+#include "reference/labeling_checks.hpp"
 #include "reference/random_matrix.hpp"
 #include "reference/reference_partition.hpp"
 
 namespace {
+
+using fgdd::reference::permuted;
+using fgdd::reference::to_host_arrays;
 
 using fgdd::ExecSpace;
 using fgdd::GridInfo;
@@ -98,40 +102,6 @@ std::vector<Ordinal> identity(Ordinal n) {
 bool is_permutation_of_range(std::vector<Ordinal> v) {
   std::sort(v.begin(), v.end());
   return v == identity(Ordinal(v.size()));
-}
-
-// The device matrix on the host, for permuting and gluing test matrices.
-HostMatrixArrays to_host_arrays(const SparseMatrix& A) {
-  HostMatrixArrays host;
-  host.num_block_rows = host.num_block_cols = A.num_block_rows();
-  host.block_size = A.block_size();
-  const HostPattern pattern = pattern_of(A);
-  host.row_map = pattern.row_map;
-  host.col_ind = pattern.col_ind;
-  const auto values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.values());
-  host.values.assign(values.data(), values.data() + values.extent(0));
-  return host;
-}
-
-// P A Pᵀ with new_of_old(i) the new index of row i.
-HostMatrixArrays permuted(const HostMatrixArrays& A, const std::vector<Ordinal>& new_of_old) {
-  const Ordinal n = A.num_block_rows;
-  const std::size_t b2 = std::size_t(A.block_size) * A.block_size;
-  std::vector<Ordinal> old_of_new(n);
-  for (Ordinal i = 0; i < n; ++i) old_of_new[new_of_old[i]] = i;
-  HostMatrixArrays P;
-  P.num_block_rows = P.num_block_cols = n;
-  P.block_size = A.block_size;
-  P.row_map.push_back(0);
-  for (Ordinal r = 0; r < n; ++r) {
-    const Ordinal i = old_of_new[r];
-    for (Offset k = A.row_map[i]; k < A.row_map[i + 1]; ++k) {
-      P.col_ind.push_back(new_of_old[A.col_ind[k]]);
-      P.values.insert(P.values.end(), A.values.begin() + k * b2, A.values.begin() + (k + 1) * b2);
-    }
-    P.row_map.push_back(P.col_ind.size());
-  }
-  return P;
 }
 
 // Diagonal blocks of several matrices glued into one block-diagonal matrix.

@@ -25,12 +25,17 @@
 #include "partition/coordinates.hpp"
 #include "partition/partition_matrix.hpp"
 #include "reference/dense.hpp"
+#include "reference/labeling_checks.hpp"
 #include "reference/reference_partition.hpp"
+#include "scratch_dir.hpp"
 #include "solver/solver.hpp"
 
 using namespace fgdd;
 
 namespace {
+
+using fgdd::reference::permuted;
+using fgdd::reference::to_host_arrays;
 
 using detail::Labeling;
 
@@ -92,40 +97,6 @@ std::vector<Ordinal> part_sets(const std::vector<Ordinal>& part) {
   std::vector<Ordinal> sets(part.size());
   for (Ordinal i = 0; i < Ordinal(part.size()); ++i) sets[i] = smallest[part[i]];
   return sets;
-}
-
-HostMatrixArrays to_host_arrays(const SparseMatrix& A) {
-  HostMatrixArrays host;
-  host.num_block_rows = host.num_block_cols = A.num_block_rows();
-  host.block_size = A.block_size();
-  const auto row_map = reference::host_vector(A.row_map());
-  const auto col_ind = reference::host_vector(A.col_ind());
-  const auto values = reference::host_vector(A.values());
-  host.row_map.assign(row_map.begin(), row_map.end());
-  host.col_ind.assign(col_ind.begin(), col_ind.end());
-  host.values.assign(values.begin(), values.end());
-  return host;
-}
-
-// P A Pᵀ with new_of_old(i) the new index of block row i.
-HostMatrixArrays permuted(const HostMatrixArrays& A, const std::vector<Ordinal>& new_of_old) {
-  const Ordinal n = A.num_block_rows;
-  const std::size_t b2 = std::size_t(A.block_size) * A.block_size;
-  std::vector<Ordinal> old_of_new(n);
-  for (Ordinal i = 0; i < n; ++i) old_of_new[new_of_old[i]] = i;
-  HostMatrixArrays P;
-  P.num_block_rows = P.num_block_cols = n;
-  P.block_size = A.block_size;
-  P.row_map.push_back(0);
-  for (Ordinal r = 0; r < n; ++r) {
-    const Ordinal i = old_of_new[r];
-    for (Offset k = A.row_map[i]; k < A.row_map[i + 1]; ++k) {
-      P.col_ind.push_back(new_of_old[A.col_ind[k]]);
-      P.values.insert(P.values.end(), A.values.begin() + k * b2, A.values.begin() + (k + 1) * b2);
-    }
-    P.row_map.push_back(P.col_ind.size());
-  }
-  return P;
 }
 
 std::vector<double> permuted_points(const std::vector<double>& points, int d,
@@ -410,15 +381,11 @@ TEST_CASE("grid_coordinates: the grid's points in row order", "[partition]") {
 
 TEST_CASE("read_coordinates: a Matrix Market array of points, errors with the file and line",
           "[partition]") {
-  char pattern[] = "/tmp/fgdd_rcb_test_XXXXXX";
-  const std::string dir = mkdtemp(pattern);
-  const auto file = [&](const std::string& name, const std::string& text) {
-    std::ofstream(dir + "/" + name) << text;
-    return dir + "/" + name;
-  };
+  const testing::ScratchDir dir;
   const std::string banner = "%%MatrixMarket matrix array real general\n";
   // Three points in 2-D, stored column by column: x then y.
-  const Coordinates points = read_coordinates(file("p.mtx", banner + "3 2\n0\n1\n2\n5\n6\n7\n"), 3);
+  const Coordinates points =
+      read_coordinates(dir.file("p.mtx", banner + "3 2\n0\n1\n2\n5\n6\n7\n"), 3);
   CHECK(points.num_points() == 3);
   CHECK(points.dimension() == 2);
   const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), points.points());
@@ -432,13 +399,12 @@ TEST_CASE("read_coordinates: a Matrix Market array of points, errors with the fi
     }
     return "no error";
   };
-  const std::string wrong_rows = file("rows.mtx", banner + "3 2\n0\n1\n2\n5\n6\n7\n");
+  const std::string wrong_rows = dir.file("rows.mtx", banner + "3 2\n0\n1\n2\n5\n6\n7\n");
   CHECK(error_of(wrong_rows, 4).find("2: ") == 0);
   CHECK(error_of(wrong_rows, 4).find("rows.mtx") != std::string::npos);
-  CHECK(error_of(file("d4.mtx", banner + "1 4\n0\n1\n2\n3\n"), 1).find("expected 1 to 3") !=
+  CHECK(error_of(dir.file("d4.mtx", banner + "1 4\n0\n1\n2\n3\n"), 1).find("expected 1 to 3") !=
         std::string::npos);
-  const std::string nan = error_of(file("nan.mtx", banner + "2 1\n0\nnan\n"), 2);
+  const std::string nan = error_of(dir.file("nan.mtx", banner + "2 1\n0\nnan\n"), 2);
   CHECK(nan.find("4: ") == 0);
   CHECK(nan.find("not finite") != std::string::npos);
-  std::filesystem::remove_all(dir);
 }

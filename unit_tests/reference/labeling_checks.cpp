@@ -78,34 +78,44 @@ SparseMatrix disjoint_paths(const std::vector<Ordinal>& lengths) {
   return graph_matrix(start, edges);
 }
 
-SparseMatrix scrambled(const SparseMatrix& A, unsigned seed, std::vector<Ordinal>& new_of_old) {
-  const Ordinal n = A.num_block_rows();
-  const int b = A.block_size();
-  new_of_old.resize(n);
-  std::iota(new_of_old.begin(), new_of_old.end(), 0);
-  std::shuffle(new_of_old.begin(), new_of_old.end(), std::mt19937(seed));
+HostMatrixArrays to_host_arrays(const SparseMatrix& A) {
+  HostMatrixArrays host;
+  host.num_block_rows = host.num_block_cols = A.num_block_rows();
+  host.block_size = A.block_size();
+  const auto row_map = host_vector(A.row_map());
+  const auto col_ind = host_vector(A.col_ind());
+  const auto values = host_vector(A.values());
+  host.row_map.assign(row_map.begin(), row_map.end());
+  host.col_ind.assign(col_ind.begin(), col_ind.end());
+  host.values.assign(values.begin(), values.end());
+  return host;
+}
+
+HostMatrixArrays permuted(const HostMatrixArrays& A, const std::vector<Ordinal>& new_of_old) {
+  const Ordinal n = A.num_block_rows;
+  const std::size_t b2 = std::size_t(A.block_size) * A.block_size;
   std::vector<Ordinal> old_of_new(n);
   for (Ordinal i = 0; i < n; ++i) old_of_new[new_of_old[i]] = i;
-  const auto row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.row_map());
-  const auto col_ind = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.col_ind());
-  const auto values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.values());
-  HostMatrixArrays m;
-  m.num_block_rows = m.num_block_cols = n;
-  m.block_size = b;
-  m.row_map.push_back(0);
+  HostMatrixArrays P;
+  P.num_block_rows = P.num_block_cols = n;
+  P.block_size = A.block_size;
+  P.row_map.push_back(0);
   for (Ordinal r = 0; r < n; ++r) {
     const Ordinal i = old_of_new[r];
-    std::vector<std::pair<Ordinal, Offset>> row;
-    for (Offset k = row_map(i); k < row_map(i + 1); ++k)
-      row.emplace_back(new_of_old[col_ind(k)], k);
-    std::sort(row.begin(), row.end());
-    for (const auto& [c, k] : row) {
-      m.col_ind.push_back(c);
-      for (int e = 0; e < b * b; ++e) m.values.push_back(values(k * b * b + e));
+    for (Offset k = A.row_map[i]; k < A.row_map[i + 1]; ++k) {
+      P.col_ind.push_back(new_of_old[A.col_ind[k]]);
+      P.values.insert(P.values.end(), A.values.begin() + k * b2, A.values.begin() + (k + 1) * b2);
     }
-    m.row_map.push_back(m.col_ind.size());
+    P.row_map.push_back(P.col_ind.size());
   }
-  return make_matrix(m);
+  return P;
+}
+
+SparseMatrix scrambled(const SparseMatrix& A, unsigned seed, std::vector<Ordinal>& new_of_old) {
+  new_of_old.resize(A.num_block_rows());
+  std::iota(new_of_old.begin(), new_of_old.end(), 0);
+  std::shuffle(new_of_old.begin(), new_of_old.end(), std::mt19937(seed));
+  return make_matrix(permuted(to_host_arrays(A), new_of_old));
 }
 
 }  // namespace fgdd::reference

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/matrix_build.hpp"
 #include "core/sparse_matrix.hpp"
 #include "partition/labeling.hpp"
 
@@ -26,6 +27,13 @@ SparseMatrix graph_matrix(Ordinal n, const std::vector<std::pair<Ordinal, Ordina
 
 // Disjoint paths of the given lengths, one after the other: a block-diagonal matrix.
 SparseMatrix disjoint_paths(const std::vector<Ordinal>& lengths);
+
+// The device matrix on the host, for permuting and gluing test matrices.
+HostMatrixArrays to_host_arrays(const SparseMatrix& A);
+
+// P A Pᵀ with new_of_old[i] the new index of block row i (columns left unsorted: make_matrix
+// sorts them).
+HostMatrixArrays permuted(const HostMatrixArrays& A, const std::vector<Ordinal>& new_of_old);
 
 // P A Pᵀ for a random permutation P (fixed seed): the same graph with no locality left in the
 // row order. new_of_old receives P as a map from old to new block rows.

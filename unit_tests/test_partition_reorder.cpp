@@ -173,24 +173,33 @@ TEST_CASE("permute_vector and unpermute_vector are inverse", "[partition]") {
   CHECK_THROWS_AS(permute_vector(ExecSpace(), p, block_size, wrong, permuted), DimensionMismatch);
 }
 
-TEST_CASE("partition options: subdomain size from team scratch", "[partition]") {
+TEST_CASE("partition options: subdomain size from team scratch and threads", "[partition]") {
   const Offset largest = max_subdomain_rows(1);
   CHECK(largest == Offset(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)) / sizeof(double));
   CHECK(max_subdomain_rows(3) % 3 == 0);
-  // The default: 1,500 rows in whole blocks on GPUs (at most the maximum), the maximum on CPUs.
+  // The default: 1,500 rows in whole blocks on GPUs (at most the maximum); on CPUs the rows
+  // split evenly over the threads, rounded up to whole blocks.
   constexpr bool gpu = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible;
+  const Offset threads = Offset(ExecSpace().concurrency());
   for (const int b : {1, 3, 7}) {
-    const Offset most = max_subdomain_rows(b);
-    const Offset expected = gpu ? std::min(most, Offset(1500 - 1500 % b)) : most;
-    CHECK(default_subdomain_rows(b) == expected);
+    for (const Offset rows : {Offset(b), Offset(7 * b), Offset(100'003) / b * b}) {
+      const Offset block_rows = rows / b;
+      const Offset expected = gpu ? std::min(max_subdomain_rows(b), Offset(1500 - 1500 % b))
+                                  : (block_rows + threads - 1) / threads * b;
+      CHECK(default_subdomain_rows(b, rows) == expected);
+    }
   }
   PartitionOptions options;
-  CHECK(options.subdomain_block_rows(1) == Ordinal(default_subdomain_rows(1)));
-  CHECK(options.subdomain_block_rows(3) == Ordinal(default_subdomain_rows(3) / 3));
+  CHECK(options.subdomain_block_rows(1, 9'999) == Ordinal(default_subdomain_rows(1, 9'999)));
+  CHECK(options.subdomain_block_rows(3, 9'999) == Ordinal(default_subdomain_rows(3, 9'999) / 3));
   options.subdomain_rows = largest;
-  CHECK(options.subdomain_block_rows(1) == Ordinal(largest));
+  CHECK(options.subdomain_block_rows(1, 9'999) == Ordinal(largest));
+  // Beyond level-0 scratch: refused on GPUs (slow), level-1 host memory on CPUs.
   options.subdomain_rows = largest + 1;
-  CHECK_THROWS_WITH(options.validate(1), FGDD_CONTAINS("exceeds what team scratch holds"));
+  if (gpu)
+    CHECK_THROWS_WITH(options.validate(1), FGDD_CONTAINS("exceeds what team scratch holds"));
+  else
+    CHECK(options.subdomain_block_rows(1, 9'999) == Ordinal(largest + 1));
   options.subdomain_rows = 2;
   CHECK_THROWS_WITH(options.validate(3), FGDD_CONTAINS("at least the block size"));
   CHECK(parse_partitioner("rcm") == Partitioner::Rcm);
@@ -257,6 +266,34 @@ TEST_CASE("partition_matrix: every partitioner on CSR and BSR, Auto resolution, 
 #else
   CHECK(without_grid == Partitioner::Multilevel);
 #endif
+  // A cap that holds every row: one subdomain in the caller's order, nothing dropped, without
+  // running a graph partitioner (the report says so); rcm still orders the rows.
+  for (const GeneratedProblem* problem : {&lap, &bsr}) {
+    std::vector<Partitioner> graph = {Partitioner::Auto, Partitioner::Natural};
+#ifdef FGDD_HAVE_METIS
+    graph.push_back(Partitioner::Metis);
+#endif
+    graph.push_back(Partitioner::Multilevel);
+    for (const Partitioner partitioner : graph) {
+      CAPTURE(problem->description, to_string(partitioner));
+      PartitionOptions whole;
+      whole.partitioner = partitioner;
+      whole.subdomain_rows = problem->matrix.num_rows();
+      const PartitionedMatrix r = partition_matrix(ExecSpace(), problem->matrix, GridInfo{}, whole);
+      CHECK(r.report.num_subdomains == 1);
+      CHECK(r.report.partitioner == Partitioner::Natural);
+      if (partitioner != Partitioner::Natural)
+        CHECK_THAT(r.report.reason, FGDD_CONTAINS("one subdomain holds every row"));
+      CHECK(r.report.entries_after_drop == r.report.entries);
+      const auto perm = reference::host_vector(r.partition.perm);
+      for (std::size_t i = 0; i < perm.size(); ++i) CHECK(perm[i] == Ordinal(i));
+    }
+    PartitionOptions rcm;
+    rcm.partitioner = Partitioner::Rcm;
+    rcm.subdomain_rows = problem->matrix.num_rows();
+    CHECK(partition_matrix(ExecSpace(), problem->matrix, GridInfo{}, rcm).report.partitioner ==
+          Partitioner::Rcm);
+  }
   PartitionOptions geometric;
   geometric.partitioner = Partitioner::Geometric;
   CHECK_THROWS_WITH(partition_matrix(ExecSpace(), lap.matrix, GridInfo{}, geometric),

@@ -17,6 +17,8 @@
 #include <KokkosKernels_Sorting.hpp>
 
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 
 namespace fgdd::detail {
 
@@ -66,14 +68,63 @@ KOKKOS_INLINE_FUNCTION void release_store(T* p, T v) {
 #endif
 }
 
-// Sorts the entries of each CRS row by column, permuting values alike.
+// Sorts keys[begin, end) ascending in place, moving values[k] with keys[k]: a row already in
+// order costs one pass; short rows go by insertion, long ones by heapsort (no allocation).
+template <class Keys, class Values, class Index>
+void sort_row_pairs_on_host(const Keys& keys, const Values& values, Index begin, Index end) {
+  bool sorted = true;
+  for (Index k = begin + 1; k < end && sorted; ++k) sorted = !(keys(k) < keys(k - 1));
+  if (sorted) return;
+  const auto swap_pair = [&](Index a, Index b) {
+    std::swap(keys(a), keys(b));
+    std::swap(values(a), values(b));
+  };
+  if (end - begin <= 32) {
+    for (Index k = begin + 1; k < end; ++k)
+      for (Index j = k; j > begin && keys(j) < keys(j - 1); --j) swap_pair(j, j - 1);
+    return;
+  }
+  const Index n = end - begin;
+  const auto sift_down = [&](Index root, Index size) {
+    for (Index child = 2 * root + 1; child < size; child = 2 * root + 1) {
+      if (child + 1 < size && keys(begin + child) < keys(begin + child + 1)) ++child;
+      if (!(keys(begin + root) < keys(begin + child))) return;
+      swap_pair(begin + root, begin + child);
+      root = child;
+    }
+  };
+  for (Index root = n / 2; root-- > 0;) sift_down(root, n);
+  for (Index size = n - 1; size > 0; --size) {
+    swap_pair(begin, begin + size);
+    sift_down(0, size);
+  }
+}
+
+// Sorts the entries of each CRS row by column, permuting values alike. On host backends rows are
+// sorted by their thread in place: Kokkos-Kernels' sort cost 16 % of a Serial setup on 110K rows
+// whose rows were already sorted.
 template <class ExecSpace, class RowMap, class Entries, class Values>
 void sort_crs_rows(const RowMap& row_map, const Entries& entries, const Values& values) {
+  using Memory = typename Entries::memory_space;
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible &&
+                Kokkos::SpaceAccessibility<ExecSpace, Memory>::accessible) {
+    using Index = std::remove_const_t<typename RowMap::value_type>;
+    const std::int64_t rows = std::int64_t(row_map.extent(0)) - 1;
+    if (rows <= 0) return;
+    ExecSpace space;
+    Kokkos::parallel_for(
+        "fgdd::sort_crs_rows_on_host", Kokkos::RangePolicy<ExecSpace>(space, 0, rows),
+        [=](const std::int64_t r) {
+          sort_row_pairs_on_host(entries, values, Index(row_map(r)), Index(row_map(r + 1)));
+        });
+    space.fence();
+  } else {
 #if KOKKOS_VERSION >= 40000
-  KokkosSparse::sort_crs_matrix<ExecSpace>(row_map, entries, values);
+    KokkosSparse::sort_crs_matrix<ExecSpace>(row_map, entries, values);
 #else
-  KokkosKernels::Impl::sort_crs_matrix<ExecSpace>(row_map, entries, values);
+    KokkosKernels::Impl::sort_crs_matrix<ExecSpace>(row_map, entries, values);
 #endif
+  }
 }
 
 // Sorts v in place by comp (a strict weak order) with Kokkos-Kernels' device bitonic sort, on

@@ -19,20 +19,33 @@ Offset max_subdomain_rows(int block_size) {
   return rows - rows % Offset(block_size);
 }
 
-Offset default_subdomain_rows(int block_size) {
-  constexpr bool gpu = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible;
+namespace {
+constexpr bool gpu_backend = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible;
+}
+
+Offset default_subdomain_rows(int block_size, Offset num_rows) {
+  const Offset b = Offset(block_size);
+  if (!gpu_backend) {
+    // One subdomain per thread: each thread factors and solves its own block in sequence, so
+    // more subdomains than threads only drop couplings (block Jacobi with one block per rank,
+    // as PETSc runs on CPUs; Serial gets the exact ILU(0) of the whole matrix).
+    const Offset threads = std::max(Offset(ExecSpace().concurrency()), Offset(1));
+    const Offset block_rows = (num_rows + b - 1) / b;
+    return std::max((block_rows + threads - 1) / threads, Offset(1)) * b;
+  }
   const Offset largest = max_subdomain_rows(block_size);
-  if (!gpu) return largest;
-  const Offset gpu_rows = 1500 - 1500 % Offset(block_size);
-  return std::min(largest, std::max(gpu_rows, Offset(block_size)));
+  const Offset gpu_rows = 1500 - 1500 % b;
+  return std::min(largest, std::max(gpu_rows, b));
 }
 
 void PartitionOptions::validate(int block_size) const {
   if (subdomain_rows == 0) return;
-  const Offset largest = max_subdomain_rows(block_size);
   if (subdomain_rows < Offset(block_size))
     throw InvalidInput("subdomain_rows must be at least the block size " +
                        std::to_string(block_size) + ", got " + std::to_string(subdomain_rows));
+  // On CPU backends a slice beyond level-0 scratch goes to level 1 (host memory, as fast).
+  if (!gpu_backend) return;
+  const Offset largest = max_subdomain_rows(block_size);
   if (subdomain_rows > largest)
     throw InvalidInput("subdomain_rows " + std::to_string(subdomain_rows) +
                        " exceeds what team scratch holds on " + ExecSpace::name() + " (" +
@@ -40,9 +53,10 @@ void PartitionOptions::validate(int block_size) const {
                        std::to_string(block_size) + ")");
 }
 
-Ordinal PartitionOptions::subdomain_block_rows(int block_size) const {
+Ordinal PartitionOptions::subdomain_block_rows(int block_size, Offset num_rows) const {
   validate(block_size);
-  const Offset rows = subdomain_rows == 0 ? default_subdomain_rows(block_size) : subdomain_rows;
+  const Offset rows =
+      subdomain_rows == 0 ? default_subdomain_rows(block_size, num_rows) : subdomain_rows;
   return Ordinal(rows / Offset(block_size));
 }
 

@@ -39,22 +39,25 @@ struct PartitionOptions {
   // Scalar rows per subdomain at most; 0 = default_subdomain_rows for this backend.
   Offset subdomain_rows = 0;
 
-  // Throws InvalidInput when subdomain_rows is below the block size or above
+  // Throws InvalidInput when subdomain_rows is below the block size or, on a GPU, above
   // max_subdomain_rows(block_size).
   void validate(int block_size) const;
-  // The cap in block rows that partitioners receive (the default when subdomain_rows = 0).
-  Ordinal subdomain_block_rows(int block_size) const;
+  // The cap in block rows that partitioners receive for a matrix of num_rows scalar rows (the
+  // default when subdomain_rows = 0).
+  Ordinal subdomain_block_rows(int block_size, Offset num_rows) const;
 };
 
 // Scalar rows of one double vector slice that fit TeamPolicy::scratch_size_max(0) on the default
 // execution space, rounded down to whole blocks.
 Offset max_subdomain_rows(int block_size);
 
-// The cap used when subdomain_rows = 0. On a GPU (device memory the host cannot read): 1,500
-// rows, or the maximum if that is smaller, rounded down to whole blocks. Smaller subdomains drop
-// more couplings but have fewer levels, so the last team to start finishes sooner and more teams
-// fit an SM: measured faster to solution than the maximum on GPUs (docs/PERFORMANCE.md). On CPU
-// threads the largest subdomains are fastest: max_subdomain_rows.
-Offset default_subdomain_rows(int block_size);
+// The cap used when subdomain_rows = 0 for a matrix of num_rows scalar rows. On a GPU (device
+// memory the host cannot read): 1,500 rows, or the maximum if that is smaller, rounded down to
+// whole blocks. Smaller subdomains drop more couplings but have fewer levels, so the last team to
+// start finishes sooner and more teams fit an SM: measured faster to solution than the maximum on
+// GPUs (docs/PERFORMANCE.md). On CPU backends: the rows split evenly over the execution space's
+// threads (concurrency()), in whole blocks: a thread solves its subdomain in sequence, so every
+// further subdomain only drops couplings (docs/PERFORMANCE.md, finite-element systems).
+Offset default_subdomain_rows(int block_size, Offset num_rows);
 
 }  // namespace fgdd

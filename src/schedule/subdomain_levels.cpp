@@ -1,5 +1,6 @@
 #include "schedule/subdomain_levels.hpp"
 
+#include "core/errors.hpp"
 #include "core/team_scratch.hpp"
 
 namespace fgdd {
@@ -84,10 +85,16 @@ struct BuildLevelsKernel {
 
 SubdomainLevels build_subdomain_levels(const ExecSpace& space, const SparseMatrix& factors,
                                        const Kokkos::View<Offset*, DeviceType>& diag_position,
-                                       const Partition& partition, Triangle triangle) {
+                                       const Partition& partition, Triangle triangle,
+                                       const SubdomainLevels* other_triangle) {
   Kokkos::Timer timer;
   const Ordinal n = factors.num_block_rows();
   const Ordinal num_subdomains = partition.num_subdomains;
+  if (other_triangle != nullptr &&
+      (other_triangle->triangle == triangle ||
+       other_triangle->edges.extent(0) != std::size_t(factors.num_block_entries())))
+    throw InvalidInput("build_subdomain_levels: other_triangle is not the other triangle of these "
+                       "factors");
   SubdomainLevels levels;
   levels.triangle = triangle;
   levels.num_levels = Kokkos::View<Ordinal*, DeviceType>("fgdd::trsv::num_levels", num_subdomains);
@@ -97,15 +104,19 @@ SubdomainLevels build_subdomain_levels(const ExecSpace& space, const SparseMatri
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::trsv::level_rows"), n);
   levels.edge_ptr =
       Kokkos::View<Offset*, DeviceType>("fgdd::trsv::edge_ptr", n + num_subdomains + 1);
-  levels.edges = Kokkos::View<Offset*, DeviceType>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::trsv::edges"),
-      factors.num_block_entries());
-  levels.edge_row = Kokkos::View<Ordinal*, DeviceType>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::trsv::edge_row"),
-      factors.num_block_entries());
-  levels.edge_col = Kokkos::View<Ordinal*, DeviceType>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::trsv::edge_col"),
-      factors.num_block_entries());
+  if (other_triangle != nullptr) {
+    levels.edges = other_triangle->edges;
+    levels.edge_row = other_triangle->edge_row;
+    levels.edge_col = other_triangle->edge_col;
+  } else {
+    const Offset entries = factors.num_block_entries();
+    levels.edges = Kokkos::View<Offset*, DeviceType>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::trsv::edges"), entries);
+    levels.edge_row = Kokkos::View<Ordinal*, DeviceType>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::trsv::edge_row"), entries);
+    levels.edge_col = Kokkos::View<Ordinal*, DeviceType>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::trsv::edge_col"), entries);
+  }
   levels.row_edge_begin = Kokkos::View<Offset*, DeviceType>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::trsv::row_edge_begin"), n);
   levels.row_edge_end = Kokkos::View<Offset*, DeviceType>(

@@ -42,11 +42,10 @@ void gather_edge_values(const ExecSpace& space, const SubdomainIlu0& f,
           const SubdomainLevels& levels = triangle == 0 ? lower : upper;
           const Offset begin = levels.edge_ptr(base);
           const Offset end = levels.edge_ptr(base + levels.num_levels(s));
-          Kokkos::parallel_for(
-              Kokkos::TeamThreadRange(team, Offset(0), (end - begin) * bb), [&](const Offset t) {
-                const Offset e = begin + t / bb;
-                edge_values(e * bb + t % bb) = values(levels.edges(e) * bb + t % bb);
-              });
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end), [&](const Offset e) {
+            const Offset from = levels.edges(e) * bb;
+            for (int j = 0; j < bb; ++j) edge_values(e * bb + j) = values(from + j);
+          });
         }
       });
 }
@@ -164,7 +163,7 @@ SubdomainTrsv::SubdomainTrsv(const ExecSpace& space, const SubdomainIlu0& factor
   const Partition& partition = factorization.partition();
   lower_ = factorization.lower_levels();
   upper_ = build_subdomain_levels(space, factors, factorization.diag_position(), partition,
-                                  Triangle::Upper);
+                                  Triangle::Upper, &lower_);
   Ordinal largest = 0;
   for (Ordinal s = 0; s < partition.num_subdomains; ++s)
     largest = std::max(

@@ -237,6 +237,11 @@ void degenerate_cases(Labeler labeler) {
     check_labeler(labeler, A, 16);
     check_labeler(labeler, A, 200);
   }
+  SECTION("a star: 200 rows coupled only through row 0") {
+    std::vector<std::pair<Ordinal, Ordinal>> spokes;
+    for (Ordinal leaf = 1; leaf < 200; ++leaf) spokes.emplace_back(0, leaf);
+    check_labeler(labeler, graph_matrix(200, spokes), 16);
+  }
   SECTION("diagonal only: no edges at all") {
     const SparseMatrix A = disjoint_paths(std::vector<Ordinal>(50, 1));
     check_labeler(labeler, A, 8);

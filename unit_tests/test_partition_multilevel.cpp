@@ -87,9 +87,12 @@ detail::CoarseLevel check_level(const detail::WeightedGraph& fine, Ordinal max_w
       const Ordinal u = members[c][0], v = members[c][1];
       const auto begin = host_fine.adjacency.begin() + host_fine.row_map[u];
       const auto end = host_fine.adjacency.begin() + host_fine.row_map[u + 1];
+      const auto v_begin = host_fine.adjacency.begin() + host_fine.row_map[v];
+      const auto v_end = host_fine.adjacency.begin() + host_fine.row_map[v + 1];
       const bool adjacent = std::find(begin, end, v) != end;
-      const bool isolated = begin == end && host_fine.row_map[v] == host_fine.row_map[v + 1];
-      CHECK((adjacent || isolated));
+      const bool isolated = begin == end && v_begin == v_end;
+      const bool two_hop = std::find_first_of(begin, end, v_begin, v_end) != end;
+      CHECK((adjacent || isolated || two_hop));
       CHECK(coarse.vertex_weight[c] <= max_weight);
     }
   }
@@ -139,6 +142,13 @@ TEST_CASE("coarsen_by_matching equals the reference contraction", "[partition][m
     const detail::CoarseLevel level =
         check_level(weighted_graph_of(reference::disjoint_paths(std::vector<Ordinal>(9, 1))), 2);
     CHECK(level.coarse.num_vertices() == 5);
+  }
+  SECTION("leaves of a star pair with each other once the hub is taken") {
+    std::vector<std::pair<Ordinal, Ordinal>> spokes;
+    for (Ordinal leaf = 1; leaf <= 9; ++leaf) spokes.emplace_back(0, leaf);
+    const detail::CoarseLevel level =
+        check_level(weighted_graph_of(reference::graph_matrix(10, spokes)), 2);
+    CHECK(level.coarse.num_vertices() == 5);  // hub + a leaf, then four pairs of leaves
   }
   SECTION("weight limit 1: nothing merges") {
     const detail::WeightedGraph g = weighted_graph_of(laplace7(4, 3, 2).matrix);

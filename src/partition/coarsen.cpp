@@ -81,39 +81,64 @@ Ordinal match_mutual_choices(const ExecSpace& space, Ordinal n, const OrdinalVie
   return matched;
 }
 
-// Free vertices without neighbours pair up in index order (2k-th with (2k+1)-th).
-void pair_isolated(const ExecSpace& space, const WeightedGraph& g, Ordinal max_weight,
-                   const OrdinalView& match) {
+// Free vertices left after the rounds pair with another free vertex of their group, in
+// increasing index order within it: with two_hop, a vertex with neighbours joins the group of its
+// heaviest neighbour (as METIS does: the leaves of a star, whose hub is taken, would otherwise
+// never merge); a vertex without neighbours joins the group of the isolated (its placement costs
+// no cut). The group rows are sorted by vertex, so the pairs do not depend on atomic order.
+void pair_leftovers(const ExecSpace& space, const WeightedGraph& g, Ordinal max_weight,
+                    bool two_hop, const OrdinalView& match) {
   const Ordinal n = g.num_vertices();
   const auto row_map = g.graph.row_map;
+  const auto adjacency = g.graph.adjacency;
+  const auto edge_weight = g.edge_weight;
   const auto vertex_weight = g.vertex_weight;
-  OrdinalView rank(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::isolated_rank"), n);
-  Ordinal isolated = 0;
-  Kokkos::parallel_scan(
-      "fgdd::partition::coarsen_isolated_rank", Policy(space, 0, n),
-      KOKKOS_LAMBDA(const Ordinal u, Ordinal& sum, const bool final) {
-        const bool free = match(u) == unmatched && row_map(u + 1) == row_map(u);
-        if (final) rank(u) = free ? sum : unmatched;
-        if (free) ++sum;
-      },
-      isolated);
-  if (isolated < 2) return;
-  OrdinalView vertex_of_rank(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::isolated_vertex"),
-      isolated);
+  const Ordinal isolated_group = n;
+  OrdinalView group(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::leftover_group"), n);
+  OffsetView group_map("fgdd::partition::leftover_group_map", n + 2);
   Kokkos::parallel_for(
-      "fgdd::partition::coarsen_isolated_list", Policy(space, 0, n),
+      "fgdd::partition::coarsen_leftover_group", Policy(space, 0, n),
       KOKKOS_LAMBDA(const Ordinal u) {
-        if (rank(u) != unmatched) vertex_of_rank(rank(u)) = u;
+        Ordinal h = unmatched, heaviest = 0;
+        const bool isolated = row_map(u + 1) == row_map(u);
+        if (match(u) == unmatched && (isolated || two_hop)) {
+          h = isolated_group;
+          for (Offset k = row_map(u); k < row_map(u + 1); ++k)
+            if (h == isolated_group || edge_weight(k) > heaviest)
+              h = adjacency(k), heaviest = edge_weight(k);
+          Kokkos::atomic_add(&group_map(h), Offset(1));
+        }
+        group(u) = h;
       });
+  const Offset leftovers =
+      exclusive_scan_in_place(space, "fgdd::partition::coarsen_leftover_scan", group_map);
+  if (leftovers < 2) return;
+  OrdinalView members(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::leftover_members"),
+      leftovers);
+  OrdinalView member_weights(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::leftover_weights"),
+      leftovers);
+  OffsetView fill("fgdd::partition::leftover_fill", n + 1);
   Kokkos::parallel_for(
-      "fgdd::partition::coarsen_isolated_pair", Policy(space, 0, isolated / 2),
-      KOKKOS_LAMBDA(const Ordinal k) {
-        const Ordinal u = vertex_of_rank(2 * k), v = vertex_of_rank(2 * k + 1);
-        if (vertex_weight(u) + vertex_weight(v) > max_weight) return;
-        match(u) = v;
-        match(v) = u;
+      "fgdd::partition::coarsen_leftover_list", Policy(space, 0, n),
+      KOKKOS_LAMBDA(const Ordinal u) {
+        const Ordinal h = group(u);
+        if (h == unmatched) return;
+        const Offset slot = group_map(h) + Kokkos::atomic_fetch_add(&fill(h), Offset(1));
+        members(slot) = u;
+        member_weights(slot) = vertex_weight(u);
+      });
+  sort_crs_rows<ExecSpace>(group_map, members, member_weights);
+  Kokkos::parallel_for(
+      "fgdd::partition::coarsen_leftover_pair", Policy(space, 0, n + 1),
+      KOKKOS_LAMBDA(const Ordinal h) {
+        for (Offset k = group_map(h); k + 1 < group_map(h + 1); k += 2) {
+          if (member_weights(k) + member_weights(k + 1) > max_weight) continue;
+          match(members(k)) = members(k + 1);
+          match(members(k + 1)) = members(k);
+        }
       });
 }
 
@@ -123,11 +148,16 @@ OrdinalView heavy_edge_matching(const ExecSpace& space, const WeightedGraph& g,
   OrdinalView match(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::match"), n);
   OrdinalView choice(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::choice"), n);
   Kokkos::deep_copy(space, match, unmatched);
+  Ordinal matched = 0;
   for (int round = 0; round < matching_rounds; ++round) {
     choose_partners(space, g, max_weight, match, choice);
-    if (match_mutual_choices(space, n, choice, match) == 0) break;
+    const Ordinal round_matched = match_mutual_choices(space, n, choice, match);
+    if (round_matched == 0) break;
+    matched += round_matched;
   }
-  pair_isolated(space, g, max_weight, match);
+  // Two-hop pairs are not adjacent, so they are made only where direct matching stalled (fewer
+  // than half of the vertices matched), as METIS does; on meshes they made parts less compact.
+  pair_leftovers(space, g, max_weight, 2 * matched < n, match);
   return match;
 }
 

@@ -16,8 +16,10 @@ struct CoarseLevel {
 // Pairs vertices along heavy edges and contracts each pair (or unpaired vertex) to one coarse
 // vertex. A vertex pairs with the neighbour whose edge it ranks highest (weight, then the lighter
 // pair, then a hash of the edge that both ends compute alike); pairs that chose each other are
-// matched, over a few rounds among the still unmatched. Vertices without neighbours pair among
-// themselves (their placement costs no cut). No coarse vertex weighs more than
+// matched, over a few rounds among the still unmatched. When fewer than half of the vertices
+// matched (a star, say), the vertices left pair with one that shares their heaviest neighbour
+// (two-hop); vertices without neighbours always pair among themselves (their placement costs no
+// cut). No coarse vertex weighs more than
 // max_vertex_weight (a vertex already heavier stays alone), so parts of the cap stay possible.
 // The result depends only on the graph, never on thread timing.
 // Throws InvalidInput if max_vertex_weight < 1.

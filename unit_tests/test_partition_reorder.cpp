@@ -2,6 +2,7 @@
 // report, against dense serial references.
 #include "catch_compat.hpp"
 #include "core/generators.hpp"
+#include "partition/metis.hpp"
 #include "partition/partition_matrix.hpp"
 #include "reference/dense.hpp"
 #include "reference/random_matrix.hpp"
@@ -177,16 +178,20 @@ TEST_CASE("partition options: subdomain size from team scratch and threads", "[p
   const Offset largest = max_subdomain_rows(1);
   CHECK(largest == Offset(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)) / sizeof(double));
   CHECK(max_subdomain_rows(3) % 3 == 0);
-  // The default: 1,500 rows in whole blocks on GPUs (at most the maximum); on CPUs the rows
-  // split evenly over the threads, rounded up to whole blocks.
+  // The default: 1,500 rows in whole blocks on GPUs (at most the maximum); on CPUs every row
+  // with one thread, else 1.06 × an even share per thread (METIS's slack), in whole blocks.
   constexpr bool gpu = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible;
   const Offset threads = Offset(ExecSpace().concurrency());
   for (const int b : {1, 3, 7}) {
     for (const Offset rows : {Offset(b), Offset(7 * b), Offset(100'003) / b * b}) {
       const Offset block_rows = rows / b;
-      const Offset expected = gpu ? std::min(max_subdomain_rows(b), Offset(1500 - 1500 % b))
-                                  : (block_rows + threads - 1) / threads * b;
+      const Offset share = threads == 1 ? block_rows : (block_rows * 106 + threads * 100 - 1) / (threads * 100);
+      const Offset expected =
+          gpu ? std::min(max_subdomain_rows(b), Offset(1500 - 1500 % b)) : share * b;
       CHECK(default_subdomain_rows(b, rows) == expected);
+      // METIS then makes one part per thread.
+      if (!gpu && block_rows >= 1000)
+        CHECK(detail::metis_num_parts(Ordinal(block_rows), Ordinal(share)) == Ordinal(threads));
     }
   }
   PartitionOptions options;

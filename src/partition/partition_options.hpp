@@ -55,9 +55,11 @@ Offset max_subdomain_rows(int block_size);
 // memory the host cannot read): 1,500 rows, or the maximum if that is smaller, rounded down to
 // whole blocks. Smaller subdomains drop more couplings but have fewer levels, so the last team to
 // start finishes sooner and more teams fit an SM: measured faster to solution than the maximum on
-// GPUs (docs/PERFORMANCE.md). On CPU backends: the rows split evenly over the execution space's
-// threads (concurrency()), in whole blocks: a thread solves its subdomain in sequence, so every
-// further subdomain only drops couplings (docs/PERFORMANCE.md, finite-element systems).
+// GPUs (docs/PERFORMANCE.md). On CPU backends: every row with one thread, else 1.06 × an even
+// share of the rows per thread (concurrency()), in whole blocks, so METIS makes one part per
+// thread (chunks of the natural or RCM order: one per thread up to 17 threads, a few less
+// beyond): a thread solves its subdomain in sequence, so every further subdomain only drops
+// couplings (docs/PERFORMANCE.md, finite-element systems).
 Offset default_subdomain_rows(int block_size, Offset num_rows);
 
 }  // namespace fgdd

@@ -1,6 +1,7 @@
 #include "dd_solve_run.hpp"
 
 #include "bench_common.hpp"
+#include "cusparse_ilu0_baseline.hpp"
 
 #include "krylov/bicgstab.hpp"
 #include "partition/reorder.hpp"
@@ -9,6 +10,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <memory>
 #include <optional>
 #include <utility>
 
@@ -39,21 +41,21 @@ void time_solve(const ExecSpace& space, const SolveRunOptions& options, const Op
   if (options.memory) out.solve_memory = options.memory->phase_peak();
 }
 
-ConfigResult run_vendor_ilu0(const ExecSpace& space, const SolveRunOptions& options,
-                             const SparseMatrix& A, VendorTrsv trsv, ConstVector b) {
-  ConfigResult out(trsv == VendorTrsv::CuSparse ? "vendor_ilu0_cusparse" : "vendor_ilu0");
-  if (trsv == VendorTrsv::CuSparse && !kk_cusparse_available) {
-    out.skipped = "Kokkos-Kernels was built without the cuSPARSE TPL";
-    return out;
-  }
+namespace {
+
+// Setup (best of options.setup_repeats, one set of factors alive at a time, as a user would
+// have), refactor, apply and solve of the preconditioner that make builds from scalar CSR.
+template <class Make>
+void run_vendor(const ExecSpace& space, const SolveRunOptions& options, const SparseMatrix& A,
+                ConstVector b, const Make& make, ConfigResult& out) {
   try {
     const SparseMatrix csr = point_csr(A);
-    std::optional<KkIlu0Preconditioner> M;
+    std::unique_ptr<VendorIlu0> M;
     if (options.memory) options.memory->start_phase();
     for (int repeat = 0; repeat < std::max(options.setup_repeats, 1); ++repeat) {
-      M.reset();  // one set of factors alive at a time, as a user would have
+      M.reset();
       Kokkos::Timer timer;
-      M.emplace(csr, trsv);
+      M = make(csr);
       space.fence();
       out.setup_s = repeat == 0 ? timer.seconds() : std::min(out.setup_s, timer.seconds());
     }
@@ -63,6 +65,31 @@ ConfigResult run_vendor_ilu0(const ExecSpace& space, const SolveRunOptions& opti
   } catch (const std::exception& error) {  // e.g. its level analysis does not fit the device
     out.skipped = error.what();
   }
+}
+
+}  // namespace
+
+ConfigResult run_vendor_ilu0(const ExecSpace& space, const SolveRunOptions& options,
+                             const SparseMatrix& A, VendorTrsv trsv, ConstVector b) {
+  ConfigResult out(trsv == VendorTrsv::CuSparse ? "vendor_ilu0_cusparse" : "vendor_ilu0");
+  if (trsv == VendorTrsv::CuSparse && !kk_cusparse_available) {
+    out.skipped = "Kokkos-Kernels was built without the cuSPARSE TPL";
+    return out;
+  }
+  run_vendor(space, options, A, b, [&](const SparseMatrix& csr) {
+    return std::make_unique<KkIlu0Preconditioner>(csr, trsv);
+  }, out);
+  return out;
+}
+
+ConfigResult run_cusparse_ilu0(const ExecSpace& space, const SolveRunOptions& options,
+                               const SparseMatrix& A, ConstVector b) {
+  ConfigResult out("cusparse_csrilu02");
+  if (!kk_cusparse_available) {
+    out.skipped = "cuSPARSE is not built in (Kokkos-Kernels' cuSPARSE TPL, Cuda)";
+    return out;
+  }
+  run_vendor(space, options, A, b, make_cusparse_ilu0, out);
   return out;
 }
 

@@ -61,6 +61,11 @@ void time_solve(const ExecSpace& space, const SolveRunOptions& options, const Op
 ConfigResult run_vendor_ilu0(const ExecSpace& space, const SolveRunOptions& options,
                              const SparseMatrix& A, VendorTrsv trsv, ConstVector b);
 
+// The same for cuSPARSE's own ILU(0) (cusparse_ilu0_baseline.hpp: csrilu02 + SpSV), named
+// "cusparse_csrilu02"; skipped without the Cuda backend and the cuSPARSE TPL.
+ConfigResult run_cusparse_ilu0(const ExecSpace& space, const SolveRunOptions& options,
+                               const SparseMatrix& A, ConstVector b);
+
 // fgdd's DD ILDU0 BiCGSTAB on problem with b = 1, x0 = 0: setup (partition + reorder + factor +
 // levels, once), refactor (update_values), apply and solve. kernel goes through resolve_auto;
 // the result is named "fgdd_<kernel that ran>" and its extra fields hold the setup breakdown

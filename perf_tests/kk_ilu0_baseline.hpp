@@ -141,14 +141,20 @@ class KkIlu0 {
   Values L_values_, U_values_;
 };
 
+// A vendor ILU0 as a Krylov preconditioner whose values can be refactored (run_vendor_ilu0).
+class VendorIlu0 : public Preconditioner {
+ public:
+  virtual void numeric() = 0;
+};
+
 // The vendor ILU0 as a Krylov preconditioner: the no-DD baseline of the solver benchmarks.
-class KkIlu0Preconditioner final : public Preconditioner {
+class KkIlu0Preconditioner final : public VendorIlu0 {
  public:
   explicit KkIlu0Preconditioner(const SparseMatrix& A, VendorTrsv trsv = VendorTrsv::LevelSets)
       : ilu_(A, trsv), work_("fgdd::bench::kk_work", A.num_rows()) {
     ilu_.numeric();
   }
-  void numeric() { ilu_.numeric(); }
+  void numeric() override { ilu_.numeric(); }
   // Kokkos-Kernels launches on the default instance: space must be that instance (as in the
   // benchmarks), so launches stay in order without a fence.
   void apply(const ExecSpace&, ConstVector r, Vector z) const override { ilu_.apply(r, work_, z); }

@@ -39,9 +39,10 @@ struct Options {
   bench::SolveRunOptions run;
 };
 
-// The vendor's triangular solves: cuSPARSE's when Kokkos-Kernels has it, else its level sets.
+// Kokkos-Kernels' ILU0 with the vendor's triangular solves: cuSPARSE's when Kokkos-Kernels has
+// it, else its level sets; none for "none" and "csrilu02" (cuSPARSE's own ILU0).
 std::optional<bench::VendorTrsv> vendor_trsv(const std::string& choice) {
-  if (choice == "none") return std::nullopt;
+  if (choice == "none" || choice == "csrilu02") return std::nullopt;
   if (choice == "levels") return bench::VendorTrsv::LevelSets;
   if (choice == "cusparse") return bench::VendorTrsv::CuSparse;
   return bench::kk_cusparse_available ? bench::VendorTrsv::CuSparse : bench::VendorTrsv::LevelSets;
@@ -186,8 +187,9 @@ int benchmark_main(int argc, char* argv[]) {
             "among " + partitioner_names.joined() + "; default: all")
       .option("--subdomain-rows", &options.subdomain_rows, "N",
               "scalar rows per subdomain at most; 0: the default")
-      .choice("--vendor", &options.vendor, {"auto", "levels", "cusparse", "none"},
-              "the vendor ILU0's triangular solves (auto: cuSPARSE when built in, else levels)")
+      .choice("--vendor", &options.vendor, {"auto", "levels", "cusparse", "csrilu02", "none"},
+              "the vendor ILU0: Kokkos-Kernels' spiluk with cuSPARSE's (auto when built in) or "
+              "its own level-set triangular solves, or cuSPARSE's csrilu02 + SpSV")
       .at_least("--repeats", &options.run.repeats, 1, "R",
                 "setups and solves timed, the best is reported")
       .at_least("--warmup", &options.run.warmup, 0, "W", "untimed solves before them")
@@ -225,8 +227,10 @@ int benchmark_main(int argc, char* argv[]) {
     const double input_bytes_per_entry = memory ? double(memory->live_bytes()) / entries : 0.0;
 
     ConfigResult vendor_result("vendor_ilu0");
-    if (vendor) {
-      vendor_result = bench::run_vendor_ilu0(space, options.run, problem.matrix, *vendor, b);
+    const bool vendor_wanted = options.vendor != "none";
+    if (vendor_wanted) {
+      vendor_result = vendor ? bench::run_vendor_ilu0(space, options.run, problem.matrix, *vendor, b)
+                             : bench::run_cusparse_ilu0(space, options.run, problem.matrix, b);
       std::fprintf(stderr, "  %-12s %s\n", vendor_result.name.c_str(),
                    vendor_result.skipped.empty()
                        ? (std::to_string(vendor_result.iterations) + " it, setup " +
@@ -234,7 +238,8 @@ int benchmark_main(int argc, char* argv[]) {
                              .c_str()
                        : ("skipped: " + vendor_result.skipped).c_str());
     }
-    const bool vendor_ran = vendor && vendor_result.skipped.empty() && vendor_result.converged();
+    const bool vendor_ran =
+        vendor_wanted && vendor_result.skipped.empty() && vendor_result.converged();
 
     for (const Partitioner partitioner : partitioners) {
       PartitionReport report;
@@ -278,7 +283,7 @@ int benchmark_main(int argc, char* argv[]) {
             .add("setup_peak_labels", labels_json(c.setup_memory, entries, options.labels))
             .add("solve_peak_labels", labels_json(c.solve_memory, entries, options.labels));
       }
-      if (vendor)
+      if (vendor_wanted)
         line.add("vendor", vendor_json(vendor_result, entries, options.labels, options.memory));
       const bool compared = vendor_ran && c.converged();
       line.add("setup_ratio_vs_vendor", compared ? c.setup_s / vendor_result.setup_s : -1.0,

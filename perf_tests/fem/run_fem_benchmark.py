@@ -32,6 +32,7 @@ def run_fgdd(exe, system, flags, threads, max_iters, extra):
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "summary.json")
         proc = subprocess.run([exe, "--matrix", system["matrix"], "--rhs", system["rhs"],
+                               "--block-size", str(system["block_size"]),
                                "--max-iters", str(max_iters), "--json", out] + flags + extra,
                               env=env, capture_output=True, text=True)
         if not os.path.exists(out):  # invalid usage or input (exit code 2): no summary
@@ -39,6 +40,7 @@ def run_fgdd(exe, system, flags, threads, max_iters, extra):
         with open(out) as f:
             summary = json.load(f)
     return {"exit_code": proc.returncode, "backend": summary["backend"],
+            "subdomains": summary.get("subdomains"), "partitioner": summary.get("partitioner"),
             "iterations": summary["iterations"], "status": summary["status"],
             "setup_seconds": summary["setup_seconds"], "solve_seconds": summary["solve_seconds"],
             "relative_true_residual": summary["relative_true_residual"]}

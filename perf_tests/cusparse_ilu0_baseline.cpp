@@ -22,6 +22,16 @@ void check(cusparseStatus_t status, const char* call) {
 
 #define FGDD_CUSPARSE(call) check(call, #call)
 
+// csrilu02 takes 32-bit row offsets; fgdd's are 64-bit.
+Kokkos::View<int*, DeviceType> int_row_map(const SparseMatrix& A) {
+  Kokkos::View<int*, DeviceType> row_map("cusparse::row_map", A.num_rows() + 1);
+  const auto source = A.row_map();
+  Kokkos::parallel_for(
+      "fgdd::bench::cusparse_row_map", Kokkos::RangePolicy<ExecSpace>(0, A.num_rows() + 1),
+      KOKKOS_LAMBDA(const Offset i) { row_map(i) = int(source(i)); });
+  return row_map;
+}
+
 class CusparseIlu0 final : public VendorIlu0 {
  public:
   explicit CusparseIlu0(const SparseMatrix& A)
@@ -29,13 +39,7 @@ class CusparseIlu0 final : public VendorIlu0 {
     if (!A.is_csr()) throw std::invalid_argument("the cuSPARSE baseline needs CSR");
     if (A.num_block_entries() > Offset(std::numeric_limits<int>::max()))
       throw std::invalid_argument("csrilu02 indexes entries with int");
-    // csrilu02 takes 32-bit row offsets; fgdd's are 64-bit.
-    row_map_ = Kokkos::View<int*, DeviceType>("cusparse::row_map", n_ + 1);
-    const auto row_map = row_map_;
-    const auto source_map = A.row_map();
-    Kokkos::parallel_for(
-        "fgdd::bench::cusparse_row_map", Kokkos::RangePolicy<ExecSpace>(0, n_ + 1),
-        KOKKOS_LAMBDA(const int i) { row_map(i) = int(source_map(i)); });
+    row_map_ = int_row_map(A);
     col_ind_ = A.col_ind();
     lu_ = Kokkos::View<Scalar*, DeviceType>("cusparse::lu", nnz_);
     Kokkos::deep_copy(lu_, source_);

@@ -290,6 +290,7 @@ TEST_CASE("partition_matrix: every partitioner on CSR and BSR, Auto resolution, 
       if (partitioner != Partitioner::Natural)
         CHECK_THAT(r.report.reason, FGDD_CONTAINS("one subdomain holds every row"));
       CHECK(r.report.entries_after_drop == r.report.entries);
+      CHECK(r.system.dropped.values().data() == r.system.permuted.values().data());
       const auto perm = reference::host_vector(r.partition.perm);
       for (std::size_t i = 0; i < perm.size(); ++i) CHECK(perm[i] == Ordinal(i));
     }

@@ -76,6 +76,22 @@ ReorderedSystem reorder_and_drop(const ExecSpace& space, const SparseMatrix& A,
       });
   detail::sort_crs_rows<ExecSpace>(permuted_row_map, permuted_cols, permuted_source);
 
+  ReorderedSystem system;
+  system.permuted = SparseMatrix(SparseMatrix::ValidatedTag{}, n, b, permuted_row_map,
+                                 permuted_cols,
+                                 allocate_values("fgdd::partition::permuted_values", permuted_nnzb, b));
+  system.permuted_source = permuted_source;
+  system.original_row_map = A.row_map();
+  system.original_col_ind = A.col_ind();
+  if (dropped_nnzb == permuted_nnzb) {
+    // Nothing dropped (one subdomain, or no coupling between them): the dropped matrix is the
+    // permuted one, not a second copy of the matrix.
+    system.dropped = system.permuted;
+    system.dropped_source = permuted_source;
+    update_values(space, A, system);
+    return system;
+  }
+
   // Drop (§3.2): keep the entries whose column lies in the row's own subdomain.
   SparseMatrix::ColumnIndices dropped_cols(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::dropped_col_ind"),
@@ -95,16 +111,9 @@ ReorderedSystem reorder_and_drop(const ExecSpace& space, const SparseMatrix& A,
         }
       });
 
-  ReorderedSystem system;
-  system.permuted = SparseMatrix(SparseMatrix::ValidatedTag{}, n, b, permuted_row_map,
-                                 permuted_cols,
-                                 allocate_values("fgdd::partition::permuted_values", permuted_nnzb, b));
   system.dropped = SparseMatrix(SparseMatrix::ValidatedTag{}, n, b, dropped_row_map, dropped_cols,
                                 allocate_values("fgdd::partition::dropped_values", dropped_nnzb, b));
-  system.permuted_source = permuted_source;
   system.dropped_source = dropped_source;
-  system.original_row_map = A.row_map();
-  system.original_col_ind = A.col_ind();
   update_values(space, A, system);
   return system;
 }
@@ -137,7 +146,8 @@ void update_values(const ExecSpace& space, const SparseMatrix& A_new, ReorderedS
                          "first at block row " + std::to_string(first_different));
   }
   gather_blocks(space, system.permuted_source, b, A_new.values(), system.permuted.values());
-  gather_blocks(space, system.dropped_source, b, A_new.values(), system.dropped.values());
+  if (system.dropped.values().data() != system.permuted.values().data())
+    gather_blocks(space, system.dropped_source, b, A_new.values(), system.dropped.values());
 }
 
 namespace {

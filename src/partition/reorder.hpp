@@ -10,7 +10,9 @@ namespace fgdd {
 
 struct ReorderedSystem {
   SparseMatrix permuted;    // A_p = P A Pᵀ with sorted columns: the operator for SpMV
-  SparseMatrix dropped;     // A_p without entries outside the subdomains' diagonal blocks
+  // A_p without entries outside the subdomains' diagonal blocks; where nothing is outside them,
+  // permuted itself (the same arrays).
+  SparseMatrix dropped;
   // Block k of permuted (dropped) is block permuted_source(k) (dropped_source(k)) of A.
   Kokkos::View<Offset*, DeviceType> permuted_source;
   Kokkos::View<Offset*, DeviceType> dropped_source;

@@ -229,8 +229,9 @@ int benchmark_main(int argc, char* argv[]) {
     ConfigResult vendor_result("vendor_ilu0");
     const bool vendor_wanted = options.vendor != "none";
     if (vendor_wanted) {
-      vendor_result = vendor ? bench::run_vendor_ilu0(space, options.run, problem.matrix, *vendor, b)
-                             : bench::run_cusparse_ilu0(space, options.run, problem.matrix, b);
+      vendor_result =
+          vendor ? bench::run_vendor_ilu0(space, options.run, problem.matrix, *vendor, b)
+                 : bench::run_cusparse_ilu0(space, options.run, problem.matrix, b);
       std::fprintf(stderr, "  %-12s %s\n", vendor_result.name.c_str(),
                    vendor_result.skipped.empty()
                        ? (std::to_string(vendor_result.iterations) + " it, setup " +

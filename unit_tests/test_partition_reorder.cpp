@@ -185,7 +185,8 @@ TEST_CASE("partition options: subdomain size from team scratch and threads", "[p
   for (const int b : {1, 3, 7}) {
     for (const Offset rows : {Offset(b), Offset(7 * b), Offset(100'003) / b * b}) {
       const Offset block_rows = rows / b;
-      const Offset share = threads == 1 ? block_rows : (block_rows * 106 + threads * 100 - 1) / (threads * 100);
+      const Offset share = threads == 1 ? block_rows
+                                        : (block_rows * 106 + threads * 100 - 1) / (threads * 100);
       const Offset expected =
           gpu ? std::min(max_subdomain_rows(b), Offset(1500 - 1500 % b)) : share * b;
       CHECK(default_subdomain_rows(b, rows) == expected);

@@ -1,29 +1,17 @@
 // sort_crs_rows against std::sort of each row: the host path (insertion for short rows, heapsort
 // for long ones, already-sorted rows left alone) and Kokkos-Kernels' device sort alike.
 #include "catch_compat.hpp"
+#include "core/host_copy.hpp"
 #include "core/kokkos_compat.hpp"
 #include "core/types.hpp"
-#include "reference/dense.hpp"
 
 #include <algorithm>
 #include <numeric>
 #include <random>
-#include <string>
 #include <utility>
 #include <vector>
 
 using namespace fgdd;
-
-namespace {
-
-template <class T>
-Kokkos::View<T*, DeviceType> device_copy(const std::vector<T>& host, const char* label) {
-  Kokkos::View<T*, DeviceType> view(std::string(label), host.size());
-  Kokkos::deep_copy(view, Kokkos::View<const T*, Kokkos::HostSpace>(host.data(), host.size()));
-  return view;
-}
-
-}  // namespace
 
 TEST_CASE("sort_crs_rows sorts every row by key and moves the values along", "[core]") {
   // Lengths around the insertion/heapsort switch (32), empty and one-entry rows, a long row;
@@ -44,12 +32,12 @@ TEST_CASE("sort_crs_rows sorts every row by key and moves the values along", "[c
     }
     row_map.push_back(Offset(keys.size()));
   }
-  auto d_row_map = device_copy(row_map, "row_map");
-  auto d_keys = device_copy(keys, "keys");
-  auto d_values = device_copy(values, "values");
+  auto d_row_map = detail::to_device(row_map, "row_map");
+  auto d_keys = detail::to_device(keys, "keys");
+  auto d_values = detail::to_device(values, "values");
   detail::sort_crs_rows<ExecSpace>(d_row_map, d_keys, d_values);
-  const auto sorted_keys = reference::host_vector(d_keys);
-  const auto sorted_values = reference::host_vector(d_values);
+  const auto sorted_keys = detail::to_host_vector(d_keys);
+  const auto sorted_values = detail::to_host_vector(d_values);
   for (std::size_t r = 0; r + 1 < row_map.size(); ++r) {
     CAPTURE(r, lengths[r]);
     std::vector<Ordinal> expected(keys.begin() + row_map[r], keys.begin() + row_map[r + 1]);

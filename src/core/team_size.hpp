@@ -24,8 +24,7 @@ int team_size_within(const ExecSpace& space, const Functor& functor, int lanes, 
 // structured sweeps ran 25× slower than Serial.
 template <class Functor>
 int independent_team_size(const ExecSpace& space, const Functor& functor, int lanes, int wanted) {
-  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible;
-  return host ? 1 : team_size_within(space, functor, lanes, wanted);
+  return host_memory ? 1 : team_size_within(space, functor, lanes, wanted);
 }
 
 // The most vector lanes fgdd gives one row or point: a warp's 32, fewer where the backend allows

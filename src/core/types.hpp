@@ -20,6 +20,10 @@ using Offset = std::size_t;
 using ExecSpace = Kokkos::DefaultExecutionSpace;
 using MemSpace = ExecSpace::memory_space;
 using DeviceType = Kokkos::Device<ExecSpace, MemSpace>;
+// True on CPU backends (the host reads the default memory space), false on GPUs: the defaults
+// that differ between the two test it.
+inline constexpr bool host_memory =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible;
 
 // A vector on the device.
 using Vector = Kokkos::View<Scalar*, DeviceType>;

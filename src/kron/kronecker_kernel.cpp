@@ -128,10 +128,9 @@ void launch(const ExecSpace& space, Ordinal num_block_rows, int block_size, int 
       Combine ? ScratchValues::shmem_size(2 * Offset(rows_per_team) * per_row) : 0;
   // One thread per output, rounded up to whole warps. On host backends a team is one thread
   // (a team spanning cores would only add barriers); its outputs run in order.
-  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible;
   Policy probe(space, 1, 1);
   probe.set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
-  const int team_max = host ? 1 : probe.team_size_max(kernel, Kokkos::ParallelForTag());
+  const int team_max = host_memory ? 1 : probe.team_size_max(kernel, Kokkos::ParallelForTag());
   int team_size = rows_per_team * per_row;
   if (team_max >= 32) team_size = (team_size + 31) / 32 * 32;
   team_size = team_size < team_max ? team_size : team_max;
@@ -193,8 +192,7 @@ struct ScalarRowsKernel {
 // with short rows a warp's strided reads still share cache lines (lap7 s = 1 ran 1.5x faster
 // than the baseline with it), and with several outputs per row they share the loaded blocks.
 int scalar_row_lanes(int block_size, int stages, Ordinal num_block_rows, const BlockRows& M) {
-  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible;
-  if (host || block_size != 1 || stages != 1) return 0;
+  if (host_memory || block_size != 1 || stages != 1) return 0;
   const double mean_row = double(M.cols.extent(0)) / double(num_block_rows);
   if (mean_row < 16) return 0;
   int lanes = 4;

@@ -14,7 +14,9 @@
 
 #include "core/errors.hpp"
 #include "core/exclusive_scan.hpp"
+#include "core/group_by_key.hpp"
 #include "core/kokkos_compat.hpp"
+#include "partition/sorted_runs.hpp"
 
 namespace fgdd::detail {
 namespace balance {
@@ -104,18 +106,13 @@ Ordinal split_oversized(const ExecSpace& space, const Labeling& labeling,
                    total);
   OrdinalView rows(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::balance_rows"),
                    total);
-  OffsetView fill("fgdd::partition::balance_over_fill", oversized_sizes.size());
-  Kokkos::parallel_for(
-      "fgdd::partition::balance_bucket_oversized", Policy(space, 0, n),
-      KOKKOS_LAMBDA(const Ordinal i) {
-        const Ordinal o = over_index(part_of_row(i));
-        if (o < 0) return;
-        const Offset at = offsets(o) + Kokkos::atomic_fetch_add(&fill(o), Offset(1));
-        keys(at) = order_key(i);
-        rows(at) = i;
-      });
-  // Keys are distinct within a part, so the sorted bucket (and each rank) is deterministic.
-  sort_crs_rows<ExecSpace>(offsets, keys, rows);
+  // Rows of parts that are not oversized have a negative index and stay out. Keys are distinct
+  // within a part, so the sorted bucket (and each rank) is deterministic.
+  group_by_key(
+      space, "fgdd::partition::balance_bucket_oversized", n, offsets,
+      KOKKOS_LAMBDA(const Ordinal i) { return over_index(part_of_row(i)); },
+      KOKKOS_LAMBDA(const Ordinal i) { return order_key(i); },
+      KOKKOS_LAMBDA(const Ordinal i) { return i; }, keys, rows);
   Kokkos::parallel_for(
       "fgdd::partition::balance_split", Policy(space, 0, std::int64_t(total)),
       KOKKOS_LAMBDA(const Offset k) {
@@ -160,8 +157,8 @@ NeighbourParts tiny_part_neighbours(const ExecSpace& space, const SymmetricGraph
   OrdinalView labels(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::balance_cut_labels"),
       total);
-  OrdinalView unused(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::balance_cut_unused"),
+  OrdinalView ones(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::balance_cut_ones"),
       total);
   OffsetView fill("fgdd::partition::balance_cut_fill", num_tiny);
   Kokkos::parallel_for(
@@ -171,48 +168,22 @@ NeighbourParts tiny_part_neighbours(const ExecSpace& space, const SymmetricGraph
         if (t < 0) return;
         for (Offset k = row_map(u); k < row_map(u + 1); ++k) {
           const Ordinal q = part_of_row(adjacency(k));
-          if (q != part_of_row(u))
-            labels(bucket(t) + Kokkos::atomic_fetch_add(&fill(t), Offset(1))) = q;
+          if (q == part_of_row(u)) continue;
+          const Offset slot = bucket(t) + Kokkos::atomic_fetch_add(&fill(t), Offset(1));
+          labels(slot) = q;
+          ones(slot) = 1;
         }
       });
-  sort_crs_rows<ExecSpace>(bucket, labels, unused);
+  sort_crs_rows<ExecSpace>(bucket, labels, ones);
 
-  // Run-length encode each sorted bucket: (neighbour part, edge count).
-  OffsetView runs("fgdd::partition::balance_run_offsets", num_tiny + 1);
-  Kokkos::parallel_for(
-      "fgdd::partition::balance_count_runs", Policy(space, 0, num_tiny),
-      KOKKOS_LAMBDA(const Ordinal t) {
-        Offset count = 0;
-        for (Offset k = bucket(t); k < bucket(t + 1); ++k)
-          if (k == bucket(t) || labels(k) != labels(k - 1)) ++count;
-        runs(t) = count;
-      });
-  const Offset num_runs =
-      exclusive_scan_in_place(space, "fgdd::partition::balance_run_scan", runs);
-  OrdinalView run_part(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::balance_run_part"),
-      num_runs);
-  OrdinalView run_edges(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::balance_run_edges"),
-      num_runs);
-  Kokkos::parallel_for(
-      "fgdd::partition::balance_write_runs", Policy(space, 0, num_tiny),
-      KOKKOS_LAMBDA(const Ordinal t) {
-        Offset out = runs(t);
-        for (Offset k = bucket(t); k < bucket(t + 1); ++k) {
-          if (k == bucket(t) || labels(k) != labels(k - 1)) {
-            run_part(out) = labels(k);
-            run_edges(out) = 0;
-            ++out;
-          }
-          ++run_edges(out - 1);
-        }
-      });
+  // Each sorted bucket as (neighbour part, edge count).
+  const SortedRuns runs =
+      merge_sorted_runs(space, "fgdd::partition::balance_runs", bucket, labels, ones, false);
 
   NeighbourParts neighbours;
-  neighbours.offsets = detail::to_host_vector(runs);
-  neighbours.parts = detail::to_host_vector(run_part);
-  neighbours.edges = detail::to_host_vector(run_edges);
+  neighbours.offsets = detail::to_host_vector(runs.offsets);
+  neighbours.parts = detail::to_host_vector(runs.keys);
+  neighbours.edges = detail::to_host_vector(runs.weights);
   return neighbours;
 }
 

@@ -7,7 +7,9 @@
 
 #include "core/errors.hpp"
 #include "core/exclusive_scan.hpp"
+#include "core/group_by_key.hpp"
 #include "core/kokkos_compat.hpp"
+#include "partition/sorted_runs.hpp"
 
 namespace fgdd::detail {
 namespace coarsen {
@@ -120,17 +122,12 @@ void pair_leftovers(const ExecSpace& space, const WeightedGraph& g, Ordinal max_
   OrdinalView member_weights(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::leftover_weights"),
       leftovers);
-  OffsetView fill("fgdd::partition::leftover_fill", n + 1);
-  Kokkos::parallel_for(
-      "fgdd::partition::coarsen_leftover_list", Policy(space, 0, n),
-      KOKKOS_LAMBDA(const Ordinal u) {
-        const Ordinal h = group(u);
-        if (h == unmatched) return;
-        const Offset slot = group_map(h) + Kokkos::atomic_fetch_add(&fill(h), Offset(1));
-        members(slot) = u;
-        member_weights(slot) = vertex_weight(u);
-      });
-  sort_crs_rows<ExecSpace>(group_map, members, member_weights);
+  // unmatched is negative: vertices without a group stay out.
+  group_by_key(
+      space, "fgdd::partition::coarsen_leftover_list", n, group_map,
+      KOKKOS_LAMBDA(const Ordinal u) { return group(u); },
+      KOKKOS_LAMBDA(const Ordinal u) { return u; },
+      KOKKOS_LAMBDA(const Ordinal u) { return vertex_weight(u); }, members, member_weights);
   Kokkos::parallel_for(
       "fgdd::partition::coarsen_leftover_pair", Policy(space, 0, n + 1),
       KOKKOS_LAMBDA(const Ordinal h) {
@@ -235,41 +232,12 @@ WeightedGraph contract(const ExecSpace& space, const WeightedGraph& fine, Ordina
       });
   sort_crs_rows<ExecSpace>(candidate_map, candidates, candidate_weights);
 
-  coarse.graph.row_map = OffsetView("fgdd::partition::coarse_row_map", num_coarse + 1);
-  const auto coarse_row_map = coarse.graph.row_map;
-  Kokkos::parallel_for(
-      "fgdd::partition::coarsen_count_unique", Policy(space, 0, num_coarse),
-      KOKKOS_LAMBDA(const Ordinal c) {
-        Offset unique = 0;
-        for (Offset k = candidate_map(c); k < candidate_map(c + 1); ++k)
-          if (candidates(k) != c && (k == candidate_map(c) || candidates(k) != candidates(k - 1)))
-            ++unique;
-        coarse_row_map(c) = unique;
-      });
-  const Offset num_arcs =
-      exclusive_scan_in_place(space, "fgdd::partition::coarsen_unique_scan", coarse_row_map);
-  coarse.graph.adjacency = OrdinalView(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::coarse_adjacency"),
-      num_arcs);
-  coarse.edge_weight = OrdinalView(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::coarse_ewgt"), num_arcs);
-  const auto coarse_adjacency = coarse.graph.adjacency;
-  const auto coarse_edge_weight = coarse.edge_weight;
-  Kokkos::parallel_for(
-      "fgdd::partition::coarsen_merge", Policy(space, 0, num_coarse),
-      KOKKOS_LAMBDA(const Ordinal c) {
-        Offset out = coarse_row_map(c);
-        for (Offset k = candidate_map(c); k < candidate_map(c + 1); ++k) {
-          if (candidates(k) == c) continue;
-          if (k > candidate_map(c) && candidates(k) == candidates(k - 1)) {
-            coarse_edge_weight(out - 1) += candidate_weights(k);
-          } else {
-            coarse_adjacency(out) = candidates(k);
-            coarse_edge_weight(out) = candidate_weights(k);
-            ++out;
-          }
-        }
-      });
+  // Self loops (both ends in one coarse vertex) dropped, parallel arcs merged.
+  const SortedRuns arcs = merge_sorted_runs(space, "fgdd::partition::coarse_arcs", candidate_map,
+                                            candidates, candidate_weights, true);
+  coarse.graph.row_map = arcs.offsets;
+  coarse.graph.adjacency = arcs.keys;
+  coarse.edge_weight = arcs.weights;
   return coarse;
 }
 

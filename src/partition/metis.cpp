@@ -9,6 +9,7 @@
 
 #include "core/errors.hpp"
 #include "partition/balance.hpp"
+#include "partition/partition.hpp"  // row_index_keys
 
 #ifdef FGDD_HAVE_METIS
 #include <metis.h>
@@ -56,12 +57,6 @@ void fill_labels(const ExecSpace& space, const OrdinalView& part_of_row, bool on
   Kokkos::parallel_for(
       "fgdd::partition::metis_trivial_labels", Policy(space, 0, Ordinal(part_of_row.extent(0))),
       KOKKOS_LAMBDA(const Ordinal i) { part_of_row(i) = one_part ? 0 : i; });
-}
-
-void row_index_keys(const ExecSpace& space, const OrdinalView& order_key) {
-  Kokkos::parallel_for(
-      "fgdd::partition::metis_order_key", Policy(space, 0, Ordinal(order_key.extent(0))),
-      KOKKOS_LAMBDA(const Ordinal i) { order_key(i) = i; });
 }
 
 // The graph in METIS's CSR form (idx_t may be 32 or 64 bits), built on space, then copied.
@@ -139,9 +134,7 @@ Labeling metis_labeling(const ExecSpace& space, const SymmetricGraph& graph,
   labeling.num_parts = num_parts;
   labeling.part_of_row = metis_kway::OrdinalView(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::metis_part_of_row"), n);
-  labeling.order_key = metis_kway::OrdinalView(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::metis_order_key"), n);
-  metis_kway::row_index_keys(space, labeling.order_key);
+  labeling.order_key = row_index_keys(space, n);
   // METIS misbehaves for one part, and one row per part needs no partitioner.
   if (num_parts <= 1 || num_parts >= n)
     metis_kway::fill_labels(space, labeling.part_of_row, num_parts <= 1);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "partition/balance.hpp"
+#include "partition/partition.hpp"  // row_index_keys
 #include "partition/coarsen.hpp"
 #include "partition/metis.hpp"  // metis_num_parts
 #include "partition/refine.hpp"
@@ -31,15 +32,6 @@ OrdinalView project(const ExecSpace& space, const OrdinalView& coarse_part,
       "fgdd::partition::multilevel_project", Policy(space, 0, n),
       KOKKOS_LAMBDA(const Ordinal u) { fine_part(u) = coarse_part(coarse_of_fine(u)); });
   return fine_part;
-}
-
-OrdinalView row_index_keys(const ExecSpace& space, Ordinal n) {
-  OrdinalView keys(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::multilevel_order_key"), n);
-  Kokkos::parallel_for(
-      "fgdd::partition::multilevel_order_key", Policy(space, 0, n),
-      KOKKOS_LAMBDA(const Ordinal i) { keys(i) = i; });
-  return keys;
 }
 
 }  // namespace multilevel
@@ -81,7 +73,7 @@ Labeling multilevel_labeling(const ExecSpace& space, const WeightedGraph& weight
   if (num_parts > 1) coarsen_while(part_size, 1, 1.0);
   const Ordinal parts = graphs.back().num_vertices();
   multilevel::OrdinalView part =
-      num_parts > 1 ? multilevel::row_index_keys(space, parts)
+      num_parts > 1 ? row_index_keys(space, parts)
                     : multilevel::OrdinalView("fgdd::partition::multilevel_part", n);
   space.fence();
   report.levels = int(maps.size());
@@ -104,7 +96,7 @@ Labeling multilevel_labeling(const ExecSpace& space, const WeightedGraph& weight
   Labeling labeling;
   labeling.num_parts = report.parts;
   labeling.part_of_row = part;
-  labeling.order_key = multilevel::row_index_keys(space, n);
+  labeling.order_key = row_index_keys(space, n);
   labeling = balance_labeling(space, graph, labeling, max_block_rows);
   space.fence();
   report.balance_seconds = timer.seconds();

@@ -103,4 +103,13 @@ Partition make_partition(const ExecSpace& space, const Labeling& labeling) {
   return partition;
 }
 
+Kokkos::View<Ordinal*, DeviceType> row_index_keys(const ExecSpace& space, Ordinal n) {
+  Kokkos::View<Ordinal*, DeviceType> keys(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::row_index_keys"), n);
+  Kokkos::parallel_for(
+      "fgdd::partition::row_index_keys", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+      KOKKOS_LAMBDA(const Ordinal i) { keys(i) = i; });
+  return keys;
+}
+
 }  // namespace fgdd::detail

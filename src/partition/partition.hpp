@@ -28,6 +28,9 @@ namespace detail {
 // dropped (subdomains are renumbered densely), so no subdomain is ever empty.
 // Throws InvalidInput if a label is outside [0, num_parts).
 Partition make_partition(const ExecSpace& space, const Labeling& labeling);
+
+// keys(i) = i for i < n: the order key of partitioners that keep the caller's row order.
+Kokkos::View<Ordinal*, DeviceType> row_index_keys(const ExecSpace& space, Ordinal n);
 }  // namespace detail
 
 }  // namespace fgdd

@@ -25,14 +25,14 @@ Choice resolve(Partitioner requested, const GridInfo& grid, const Coordinates& c
   if (!coordinates.empty()) return {Partitioner::Rcb, "auto: coordinates given, no grid metadata"};
   // On a GPU the multilevel partitioner is 3-4x faster than METIS on the host at about the same
   // iterations (docs/PERFORMANCE.md); on CPU threads METIS is the faster of the two.
-  constexpr bool gpu = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible;
 #ifdef FGDD_HAVE_METIS
-  if (!gpu) return {Partitioner::Metis, "auto: no grid metadata or coordinates, a CPU backend"};
+  if (host_memory)
+    return {Partitioner::Metis, "auto: no grid metadata or coordinates, a CPU backend"};
   return {Partitioner::Multilevel, "auto: no grid metadata or coordinates, a GPU backend"};
 #else
   return {Partitioner::Multilevel,
-          gpu ? "auto: no grid metadata or coordinates, a GPU backend"
-              : "auto: no grid metadata or coordinates, built without METIS"};
+          host_memory ? "auto: no grid metadata or coordinates, built without METIS"
+                      : "auto: no grid metadata or coordinates, a GPU backend"};
 #endif
 }
 

@@ -19,13 +19,9 @@ Offset max_subdomain_rows(int block_size) {
   return rows - rows % Offset(block_size);
 }
 
-namespace {
-constexpr bool gpu_backend = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible;
-}
-
 Offset default_subdomain_rows(int block_size, Offset num_rows) {
   const Offset b = Offset(block_size);
-  if (!gpu_backend) {
+  if (host_memory) {
     // One subdomain per thread: each thread factors and solves its own block in sequence, so
     // more subdomains than threads only drop couplings (block Jacobi with one block per rank,
     // as PETSc runs on CPUs; Serial gets the exact ILU(0) of the whole matrix). 6 % above an
@@ -47,7 +43,7 @@ void PartitionOptions::validate(int block_size) const {
     throw InvalidInput("subdomain_rows must be at least the block size " +
                        std::to_string(block_size) + ", got " + std::to_string(subdomain_rows));
   // On CPU backends a slice beyond level-0 scratch goes to level 1 (host memory, as fast).
-  if (!gpu_backend) return;
+  if (host_memory) return;
   const Offset largest = max_subdomain_rows(block_size);
   if (subdomain_rows > largest)
     throw InvalidInput("subdomain_rows " + std::to_string(subdomain_rows) +

@@ -7,6 +7,7 @@
 
 #include "core/errors.hpp"
 #include "core/exclusive_scan.hpp"
+#include "core/group_by_key.hpp"
 #include "core/kokkos_compat.hpp"
 
 namespace fgdd::detail {
@@ -179,16 +180,12 @@ Offset admit_moves(const ExecSpace& space, const WeightedGraph& g, const Ordinal
   OrdinalView mover_weights(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::refine_mover_weights"),
       total);
-  OffsetView fill("fgdd::partition::refine_fill", num_parts);
-  Kokkos::parallel_for(
-      "fgdd::partition::refine_group", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal u) {
-        const Ordinal to = confirmed(u);
-        if (to == no_move) return;
-        const Offset slot = arrivals(to) + Kokkos::atomic_fetch_add(&fill(to), Offset(1));
-        movers(slot) = u;
-        mover_weights(slot) = vertex_weight(u);
-      });
-  sort_crs_rows<ExecSpace>(arrivals, movers, mover_weights);
+  // no_move is negative: those vertices stay out of every group.
+  group_by_key(
+      space, "fgdd::partition::refine_group", n, arrivals,
+      KOKKOS_LAMBDA(const Ordinal u) { return confirmed(u); },
+      KOKKOS_LAMBDA(const Ordinal u) { return u; },
+      KOKKOS_LAMBDA(const Ordinal u) { return vertex_weight(u); }, movers, mover_weights);
   Offset moved = 0;
   Kokkos::parallel_reduce(
       "fgdd::partition::refine_admit", Policy(space, 0, num_parts),

@@ -77,9 +77,9 @@ ReorderedSystem reorder_and_drop(const ExecSpace& space, const SparseMatrix& A,
   detail::sort_crs_rows<ExecSpace>(permuted_row_map, permuted_cols, permuted_source);
 
   ReorderedSystem system;
-  system.permuted = SparseMatrix(SparseMatrix::ValidatedTag{}, n, b, permuted_row_map,
-                                 permuted_cols,
-                                 allocate_values("fgdd::partition::permuted_values", permuted_nnzb, b));
+  system.permuted =
+      SparseMatrix(SparseMatrix::ValidatedTag{}, n, b, permuted_row_map, permuted_cols,
+                   allocate_values("fgdd::partition::permuted_values", permuted_nnzb, b));
   system.permuted_source = permuted_source;
   system.original_row_map = A.row_map();
   system.original_col_ind = A.col_ind();

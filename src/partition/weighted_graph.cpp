@@ -5,21 +5,21 @@
 
 namespace fgdd::detail {
 
-WeightedGraph unit_weighted_graph(const ExecSpace& space, const SymmetricGraph& graph) {
+namespace {
+
+// Unit vertex weights; edge weights allocated, left for the caller to fill.
+WeightedGraph unit_vertex_graph(const ExecSpace& space, const SymmetricGraph& graph) {
   WeightedGraph weighted;
   weighted.graph = graph;
   weighted.vertex_weight = Kokkos::View<Ordinal*, DeviceType>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::unit_vwgt"),
       graph.num_vertices);
   weighted.edge_weight = Kokkos::View<Ordinal*, DeviceType>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::unit_ewgt"),
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::ewgt"),
       graph.adjacency.extent(0));
   Kokkos::deep_copy(space, weighted.vertex_weight, Ordinal(1));
-  Kokkos::deep_copy(space, weighted.edge_weight, Ordinal(1));
   return weighted;
 }
-
-namespace {
 
 // ‖block k‖_F, 0 for k = end (a block that is not stored).
 KOKKOS_INLINE_FUNCTION double block_norm(const SparseMatrix::Values& values, Offset k, Offset end,
@@ -32,10 +32,16 @@ KOKKOS_INLINE_FUNCTION double block_norm(const SparseMatrix::Values& values, Off
 
 }  // namespace
 
+WeightedGraph unit_weighted_graph(const ExecSpace& space, const SymmetricGraph& graph) {
+  WeightedGraph weighted = unit_vertex_graph(space, graph);
+  Kokkos::deep_copy(space, weighted.edge_weight, Ordinal(1));
+  return weighted;
+}
+
 WeightedGraph strength_weighted_graph(const ExecSpace& space, const SparseMatrix& A,
                                       const SymmetricGraph& graph) {
   using Policy = Kokkos::RangePolicy<ExecSpace>;
-  WeightedGraph weighted = unit_weighted_graph(space, graph);
+  WeightedGraph weighted = unit_vertex_graph(space, graph);
   const Ordinal n = graph.num_vertices;
   const auto row_map = A.row_map();
   const auto col_ind = A.col_ind();

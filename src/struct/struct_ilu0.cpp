@@ -186,8 +186,7 @@ StructLevels build_struct_levels(const ExecSpace& space, const GridInfo& grid,
 
 StructSchedule resolve_struct_schedule(StructSchedule schedule) {
   if (schedule != StructSchedule::Auto) return schedule;
-  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible;
-  return host ? StructSchedule::Levels : StructSchedule::Tiles;
+  return host_memory ? StructSchedule::Levels : StructSchedule::Tiles;
 }
 
 StructSchedule resolve_struct_schedule(StructSchedule schedule, const Stencil& stencil,

@@ -49,7 +49,8 @@ TEST_CASE("subdomain ILU0 equals the serial reference", "[factor]") {
   const auto [block_rows, block_size, num_parts] = GENERATE(table<Ordinal, int, Ordinal>(
       {{1, 1, 1}, {57, 1, 1}, {57, 1, 5}, {130, 1, 57}, {40, 2, 3}, {33, 3, 4}, {25, 4, 2},
        {9, 3, 9}}));
-  CAPTURE(block_rows, block_size, num_parts);
+  const FactorOrder order = GENERATE(FactorOrder::Levels, FactorOrder::Rows);
+  CAPTURE(block_rows, block_size, num_parts, factor_order_names.name(order));
   const SparseMatrix A = make_matrix(reference::random_matrix(block_rows, block_size, 5, 11u));
   // Irregular labels, with some parts of a single row and (for 130 rows) many tiny ones.
   std::vector<Ordinal> labels(block_rows);
@@ -59,7 +60,9 @@ TEST_CASE("subdomain ILU0 equals the serial reference", "[factor]") {
 
   FactorOptions options;
   options.form = IluForm::Ilu0;
+  options.order = order;
   const SubdomainIlu0 ilu(ExecSpace(), system.dropped, partition, options);
+  CHECK((ilu.lower_levels() != nullptr) == (order == FactorOrder::Levels));
   const auto reference = reference::ilu0(reference::to_host_csr(system.dropped));
   // Diagonally dominant rows keep every multiplier below 1, so errors stay near rounding of the
   // largest entries (row sums ≤ 2·(entries+1)).
@@ -90,6 +93,30 @@ TEST_CASE("subdomain ILU0 equals the serial reference", "[factor]") {
                     expected, 1e-12);
       }
   }
+}
+
+TEST_CASE("subdomain ILU0 / ILDU0 / IC0: rows and levels give the same bits", "[factor]") {
+  // A row reads only rows it depends on, final in either order, with the same operations.
+  const GeneratedProblem problem = GENERATE(laplace7(9, 7, 5), multicomponent_bsr3(5));
+  const Offset rows_per_part = GENERATE(Offset(3), Offset(37), Offset(1000));
+  const IluForm form = GENERATE(IluForm::Ilu0, IluForm::Ildu0, IluForm::Ildlt);
+  CAPTURE(problem.description, rows_per_part, int(form));
+  if (form == IluForm::Ildlt && problem.matrix.block_size() != 1)
+    return;  // the bsr3 blocks are not symmetric: IC0 refuses them (tested elsewhere)
+  PartitionOptions partition_options;
+  partition_options.partitioner = Partitioner::Natural;
+  partition_options.subdomain_rows = rows_per_part;
+  const PartitionedMatrix dd =
+      partition_matrix(ExecSpace(), problem.matrix, problem.grid, partition_options);
+  FactorOptions options;
+  options.form = form;
+  options.order = FactorOrder::Levels;
+  const SubdomainIlu0 levels(ExecSpace(), dd.system.dropped, dd.partition, options);
+  options.order = FactorOrder::Rows;
+  const SubdomainIlu0 rows(ExecSpace(), dd.system.dropped, dd.partition, options);
+  CHECK(reference::host_vector(rows.factors().values()) ==
+        reference::host_vector(levels.factors().values()));
+  CHECK(reference::host_vector(rows.inv_diag()) == reference::host_vector(levels.inv_diag()));
 }
 
 TEST_CASE("subdomain ILU0: L·U equals A on the pattern", "[factor]") {
@@ -225,7 +252,8 @@ TEST_CASE(
   // dropped). Each subdomain ends with its own α; the factors equal the serial ILU(0) of the
   // dropped matrix with each subdomain's rows shifted by its α.
   const IluForm form = GENERATE(IluForm::Ilu0, IluForm::Ildlt);
-  CAPTURE(int(form));
+  const FactorOrder order = GENERATE(FactorOrder::Levels, FactorOrder::Rows);
+  CAPTURE(int(form), factor_order_names.name(order));
   const HostMatrixArrays grid = reference::ic0_breakdown_grid();
   const HostMatrixArrays kershaw = reference::kershaw();
   HostMatrixArrays dominant;  // a diagonal block: nothing to shift
@@ -242,6 +270,7 @@ TEST_CASE(
   const ReorderedSystem system = reorder_and_drop(ExecSpace(), A, partition);
   FactorOptions options;
   options.form = form;
+  options.order = order;
 
   // Unshifted, a pivot is negative (not tiny, so no ZeroPivot): an indefinite preconditioner.
   const SubdomainIlu0 plain(ExecSpace(), system.dropped, partition, options);

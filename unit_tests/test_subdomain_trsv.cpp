@@ -215,10 +215,14 @@ std::vector<double> run_apply(const SubdomainTrsv& trsv, ApplyKernel kernel, con
   return reference::to_host(z);
 }
 
-std::vector<double> run_apply_transpose(const SubdomainTrsv& trsv, const Vector& r) {
+// The two transposed applies: row order, and the level sets' (every other kernel's).
+const ApplyKernel transpose_kernels[] = {ApplyKernel::RowOrderFused, ApplyKernel::DagEcIlduFused};
+
+std::vector<double> run_apply_transpose(const SubdomainTrsv& trsv, ApplyKernel kernel,
+                                        const Vector& r) {
   Vector z("z", r.extent(0));
   Kokkos::deep_copy(z, 7.0);
-  trsv.apply_transpose(ExecSpace(), r, z);
+  trsv.apply_transpose(ExecSpace(), kernel, r, z);
   return reference::to_host(z);
 }
 
@@ -412,7 +416,7 @@ TEST_CASE(
     const auto F = reference::to_host_csr(ilu.factors());
     for (const Triangle triangle : triangles) {
       INFO((triangle == Triangle::Lower ? "lower" : "upper"));
-      check_levels(trsv.levels(triangle), F, problem.partition, triangle);
+      check_levels(trsv.levels(ExecSpace(), triangle), F, problem.partition, triangle);
     }
   }
 }
@@ -425,7 +429,7 @@ TEST_CASE("subdomain levels: num_edges counts the listed edges", "[trsv]") {
     const auto F = reference::to_host_csr(ilu.factors());
     for (const Triangle triangle : triangles) {
       INFO((triangle == Triangle::Lower ? "lower" : "upper"));
-      CHECK(trsv.levels(triangle).num_edges == strict_entries(F, triangle));
+      CHECK(trsv.levels(ExecSpace(), triangle).num_edges == strict_entries(F, triangle));
     }
   }
 }
@@ -452,7 +456,7 @@ TEST_CASE("subdomain levels: a diagonal matrix has one level, a tridiagonal chai
     const SubdomainIlu0 ilu = factorize(problem, IluForm::Ildu0);
     const SubdomainTrsv trsv(ExecSpace(), ilu);
     for (const Triangle triangle : triangles) {
-      const SubdomainLevels& levels = trsv.levels(triangle);
+      const SubdomainLevels& levels = trsv.levels(ExecSpace(), triangle);
       CHECK(levels.max_levels == 1);
       for (const Ordinal count : reference::host_vector(levels.num_levels)) CHECK(count == 1);
       check_levels(levels, reference::to_host_csr(ilu.factors()), partition, triangle);
@@ -482,7 +486,7 @@ TEST_CASE("subdomain levels: a diagonal matrix has one level, a tridiagonal chai
     const SubdomainTrsv trsv(ExecSpace(), ilu);
     const auto F = reference::to_host_csr(ilu.factors());
     for (const Triangle triangle : triangles) {
-      const SubdomainLevels& levels = trsv.levels(triangle);
+      const SubdomainLevels& levels = trsv.levels(ExecSpace(), triangle);
       CHECK(levels.max_levels == n);
       CHECK(reference::host_vector(levels.num_levels) == std::vector<Ordinal>{n});
       // One row per level: top-down for L, bottom-up for U.
@@ -632,9 +636,10 @@ TEST_CASE("subdomain trsv: apply_transpose applies M⁻ᵀ", "[trsv]") {
       const SubdomainIlu0 ilu = factorize(problem, form);
       const SubdomainTrsv trsv(ExecSpace(), ilu);
       const auto r_host = reference::random_vector(problem.dropped.num_rows(), 7u);
-      check_apply(reference::host_factors(ilu), r_host,
-                  run_apply_transpose(trsv, reference::to_device(r_host)), true,
-                  name_of(form) + " transpose");
+      for (const ApplyKernel kernel : transpose_kernels)
+        check_apply(reference::host_factors(ilu), r_host,
+                    run_apply_transpose(trsv, kernel, reference::to_device(r_host)), true,
+                    name_of(form) + " transpose " + to_string(kernel));
     }
   }
 }
@@ -696,7 +701,8 @@ TEST_CASE("subdomain trsv: level-1 spin scratch with an odd largest subdomain", 
                   name_of(triangle, Diagonal::Pivots) + " " + to_string(kernel));
 }
 
-TEST_CASE("subdomain trsv: vertex-centric and lanes kernels are bitwise reproducible", "[trsv]") {
+TEST_CASE("subdomain trsv: vertex-centric, lanes and row-order kernels are bitwise reproducible",
+          "[trsv]") {
   // Ten runs each: the fixed-order kernels must give the same bits every time (on GPUs the
   // lanes kernel's vector reduction is a shuffle tree whose order the lane count fixes).
   for (const Problem& problem : problems()) {
@@ -705,7 +711,7 @@ TEST_CASE("subdomain trsv: vertex-centric and lanes kernels are bitwise reproduc
     const SubdomainTrsv trsv(ExecSpace(), ilu);
     const Vector r = reference::to_device(reference::random_vector(problem.dropped.num_rows(), 8u));
     for (const TriangularKernel kernel :
-         {TriangularKernel::DagVcLds, TriangularKernel::DagLanesLds})
+         {TriangularKernel::DagVcLds, TriangularKernel::DagLanesLds, TriangularKernel::RowOrder})
       for (const Triangle triangle : triangles)
         for (const Diagonal diagonal : diagonals) {
           INFO(name_of(triangle, diagonal) + " " + to_string(kernel));
@@ -714,7 +720,8 @@ TEST_CASE("subdomain trsv: vertex-centric and lanes kernels are bitwise reproduc
             CHECK(run_solve(trsv, triangle, diagonal, kernel, r) == first);
         }
     for (const ApplyKernel kernel :
-         {ApplyKernel::DagVcIlduFused, ApplyKernel::DagLanesIlduFused, ApplyKernel::Auto}) {
+         {ApplyKernel::DagVcIlduFused, ApplyKernel::DagLanesIlduFused,
+          ApplyKernel::RowOrderFused, ApplyKernel::Auto}) {
       if (kernel == ApplyKernel::Auto && resolve_auto(kernel) == ApplyKernel::DagEcIlduFused)
         continue;  // the edge-centric kernel adds with atomics: not reproducible by design
       INFO(to_string(kernel));
@@ -752,7 +759,9 @@ TEST_CASE("subdomain trsv: solves and applies follow numeric() without a rebuild
   CHECK(after == run_apply(fresh, ApplyKernel::DagVcIlduFused, r));
   for (const ApplyKernel kernel : apply_kernels)
     check_apply(h, r_host, run_apply(trsv, kernel, r), false, "after numeric " + to_string(kernel));
-  check_apply(h, r_host, run_apply_transpose(trsv, r), true, "after numeric, transpose");
+  for (const ApplyKernel kernel : transpose_kernels)
+    check_apply(h, r_host, run_apply_transpose(trsv, kernel, r), true,
+                "after numeric, transpose " + to_string(kernel));
   for (const TriangularKernel kernel : triangular_kernels)
     for (const Triangle triangle : triangles)
       for (const Diagonal diagonal : diagonals)
@@ -778,8 +787,10 @@ TEST_CASE("subdomain trsv: vectors of the wrong length throw DimensionMismatch",
       CHECK_THROWS_AS(trsv.apply(ExecSpace(), kernel, wrong, out), DimensionMismatch);
       CHECK_THROWS_AS(trsv.apply(ExecSpace(), kernel, right, wrong), DimensionMismatch);
     }
-    CHECK_THROWS_AS(trsv.apply_transpose(ExecSpace(), wrong, out), DimensionMismatch);
-    CHECK_THROWS_AS(trsv.apply_transpose(ExecSpace(), right, wrong), DimensionMismatch);
+    for (const ApplyKernel kernel : transpose_kernels) {
+      CHECK_THROWS_AS(trsv.apply_transpose(ExecSpace(), kernel, wrong, out), DimensionMismatch);
+      CHECK_THROWS_AS(trsv.apply_transpose(ExecSpace(), kernel, right, wrong), DimensionMismatch);
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 // Validation, column sort and duplicate merge of block CSR arrays, all as device kernels.
 // Each check reduces to the first offending block row so the error can name it.
+#include "core/huge_pages.hpp"
 #include "core/matrix_build.hpp"
 
 #include "core/exclusive_scan.hpp"
@@ -121,14 +122,12 @@ detail::SortedArrays sort_and_merge(Ordinal n, int b, const RowMap& row_map, Col
   const Offset nnzb = col_ind.extent(0);
   const Offset block_entries = Offset(b) * Offset(b);
   if (!arrays_may_change) {
-    ColumnIndices copy(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::core::col_ind"),
-                       nnzb);
+    const ColumnIndices copy = detail::uninitialized_view<Ordinal>("fgdd::core::col_ind", nnzb);
     Kokkos::deep_copy(copy, col_ind);
     col_ind = copy;
   }
   // Sort positions alongside columns, then gather the value blocks: one path for any b.
-  Kokkos::View<Offset*, DeviceType> source(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::core::sort_source"), nnzb);
+  const auto source = detail::uninitialized_view<Offset>("fgdd::core::sort_source", nnzb);
   Kokkos::parallel_for(
       "fgdd::core::iota", RowPolicy(0, nnzb), KOKKOS_LAMBDA(const Offset k) { source(k) = k; });
   detail::sort_crs_rows<ExecSpace>(row_map, col_ind, source);
@@ -144,9 +143,12 @@ detail::SortedArrays sort_and_merge(Ordinal n, int b, const RowMap& row_map, Col
       });
   const Offset merged_nnzb =
       detail::exclusive_scan_in_place(ExecSpace(), "fgdd::core::row_map_scan", merged_row_map);
-  ColumnIndices merged_cols(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::core::col_ind"),
-                            merged_nnzb);
-  Values merged_values("fgdd::core::values", merged_nnzb * block_entries);
+  const ColumnIndices merged_cols =
+      detail::uninitialized_view<Ordinal>("fgdd::core::col_ind", merged_nnzb);
+  // Zeroed: duplicates are summed into it.
+  const Values merged_values = detail::uninitialized_view<Scalar>("fgdd::core::values",
+                                                                  merged_nnzb * block_entries);
+  Kokkos::deep_copy(merged_values, 0.0);
   Kokkos::parallel_for(
       "fgdd::core::merge_duplicates", RowPolicy(0, n), KOKKOS_LAMBDA(const Ordinal i) {
         Offset out = merged_row_map(i);

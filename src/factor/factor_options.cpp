@@ -1,6 +1,7 @@
 #include "factor/factor_options.hpp"
 
 #include "core/errors.hpp"
+#include "core/types.hpp"
 
 #include <cmath>
 #include <string>
@@ -26,6 +27,11 @@ void FactorOptions::validate() const {
   if (shift == PivotShift::PositiveDefinite &&
       (!(shift_amount > 0) || !std::isfinite(shift_amount)))
     throw InvalidInput("shift_amount must be finite and > 0, got " + std::to_string(shift_amount));
+}
+
+FactorOrder resolve_auto(FactorOrder order) {
+  if (order != FactorOrder::Auto) return order;
+  return host_memory ? FactorOrder::Rows : FactorOrder::Levels;
 }
 
 int FactorOptions::shift_attempts() const noexcept {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/dense_block.hpp"
+#include "core/enum_names.hpp"
 #include "factor/pivot_shift.hpp"
 
 namespace fgdd {
@@ -14,6 +15,22 @@ enum class IluForm {
           // the work of Ildu0), then Lᵀ is stored as the unit upper U, so the result has the
           // Ildu0 layout and every Ildu0 solve applies it
 };
+
+// The order in which a subdomain's rows are eliminated. Every order gives the same factors, bit
+// for bit: a row reads only rows it depends on, and those are final before it in either order.
+enum class FactorOrder {
+  Auto,    // rows on CPU backends, levels on GPUs
+  Levels,  // the subdomain's level sets, a team of threads per level (the paper's Algorithm 4)
+  Rows,    // ascending rows, one thread per subdomain: no level sets to build, which is what a
+           // CPU thread that owns its subdomain wants
+};
+
+inline const auto factor_order_names = make_enum_names<FactorOrder>(
+    "factorization order",
+    {{FactorOrder::Auto, "auto"}, {FactorOrder::Levels, "levels"}, {FactorOrder::Rows, "rows"}});
+
+// Auto resolved for the default execution space; others come back as given.
+FactorOrder resolve_auto(FactorOrder order);
 
 struct FactorOptions {
   IluForm form = IluForm::Ildu0;
@@ -37,6 +54,7 @@ struct FactorOptions {
   double relative_shift = 1.0;
   // PositiveDefinite: the first α (relative to each row's 1-norm).
   double shift_amount = 1.0 / 1024;
+  FactorOrder order = FactorOrder::Auto;
 
   // Throws InvalidInput naming the offending field.
   void validate() const;

@@ -6,6 +6,7 @@
 #include "factor/pivot_shift.hpp"
 #include "factor/symmetry.hpp"
 #include "schedule/subdomain_levels.hpp"
+#include "core/huge_pages.hpp"
 
 #include <sstream>
 #include <string>
@@ -31,7 +32,8 @@ struct SubdomainIlu0Kernel {
   Kokkos::View<Offset*, DeviceType> diag;
   Kokkos::View<Scalar*, DeviceType> inv_diag;
   Kokkos::View<Ordinal*, DeviceType> offsets;
-  SubdomainLevels levels;                         // of the lower triangle
+  SubdomainLevels levels;  // of the lower triangle (row_order: unused, may be empty)
+  bool row_order;          // FactorOrder::Rows: launched with one thread per team
   Kokkos::View<Ordinal, DeviceType> failed_row;   // smallest failing block row, else n
   Kokkos::View<Scalar*, DeviceType> pivot_value;  // smallest |pivot| met per block row
   Kokkos::View<Offset, DeviceType> shifted;
@@ -146,7 +148,14 @@ struct SubdomainIlu0Kernel {
     for (;; ++attempt) {
       const bool final_attempt = attempt >= shift_attempts;
       int failures = 0;
-      for (Ordinal l = 0; l < levels.num_levels(s) && (final_attempt || failures == 0); ++l) {
+      if (row_order) {
+        // A team of one thread: ascending rows are a dependency order, no barriers needed.
+        for (Ordinal i = first; i < last && (final_attempt || failures == 0); ++i)
+          if (!eliminate_row(i, alpha, final_attempt)) ++failures;
+      }
+      for (Ordinal l = 0; !row_order && l < levels.num_levels(s) &&
+                          (final_attempt || failures == 0);
+           ++l) {
         const Ordinal begin = levels.level_ptr(base + l), end = levels.level_ptr(base + l + 1);
         if (shift_attempts == 0) {
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end), [&](const Ordinal p) {
@@ -214,6 +223,7 @@ void launch_subdomain_ilu0(const ExecSpace& space, const SubdomainIlu0Kernel<0>&
                                 settings.inv_diag,
                                 settings.offsets,
                                 settings.levels,
+                                settings.row_order,
                                 settings.failed_row,
                                 settings.pivot_value,
                                 settings.shifted,
@@ -226,8 +236,11 @@ void launch_subdomain_ilu0(const ExecSpace& space, const SubdomainIlu0Kernel<0>&
                                 settings.initial,
                                 settings.subdomain_shift,
                                 settings.subdomain_attempts};
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
   Kokkos::parallel_for("fgdd::factor::subdomain_ilu0",
-                       Kokkos::TeamPolicy<ExecSpace>(space, num_subdomains, Kokkos::AUTO), kernel);
+                       kernel.row_order ? Policy(space, num_subdomains, 1)
+                                        : Policy(space, num_subdomains, Kokkos::AUTO),
+                       kernel);
 }
 
 // Diagonal positions and a check that every entry lies in its row's subdomain block; returns the
@@ -289,8 +302,8 @@ SubdomainIlu0::SubdomainIlu0(const ExecSpace& space, const SparseMatrix& dropped
   }
   factors_ = SparseMatrix(
       SparseMatrix::ValidatedTag{}, n, b, row_map, col_ind,
-      SparseMatrix::Values(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::factor::lu"),
-                           col_ind.extent(0) * Offset(b) * Offset(b)));
+      detail::uninitialized_view<Scalar>("fgdd::factor::lu",
+                                         col_ind.extent(0) * Offset(b) * Offset(b)));
   diag_position_ = Kokkos::View<Offset*, DeviceType>("fgdd::factor::diag_position", n);
   const Ordinal bad = n == 0 ? 0
                              : detail::find_diagonals(space, factors_, partition.subdomain_offsets,
@@ -298,15 +311,17 @@ SubdomainIlu0::SubdomainIlu0(const ExecSpace& space, const SparseMatrix& dropped
   if (bad < n)
     throw InvalidInput("block row " + std::to_string(bad) +
                        " has an entry outside its subdomain: factor the dropped matrix");
-  lower_levels_ =
-      build_subdomain_levels(space, factors_, diag_position_, partition, Triangle::Lower);
+  if (resolve_auto(options_.order) == FactorOrder::Levels) {
+    lower_levels_ =
+        build_subdomain_levels(space, factors_, diag_position_, partition, Triangle::Lower);
+    has_lower_levels_ = true;
+  }
   inv_diag_ = Kokkos::View<Scalar*, DeviceType>("fgdd::factor::inv_diag",
                                                 Offset(n) * Offset(b) * Offset(b));
   pivots_ = detail::PivotStatus("fgdd::factor", n);
   if (options_.shift == PivotShift::PositiveDefinite) {
-    initial_values_ = SparseMatrix::Values(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::factor::initial_values"),
-        factors_.values().extent(0));
+    initial_values_ = detail::uninitialized_view<Scalar>("fgdd::factor::initial_values",
+                                                         factors_.values().extent(0));
     shift_scale_ = Kokkos::View<Scalar*, DeviceType>("fgdd::factor::shift_scale", Offset(n) * b);
     subdomain_shift_ = Kokkos::View<Scalar*, DeviceType>("fgdd::factor::subdomain_shift",
                                                          partition.num_subdomains);
@@ -314,9 +329,8 @@ SubdomainIlu0::SubdomainIlu0(const ExecSpace& space, const SparseMatrix& dropped
                                                          partition.num_subdomains);
   }
   if (options_.form == IluForm::Ildlt && options_.level_of_fill > 0)
-    unsymmetric_values_ = SparseMatrix::Values(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::factor::unsymmetric_values"),
-        factors_.values().extent(0));
+    unsymmetric_values_ = detail::uninitialized_view<Scalar>("fgdd::factor::unsymmetric_values",
+                                                             factors_.values().extent(0));
   space.fence();
   const double symbolic = timer.seconds();
   numeric(space, dropped);
@@ -360,6 +374,7 @@ const FactorReport& SubdomainIlu0::numeric(const ExecSpace& space, const SparseM
   kernel.inv_diag = inv_diag_;
   kernel.offsets = partition_.subdomain_offsets;
   kernel.levels = lower_levels_;
+  kernel.row_order = !has_lower_levels_;
   kernel.failed_row = pivots_.failed_row;
   kernel.pivot_value = pivots_.pivot_value;
   kernel.shifted = pivots_.shifted;

@@ -1,7 +1,8 @@
 // ILU0 / ILDU0 of the block-diagonal (dropped) matrix, one Kokkos team per subdomain
 // (fine-grained-dd-sptrsv-gpu.txt §4.3, Algorithm 4) in the subdomain's level order, CSR and
-// BSR. The constructor does the symbolic part once (diagonals, level sets); numeric() refactors
-// new values of the same pattern on the device.
+// BSR, or in ascending rows with one thread per subdomain (FactorOrder::Rows, the CPU default).
+// The constructor does the symbolic part once (diagonals, level sets when they are the order);
+// numeric() refactors new values of the same pattern on the device.
 #pragma once
 
 #include "core/sparse_matrix.hpp"
@@ -60,9 +61,11 @@ class SubdomainIlu0 {
   IluForm form() const noexcept { return options_.form; }
   // How many times the values were (re)computed; solves that keep a copy compare it.
   std::uint64_t numeric_count() const noexcept { return numeric_count_; }
-  // The level sets of the lower triangle, built in the symbolic phase; the factorization runs in
-  // their order and the triangular solves reuse them.
-  const SubdomainLevels& lower_levels() const noexcept { return lower_levels_; }
+  // The level sets of the lower triangle when the factorization ran in their order
+  // (FactorOrder::Levels; the triangular solves reuse them), else nullptr.
+  const SubdomainLevels* lower_levels() const noexcept {
+    return has_lower_levels_ ? &lower_levels_ : nullptr;
+  }
   const Partition& partition() const noexcept { return partition_; }
 
  private:
@@ -80,6 +83,7 @@ class SubdomainIlu0 {
   Kokkos::View<Scalar*, DeviceType> inv_diag_;
   Kokkos::View<Offset*, DeviceType> diag_position_;
   SubdomainLevels lower_levels_;
+  bool has_lower_levels_ = false;
   FactorReport report_;
   std::uint64_t numeric_count_ = 0;
   detail::PivotStatus pivots_;

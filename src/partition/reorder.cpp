@@ -1,4 +1,5 @@
 #include "partition/reorder.hpp"
+#include "core/huge_pages.hpp"
 
 #include "core/errors.hpp"
 #include "core/exclusive_scan.hpp"
@@ -24,9 +25,20 @@ void gather_blocks(const ExecSpace& space, const SourceMap& source, int b,
       });
 }
 
+// True when perm is the identity (natural partitions keep the caller's order).
+bool is_identity(const ExecSpace& space, const Kokkos::View<Ordinal*, DeviceType>& perm) {
+  Ordinal moved = 0;
+  Kokkos::parallel_reduce(
+      "fgdd::partition::count_moved_rows", Policy(space, 0, perm.extent(0)),
+      KOKKOS_LAMBDA(const Offset i, Ordinal& count) {
+        if (perm(i) != Ordinal(i)) ++count;
+      },
+      moved);
+  return moved == 0;
+}
+
 SparseMatrix::Values allocate_values(const char* label, Offset blocks, int b) {
-  return SparseMatrix::Values(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
-                              blocks * Offset(b) * Offset(b));
+  return detail::uninitialized_view<Scalar>(label, blocks * Offset(b) * Offset(b));
 }
 
 }  // namespace
@@ -45,7 +57,10 @@ ReorderedSystem reorder_and_drop(const ExecSpace& space, const SparseMatrix& A,
   const auto part_of_row = partition.part_of_row;
 
   // Algorithm 2: new row r is old row iperm(r) with columns mapped through perm, then sorted.
-  MutableRowMap permuted_row_map("fgdd::partition::permuted_row_map", n + 1);
+  // Under the identity A's pattern is A_p's: shared, with no source map (update_values copies).
+  const bool identity = is_identity(space, perm);
+  MutableRowMap permuted_row_map;
+  if (!identity) permuted_row_map = MutableRowMap("fgdd::partition::permuted_row_map", n + 1);
   MutableRowMap dropped_row_map("fgdd::partition::dropped_row_map", n + 1);
   Kokkos::parallel_for(
       "fgdd::partition::count_rows", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal r) {
@@ -53,32 +68,41 @@ ReorderedSystem reorder_and_drop(const ExecSpace& space, const SparseMatrix& A,
         Offset inside = 0;
         for (Offset k = row_map(old); k < row_map(old + 1); ++k)
           if (part_of_row(col_ind(k)) == part_of_row(old)) ++inside;
-        permuted_row_map(r) = row_map(old + 1) - row_map(old);
+        if (!identity) permuted_row_map(r) = row_map(old + 1) - row_map(old);
         dropped_row_map(r) = inside;
       });
-  const Offset permuted_nnzb = detail::exclusive_scan_in_place(space, "fgdd::partition::permuted_row_map_scan", permuted_row_map);
-  const Offset dropped_nnzb = detail::exclusive_scan_in_place(space, "fgdd::partition::dropped_row_map_scan", dropped_row_map);
+  const Offset dropped_nnzb = detail::exclusive_scan_in_place(
+      space, "fgdd::partition::dropped_row_map_scan", dropped_row_map);
 
-  SparseMatrix::ColumnIndices permuted_cols(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::permuted_col_ind"),
-      permuted_nnzb);
-  SourceMap permuted_source(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::permuted_source"),
-      permuted_nnzb);
-  Kokkos::parallel_for(
-      "fgdd::partition::permute_rows", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal r) {
-        const Ordinal old = iperm(r);
-        Offset out = permuted_row_map(r);
-        for (Offset k = row_map(old); k < row_map(old + 1); ++k, ++out) {
-          permuted_cols(out) = perm(col_ind(k));
-          permuted_source(out) = k;
-        }
-      });
-  detail::sort_crs_rows<ExecSpace>(permuted_row_map, permuted_cols, permuted_source);
+  SparseMatrix::RowMap p_row_map = A.row_map();
+  SparseMatrix::ColumnIndices permuted_cols = A.col_ind();
+  SourceMap permuted_source;  // empty: the identity
+  if (!identity) {
+    const Offset permuted_nnzb = detail::exclusive_scan_in_place(
+        space, "fgdd::partition::permuted_row_map_scan", permuted_row_map);
+    permuted_cols =
+        detail::uninitialized_view<Ordinal>("fgdd::partition::permuted_col_ind", permuted_nnzb);
+    permuted_source =
+        detail::uninitialized_view<Offset>("fgdd::partition::permuted_source", permuted_nnzb);
+    const auto cols = permuted_cols;
+    const auto source = permuted_source;
+    Kokkos::parallel_for(
+        "fgdd::partition::permute_rows", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal r) {
+          const Ordinal old = iperm(r);
+          Offset out = permuted_row_map(r);
+          for (Offset k = row_map(old); k < row_map(old + 1); ++k, ++out) {
+            cols(out) = perm(col_ind(k));
+            source(out) = k;
+          }
+        });
+    detail::sort_crs_rows<ExecSpace>(permuted_row_map, permuted_cols, permuted_source);
+    p_row_map = permuted_row_map;
+  }
+  const Offset permuted_nnzb = permuted_cols.extent(0);
 
   ReorderedSystem system;
   system.permuted =
-      SparseMatrix(SparseMatrix::ValidatedTag{}, n, b, permuted_row_map, permuted_cols,
+      SparseMatrix(SparseMatrix::ValidatedTag{}, n, b, p_row_map, permuted_cols,
                    allocate_values("fgdd::partition::permuted_values", permuted_nnzb, b));
   system.permuted_source = permuted_source;
   system.original_row_map = A.row_map();
@@ -93,20 +117,18 @@ ReorderedSystem reorder_and_drop(const ExecSpace& space, const SparseMatrix& A,
   }
 
   // Drop (§3.2): keep the entries whose column lies in the row's own subdomain.
-  SparseMatrix::ColumnIndices dropped_cols(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::dropped_col_ind"),
-      dropped_nnzb);
-  SourceMap dropped_source(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::dropped_source"),
-      dropped_nnzb);
+  const SparseMatrix::ColumnIndices dropped_cols =
+      detail::uninitialized_view<Ordinal>("fgdd::partition::dropped_col_ind", dropped_nnzb);
+  const SourceMap dropped_source =
+      detail::uninitialized_view<Offset>("fgdd::partition::dropped_source", dropped_nnzb);
   Kokkos::parallel_for(
       "fgdd::partition::drop_couplings", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal r) {
         const Ordinal subdomain = part_of_row(iperm(r));
         Offset out = dropped_row_map(r);
-        for (Offset k = permuted_row_map(r); k < permuted_row_map(r + 1); ++k) {
+        for (Offset k = p_row_map(r); k < p_row_map(r + 1); ++k) {
           if (part_of_row(iperm(permuted_cols(k))) != subdomain) continue;
           dropped_cols(out) = permuted_cols(k);
-          dropped_source(out) = permuted_source(k);
+          dropped_source(out) = identity ? k : permuted_source(k);
           ++out;
         }
       });
@@ -145,7 +167,10 @@ void update_values(const ExecSpace& space, const SparseMatrix& A_new, ReorderedS
       throw InvalidInput("update_values: the sparsity pattern differs from the one setup saw, "
                          "first at block row " + std::to_string(first_different));
   }
-  gather_blocks(space, system.permuted_source, b, A_new.values(), system.permuted.values());
+  if (system.permuted_source.extent(0) == 0)  // the identity
+    Kokkos::deep_copy(space, system.permuted.values(), A_new.values());
+  else
+    gather_blocks(space, system.permuted_source, b, A_new.values(), system.permuted.values());
   if (system.dropped.values().data() != system.permuted.values().data())
     gather_blocks(space, system.dropped_source, b, A_new.values(), system.dropped.values());
 }

@@ -13,7 +13,9 @@ struct ReorderedSystem {
   // A_p without entries outside the subdomains' diagonal blocks; where nothing is outside them,
   // permuted itself (the same arrays).
   SparseMatrix dropped;
-  // Block k of permuted (dropped) is block permuted_source(k) (dropped_source(k)) of A.
+  // Block k of permuted (dropped) is block permuted_source(k) (dropped_source(k)) of A. Where the
+  // partition keeps A's order, permuted shares A's pattern and permuted_source is empty (the
+  // identity).
   Kokkos::View<Offset*, DeviceType> permuted_source;
   Kokkos::View<Offset*, DeviceType> dropped_source;
   // A's pattern, kept (not copied) so update_values can refuse a different one.

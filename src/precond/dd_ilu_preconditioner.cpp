@@ -6,10 +6,13 @@ DdIluPreconditioner::DdIluPreconditioner(const ExecSpace& space, const SparseMat
                                          const Partition& partition, const DdIluOptions& options)
     : options_(options),
       factorization_(std::make_unique<SubdomainIlu0>(space, dropped, partition, options.factor)),
-      trsv_(std::make_unique<SubdomainTrsv>(space, *factorization_, options.team_size)) {}
+      trsv_(std::make_unique<SubdomainTrsv>(space, *factorization_, options.team_size)) {
+  trsv_->prepare(space, options_.apply);
+}
 
 void DdIluPreconditioner::update_values(const ExecSpace& space, const SparseMatrix& dropped) {
   factorization_->numeric(space, dropped);
+  trsv_->prepare(space, options_.apply);
 }
 
 void DdIluPreconditioner::apply(const ExecSpace& space, ConstVector r, Vector z) const {
@@ -17,7 +20,7 @@ void DdIluPreconditioner::apply(const ExecSpace& space, ConstVector r, Vector z)
 }
 
 void DdIluPreconditioner::apply_transpose(const ExecSpace& space, ConstVector r, Vector z) const {
-  trsv_->apply_transpose(space, r, z);
+  trsv_->apply_transpose(space, options_.apply, r, z);
 }
 
 std::string DdIluPreconditioner::name() const {

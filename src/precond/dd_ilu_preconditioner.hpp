@@ -19,12 +19,14 @@ struct DdIluOptions {
 
 class DdIluPreconditioner final : public Preconditioner {
  public:
-  // Factors dropped (ReorderedSystem::dropped of partition) and builds the level sets.
+  // Factors dropped (ReorderedSystem::dropped of partition) and builds what the apply kernel
+  // reads (level sets, or the split triangles of the row-order kernel).
   // Throws ZeroPivot naming the caller's row, InvalidInput for bad options.
   DdIluPreconditioner(const ExecSpace& space, const SparseMatrix& dropped,
                       const Partition& partition, const DdIluOptions& options);
 
-  // New values, same pattern (after update_values): refactors on the device; levels are reused.
+  // New values, same pattern (after update_values): refactors on the device and refreshes the
+  // apply kernel's copy of the values; the pattern work is reused.
   void update_values(const ExecSpace& space, const SparseMatrix& dropped);
   void update_values(const ExecSpace& space, const SparseMatrix&,
                      const SparseMatrix& dropped) override {

@@ -1,6 +1,7 @@
 #include "schedule/subdomain_levels.hpp"
 
 #include "core/errors.hpp"
+#include "core/huge_pages.hpp"
 #include "core/team_scratch.hpp"
 
 namespace fgdd {
@@ -110,12 +111,9 @@ SubdomainLevels build_subdomain_levels(const ExecSpace& space, const SparseMatri
     levels.edge_col = other_triangle->edge_col;
   } else {
     const Offset entries = factors.num_block_entries();
-    levels.edges = Kokkos::View<Offset*, DeviceType>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::trsv::edges"), entries);
-    levels.edge_row = Kokkos::View<Ordinal*, DeviceType>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::trsv::edge_row"), entries);
-    levels.edge_col = Kokkos::View<Ordinal*, DeviceType>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::trsv::edge_col"), entries);
+    levels.edges = detail::uninitialized_view<Offset>("fgdd::trsv::edges", entries);
+    levels.edge_row = detail::uninitialized_view<Ordinal>("fgdd::trsv::edge_row", entries);
+    levels.edge_col = detail::uninitialized_view<Ordinal>("fgdd::trsv::edge_col", entries);
   }
   levels.row_edge_begin = Kokkos::View<Offset*, DeviceType>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::trsv::row_edge_begin"), n);

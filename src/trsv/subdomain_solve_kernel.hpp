@@ -59,25 +59,14 @@ struct SubdomainSolveKernel {
   // x_i ← D_i⁻¹ x_i (or D_i⁻ᵀ x_i) in place.
   KOKKOS_INLINE_FUNCTION void scale_row(Scalar* xi, Ordinal i, bool transposed) const {
     const int n = b();
-    const Scalar* d = &inv_diag(Offset(i) * n * n);
-    Scalar copy[B > 0 ? B : max_block_size];
-    for (int c = 0; c < n; ++c) copy[c] = xi[c];
-    for (int c = 0; c < n; ++c) {
-      Scalar sum = 0;
-      for (int e = 0; e < n; ++e) sum += (transposed ? d[e * n + c] : d[c * n + e]) * copy[e];
-      xi[c] = sum;
-    }
+    multiply_block_in_place<(B > 0 ? B : max_block_size)>(&inv_diag(Offset(i) * n * n), xi, n,
+                                                        transposed);
   }
 
   // acc -= a · xj
   KOKKOS_INLINE_FUNCTION void subtract_product(Scalar* acc, const Scalar* a,
                                                const Scalar* xj) const {
-    const int n = b();
-    for (int c = 0; c < n; ++c) {
-      Scalar sum = 0;
-      for (int e = 0; e < n; ++e) sum += a[c * n + e] * xj[e];
-      acc[c] -= sum;
-    }
+    subtract_block_product(acc, a, xj, b(), false);
   }
 
   KOKKOS_INLINE_FUNCTION Offset deps_begin(bool lower, Ordinal i) const {

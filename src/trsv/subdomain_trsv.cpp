@@ -2,8 +2,10 @@
 
 #include "core/block_size_dispatch.hpp"
 #include "core/errors.hpp"
+#include "core/huge_pages.hpp"
 #include "core/team_scratch.hpp"
 #include "core/team_size.hpp"
+#include "trsv/row_order_kernel.hpp"
 #include "trsv/subdomain_solve_kernel.hpp"
 
 #include <algorithm>
@@ -146,6 +148,22 @@ void launch(const ExecSpace& space, const Operands& o, const StepList& steps, Co
   detail::with_block_size(o.f.factors().block_size(), go);
 }
 
+// One thread per subdomain, dynamically scheduled: subdomains differ in size.
+void launch_row_order(const ExecSpace& space, const SubdomainIlu0& f, const SplitTriangles& split,
+                      const StepList& steps, ConstVector r, Vector z, const char* label) {
+  const Ordinal league = f.partition().num_subdomains;
+  if (league == 0) return;
+  const SparseMatrix& factors = f.factors();
+  detail::with_block_size(factors.block_size(), [&](auto block_size) {
+    const detail::RowOrderSolveKernel<decltype(block_size)::value> kernel{
+        split, f.inv_diag(), f.partition().subdomain_offsets, r, z, steps, factors.block_size(),
+        factors.num_block_rows()};
+    Kokkos::parallel_for(
+        label, Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>(space, 0, league),
+        kernel);
+  });
+}
+
 StepList one_step(Step step) {
   StepList list;
   list.step[0] = step;
@@ -161,23 +179,16 @@ SubdomainTrsv::SubdomainTrsv(const ExecSpace& space, const SubdomainIlu0& factor
   if (team_size < 0) throw InvalidInput("team_size must be >= 0, got " + std::to_string(team_size));
   const SparseMatrix& factors = factorization.factors();
   const Partition& partition = factorization.partition();
-  lower_ = factorization.lower_levels();
-  upper_ = build_subdomain_levels(space, factors, factorization.diag_position(), partition,
-                                  Triangle::Upper, &lower_);
   Ordinal largest = 0;
   for (Ordinal s = 0; s < partition.num_subdomains; ++s)
     largest = std::max(
         largest, partition.host_subdomain_offsets[s + 1] - partition.host_subdomain_offsets[s]);
   slice_bytes_ = std::size_t(largest) * sizeof(Scalar) * factors.block_size();
-  edge_values_ = Kokkos::View<Scalar*, DeviceType>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::trsv::edge_values"),
-      factors.num_entries());
-  refresh_edge_values(space);
   // Lanes cover a row's mean strictly-triangular entries (7-point: 3 → 4 lanes; 27-point: 13
   // → 16), so a level's loads spread like the edge-centric kernel's.
   const Offset rows = factors.num_block_rows();
-  lanes_ = detail::lanes_covering(
-      rows > 0 ? (lower_.num_edges + upper_.num_edges + 2 * rows - 1) / (2 * rows) : 1);
+  const Offset off_diagonal = factors.num_block_entries() - rows;
+  lanes_ = detail::lanes_covering(rows > 0 ? (off_diagonal + 2 * rows - 1) / (2 * rows) : 1);
   // The flags follow the slice in one request (get_shmem does not align; the doubles go first).
   spin_bytes_ = slice_bytes_ + std::size_t(largest) * sizeof(int) + 64;
   if (team_size > 0) {
@@ -188,7 +199,44 @@ SubdomainTrsv::SubdomainTrsv(const ExecSpace& space, const SubdomainIlu0& factor
   }
 }
 
+void SubdomainTrsv::build_levels(const ExecSpace& space) const {
+  if (has_levels_) return;
+  const SubdomainIlu0& f = *factorization_;
+  const SparseMatrix& factors = f.factors();
+  lower_ = f.lower_levels() != nullptr ? *f.lower_levels()
+                                       : build_subdomain_levels(space, factors, f.diag_position(),
+                                                                f.partition(), Triangle::Lower);
+  upper_ = build_subdomain_levels(space, factors, f.diag_position(), f.partition(),
+                                  Triangle::Upper, &lower_);
+  edge_values_ =
+      detail::uninitialized_view<Scalar>("fgdd::trsv::edge_values", factors.num_entries());
+  gathered_count_ = 0;
+  has_levels_ = true;
+}
+
+void SubdomainTrsv::prepare(const ExecSpace& space, ApplyKernel kernel) const {
+  if (resolve_auto(kernel) == ApplyKernel::RowOrderFused)
+    split(space);
+  else
+    refresh_edge_values(space);
+}
+
+const SplitTriangles& SubdomainTrsv::split(const ExecSpace& space) const {
+  const SubdomainIlu0& f = *factorization_;
+  if (!has_split_) {
+    split_ = split_triangles(space, f.factors(), f.diag_position());
+    split_count_ = 0;
+    has_split_ = true;
+  }
+  if (split_count_ != f.numeric_count()) {
+    gather_split_values(space, f.factors(), f.diag_position(), split_);
+    split_count_ = f.numeric_count();
+  }
+  return split_;
+}
+
 void SubdomainTrsv::refresh_edge_values(const ExecSpace& space) const {
+  build_levels(space);
   const SubdomainIlu0& f = *factorization_;
   if (gathered_count_ == f.numeric_count()) return;
   gather_edge_values(space, f, lower_, upper_, edge_values_);
@@ -200,10 +248,12 @@ void SubdomainTrsv::solve(const ExecSpace& space, Triangle triangle, Diagonal di
   const SubdomainIlu0& f = *factorization_;
   check_length(f.factors(), r.extent(0), "r");
   check_length(f.factors(), x.extent(0), "x");
-  refresh_edge_values(space);
-  const Operands operands{f, lower_, upper_, edge_values_, team_size_, lanes_};
   const StepList steps =
       one_step(Step{StepKind::Solve, triangle == Triangle::Lower, diagonal == Diagonal::Pivots});
+  if (kernel == TriangularKernel::RowOrder)
+    return launch_row_order(space, f, split(space), steps, r, x, "fgdd::trsv::row_order");
+  refresh_edge_values(space);
+  const Operands operands{f, lower_, upper_, edge_values_, team_size_, lanes_};
   const detail::TeamScratch scratch = detail::team_scratch_for(slice_bytes_);
   switch (kernel) {
     case TriangularKernel::SpinLoopLds:
@@ -232,6 +282,8 @@ void SubdomainTrsv::solve(const ExecSpace& space, Triangle triangle, Diagonal di
     case TriangularKernel::DagLanesLds:
       return launch<Traversal::Lanes, true>(space, operands, steps, r, x, scratch,
                                             "fgdd::trsv::dag_lanes_lds");
+    case TriangularKernel::RowOrder:
+      return;  // launched above
   }
 }
 
@@ -240,16 +292,19 @@ void SubdomainTrsv::apply(const ExecSpace& space, ApplyKernel kernel, ConstVecto
   const SubdomainIlu0& f = *factorization_;
   check_length(f.factors(), r.extent(0), "r");
   check_length(f.factors(), z.extent(0), "z");
-  refresh_edge_values(space);
-  const Operands operands{f, lower_, upper_, edge_values_, team_size_, lanes_};
   // Ildu0 and Ildlt: L (unit), D⁻¹, U (unit). Ilu0: L (unit), U with its pivots on the diagonal.
   const bool ildu = f.form() != IluForm::Ilu0;
   StepList fused;
   fused.step[fused.count++] = Step{StepKind::Solve, true, false};
   if (ildu) fused.step[fused.count++] = Step{StepKind::Scale, true, false};
   fused.step[fused.count++] = Step{StepKind::Solve, false, !ildu};
-  const detail::TeamScratch scratch = detail::team_scratch_for(slice_bytes_);
   kernel = resolve_auto(kernel);
+  if (kernel == ApplyKernel::RowOrderFused)
+    return launch_row_order(space, f, split(space), fused, r, z,
+                            "fgdd::trsv::row_order_ILDU0_fused");
+  refresh_edge_values(space);
+  const Operands operands{f, lower_, upper_, edge_values_, team_size_, lanes_};
+  const detail::TeamScratch scratch = detail::team_scratch_for(slice_bytes_);
   switch (kernel) {
     case ApplyKernel::Auto:
     case ApplyKernel::DagEcIlduFused:
@@ -273,21 +328,27 @@ void SubdomainTrsv::apply(const ExecSpace& space, ApplyKernel kernel, ConstVecto
                                            one_step(Step{StepKind::Solve, false, !ildu}), z, z,
                                            scratch, "fgdd::trsv::dag_ec_ILD_U0_upper");
     }
+    case ApplyKernel::RowOrderFused:
+      return;  // launched above
   }
 }
 
-void SubdomainTrsv::apply_transpose(const ExecSpace& space, ConstVector r, Vector z) const {
+void SubdomainTrsv::apply_transpose(const ExecSpace& space, ApplyKernel kernel, ConstVector r,
+                                    Vector z) const {
   const SubdomainIlu0& f = *factorization_;
   check_length(f.factors(), r.extent(0), "r");
   check_length(f.factors(), z.extent(0), "z");
-  refresh_edge_values(space);
-  const Operands operands{f, lower_, upper_, edge_values_, team_size_, lanes_};
   // Mᵀ = Uᵀ Dᵀ Lᵀ (Ildu0, Ildlt) or Uᵀ Lᵀ with the pivots inside Uᵀ (Ilu0): solve Uᵀ first.
   const bool ildu = f.form() != IluForm::Ilu0;
   StepList steps;
   steps.step[steps.count++] = Step{StepKind::SolveTransposed, false, !ildu};
   if (ildu) steps.step[steps.count++] = Step{StepKind::ScaleTransposed, true, false};
   steps.step[steps.count++] = Step{StepKind::SolveTransposed, true, false};
+  if (resolve_auto(kernel) == ApplyKernel::RowOrderFused)
+    return launch_row_order(space, f, split(space), steps, r, z,
+                            "fgdd::trsv::row_order_ILDU0_fused_transpose");
+  refresh_edge_values(space);
+  const Operands operands{f, lower_, upper_, edge_values_, team_size_, lanes_};
   launch<Traversal::Edge, true>(space, operands, steps, r, z,
                                 detail::team_scratch_for(slice_bytes_),
                                 "fgdd::trsv::dag_ec_ILDU0_fused_transpose");

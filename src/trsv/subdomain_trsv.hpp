@@ -6,6 +6,7 @@
 #include "factor/subdomain_ilu0.hpp"
 #include "schedule/subdomain_levels.hpp"
 #include "core/team_scratch.hpp"
+#include "trsv/split_triangles.hpp"
 #include "trsv/trsv_options.hpp"
 
 namespace fgdd {
@@ -15,14 +16,16 @@ enum class Diagonal { Pivots, Unit };
 
 class SubdomainTrsv {
  public:
-  // Builds the lower and upper level sets on the device and copies the factor blocks into their
-  // edge order. After factorization.numeric(...) the next solve notices (numeric_count) and
-  // gathers the new values again; nothing else is redone. The factorization must outlive this.
-  // team_size: threads per subdomain team; 0 lets Kokkos choose (Kokkos::AUTO). Throws
-  // InvalidInput for a negative team_size or one above what the backend allows for the fused
-  // apply kernels (TeamPolicy::team_size_max: 1 on Serial), naming the allowed range; a launch
-  // of another kernel checks its own limit alike. Every solve and apply throws
-  // DimensionMismatch when a vector's length differs from the factors' row count.
+  // The level kernels' data (the lower and upper level sets, the factor blocks copied into
+  // their edge order) is built on the device by the first solve that needs it; so is the
+  // row-order kernels' (the two triangles split apart, split_triangles.hpp). After
+  // factorization.numeric(...) the next solve notices (numeric_count) and gathers the new values
+  // again; nothing else is redone. The factorization must outlive this. team_size: threads per
+  // subdomain team; 0 lets Kokkos choose (Kokkos::AUTO). Throws InvalidInput for a negative
+  // team_size or one above what the backend allows for the fused apply kernels
+  // (TeamPolicy::team_size_max: 1 on Serial), naming the allowed range; a launch of another
+  // kernel checks its own limit alike. Every solve and apply throws DimensionMismatch when a
+  // vector's length differs from the factors' row count.
   SubdomainTrsv(const ExecSpace& space, const SubdomainIlu0& factorization, int team_size = 0);
 
   // x = T⁻¹ r with T the lower (or upper) triangle of the factors: the strictly triangular blocks
@@ -37,10 +40,21 @@ class SubdomainTrsv {
   // r and z do not alias.
   void apply(const ExecSpace& space, ApplyKernel kernel, ConstVector r, Vector z) const;
 
-  // z = M⁻ᵀ r (for BiCG), fused in one launch with the same level sets read in reverse.
-  void apply_transpose(const ExecSpace& space, ConstVector r, Vector z) const;
+  // z = M⁻ᵀ r (for BiCG), fused in one launch: in row order where kernel resolves to
+  // RowOrderFused, else edge-centric with the level sets read in reverse.
+  void apply_transpose(const ExecSpace& space, ApplyKernel kernel, ConstVector r, Vector z) const;
 
-  const SubdomainLevels& levels(Triangle triangle) const noexcept {
+  // Builds (or, after numeric(), refreshes) what kernel reads now rather than in its first
+  // apply, so that setup and refactorization times include it.
+  void prepare(const ExecSpace& space, ApplyKernel kernel) const;
+
+  // Seconds spent building both triangles' level sets, 0 while no solve has needed them.
+  double level_seconds() const noexcept {
+    return has_levels_ ? lower_.seconds + upper_.seconds : 0.0;
+  }
+  // The level sets of a triangle (built now if no solve needed them yet).
+  const SubdomainLevels& levels(const ExecSpace& space, Triangle triangle) const {
+    build_levels(space);
     return triangle == Triangle::Lower ? lower_ : upper_;
   }
   // Bytes of team scratch the largest subdomain's vector slice needs, and the level it lives in:
@@ -53,13 +67,21 @@ class SubdomainTrsv {
   const SubdomainIlu0* factorization_;
   int team_size_ = 0;
   int lanes_ = 1;  // vector lanes of the Lanes traversal
-  SubdomainLevels lower_;
-  SubdomainLevels upper_;
   std::size_t slice_bytes_ = 0;
   std::size_t spin_bytes_ = 0;
-  // Factor blocks in edge order (both triangles; see SubdomainLevels), refreshed lazily.
+  // The level kernels' data, built by the first solve that needs it; the factor blocks in edge
+  // order (both triangles; see SubdomainLevels) are refreshed after each numeric().
+  mutable bool has_levels_ = false;
+  mutable SubdomainLevels lower_;
+  mutable SubdomainLevels upper_;
   mutable Kokkos::View<Scalar*, DeviceType> edge_values_;
   mutable std::uint64_t gathered_count_ = 0;
+  // The row-order kernels' data, built by the first of them, refreshed after each numeric().
+  mutable bool has_split_ = false;
+  mutable SplitTriangles split_;
+  mutable std::uint64_t split_count_ = 0;
+  const SplitTriangles& split(const ExecSpace& space) const;
+  void build_levels(const ExecSpace& space) const;
   void refresh_edge_values(const ExecSpace& space) const;
 };
 

@@ -18,16 +18,20 @@ enum class TriangularKernel {
   DagVcLds,     // level by level, one thread per row of the level (deterministic)
   DagLanesLds,  // level by level, a row per thread, its entries over vector lanes summed in a
                 // fixed order (deterministic)
+  RowOrder,     // no levels: one thread per subdomain sweeps its rows in order (deterministic;
+                // for CPUs, where a thread owns its subdomain)
 };
 
 // z = M⁻¹ r for the subdomain ILU0 / ILDU0 preconditioner.
 enum class ApplyKernel {
-  Auto,            // resolve_auto: DagEcIlduFused on GPUs, DagVcIlduFused on CPU backends
+  Auto,            // resolve_auto: DagEcIlduFused on GPUs, RowOrderFused on CPU backends
   DagEcIldU0,      // two launches: lower solve with diagonal scaling, then the upper solve
   DagVcIlduFused,  // one launch: lower, D⁻¹, upper; one thread per row (deterministic)
   DagEcIlduFused,  // one launch: lower, D⁻¹, upper; threads over nonzeros (atomics in scratch)
   DagLanesIlduFused,  // one launch: lower, D⁻¹, upper; a row per thread, its nonzeros over
                       // vector lanes summed in a fixed order (deterministic)
+  RowOrderFused,      // one launch: lower, D⁻¹, upper; one thread per subdomain, rows in order,
+                      // no level sets built (deterministic; the team size does not apply)
 };
 
 inline const auto triangular_kernel_names = make_enum_names<TriangularKernel>(
@@ -36,18 +40,20 @@ inline const auto triangular_kernel_names = make_enum_names<TriangularKernel>(
                                 {TriangularKernel::DagEcLds, "dag_ec_lds"},
                                 {TriangularKernel::DagEcLdsUd, "dag_ec_lds_ud"},
                                 {TriangularKernel::DagVcLds, "dag_vc_lds"},
-                                {TriangularKernel::DagLanesLds, "dag_lanes_lds"}});
+                                {TriangularKernel::DagLanesLds, "dag_lanes_lds"},
+                                {TriangularKernel::RowOrder, "row_order"}});
 
 inline const auto apply_kernel_names = make_enum_names<ApplyKernel>(
     "preconditioner apply kernel", {{ApplyKernel::Auto, "auto"},
                                     {ApplyKernel::DagEcIlduFused, "dag_ec_ILDU0_fused"},
                                     {ApplyKernel::DagVcIlduFused, "dag_vc_ILDU0_fused"},
                                     {ApplyKernel::DagLanesIlduFused, "dag_lanes_ILDU0_fused"},
-                                    {ApplyKernel::DagEcIldU0, "dag_ec_ILD_U0"}});
+                                    {ApplyKernel::DagEcIldU0, "dag_ec_ILD_U0"},
+                                    {ApplyKernel::RowOrderFused, "row_order_ILDU0_fused"}});
 
 // The kernel Auto stands for on the default execution space: edge-centric on GPUs (fastest in
-// the paper and on the H100), vertex-centric on CPU backends, where the edge-centric kernel's
-// atomics cost up to 4× (docs/PERFORMANCE.md, OpenMP tables). Other kernels come back as given.
+// the paper and on the H100), row order on CPU backends, where a thread owns a subdomain and
+// level sets would cost setup time for no parallelism. Other kernels come back as given.
 ApplyKernel resolve_auto(ApplyKernel kernel);
 
 std::string to_string(TriangularKernel kernel);

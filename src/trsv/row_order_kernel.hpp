@@ -1,0 +1,113 @@
+// The row-order subdomain solves (internal): one thread per subdomain sweeps its rows in order,
+// reading the factors' two triangles split apart (split_triangles.hpp), so no level sets or edge
+// arrays exist. It is the CPU default: a CPU thread owns its subdomain, so level sets would only
+// order rows that it runs one after another anyway, and building them costs more than the
+// factorization. It runs on GPUs too (one thread a subdomain), as a reference only.
+#pragma once
+
+#include "core/dense_block.hpp"
+#include "trsv/split_triangles.hpp"
+#include "trsv/subdomain_solve_kernel.hpp"
+
+namespace fgdd::detail {
+
+// B: the block size when known at compile time (1..4), or 0 for any b ≤ max_block_size. The
+// steps are those of SubdomainSolveKernel and mean the same; r and z do not alias.
+template <int B>
+struct RowOrderSolveKernel {
+  SplitTriangles split;
+  Kokkos::View<Scalar*, DeviceType> inv_diag;
+  Kokkos::View<Ordinal*, DeviceType> offsets;
+  ConstVector r;
+  Vector z;
+  StepList steps;
+  int runtime_b;
+  Ordinal n;  // block rows of the factors
+
+  static constexpr int capacity = B > 0 ? B : max_block_size;
+  KOKKOS_INLINE_FUNCTION int b() const { return B > 0 ? B : runtime_b; }
+  KOKKOS_INLINE_FUNCTION Scalar* x(Ordinal i) const { return &z(Offset(i) * b()); }
+
+  KOKKOS_INLINE_FUNCTION void scale(Ordinal i, bool transposed) const {
+    multiply_block_in_place<capacity>(&inv_diag(Offset(i) * b() * b()), x(i), b(), transposed);
+  }
+
+  // Row i's entries of one triangle: [begin, end) in cols and values.
+  struct Span {
+    const Ordinal* cols;
+    const Scalar* values;
+    Offset begin, end;
+  };
+  KOKKOS_INLINE_FUNCTION Span row(bool lower, Ordinal i) const {
+    if (lower)
+      return {split.lower_cols.data(), split.lower_values.data(), split.lower_ptr(i),
+              split.lower_ptr(i + 1)};
+    return {split.upper_cols.data(), split.upper_values.data(), split.upper_ptr(n - 1 - i),
+            split.upper_ptr(n - i)};
+  }
+
+  // x_i ← x_i − Σ_j T_ij x_j over the row's strictly triangular entries, then D_i⁻¹ (pivots).
+  KOKKOS_INLINE_FUNCTION void solve_row(Ordinal i, const Span& t, bool pivots) const {
+    if constexpr (B == 1) {
+      // Four partial sums, added in a fixed order: one running sum would chain every add of the
+      // row behind the previous one while the next row waits for this one.
+      Scalar s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      Offset k = t.begin;
+      for (; k + 4 <= t.end; k += 4) {
+        s0 += t.values[k] * z(t.cols[k]);
+        s1 += t.values[k + 1] * z(t.cols[k + 1]);
+        s2 += t.values[k + 2] * z(t.cols[k + 2]);
+        s3 += t.values[k + 3] * z(t.cols[k + 3]);
+      }
+      for (; k < t.end; ++k) s0 += t.values[k] * z(t.cols[k]);
+      z(i) -= (s0 + s1) + (s2 + s3);
+      if (pivots) z(i) *= inv_diag(i);
+      return;
+    }
+    const int n_b = b();
+    Scalar acc[capacity];
+    for (int c = 0; c < n_b; ++c) acc[c] = x(i)[c];
+    for (Offset k = t.begin; k < t.end; ++k)
+      subtract_block_product(acc, &t.values[k * n_b * n_b], x(t.cols[k]), n_b, false);
+    for (int c = 0; c < n_b; ++c) x(i)[c] = acc[c];
+    if (pivots) scale(i, false);
+  }
+
+  // Row i of Tᵀ's solve is final (after D_i⁻ᵀ when pivots): scatter it into the rows of Tᵀ that
+  // read it, x_j ← x_j − T_ijᵀ x_i.
+  KOKKOS_INLINE_FUNCTION void scatter_row(Ordinal i, const Span& t, bool pivots) const {
+    if (pivots) scale(i, true);
+    const int n_b = b();
+    for (Offset k = t.begin; k < t.end; ++k)
+      subtract_block_product(x(t.cols[k]), &t.values[k * n_b * n_b], x(i), n_b, true);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal s) const {
+    const Ordinal first = offsets(s), last = offsets(s + 1);
+    for (Offset t = Offset(first) * b(); t < Offset(last) * b(); ++t) z(t) = r(t);
+    for (int q = 0; q < steps.count; ++q) {
+      const Step& step = steps.step[q];
+      const bool lower = step.lower;
+      switch (step.kind) {
+        case StepKind::Solve:  // L: rows ascending; U: descending
+          if (lower)
+            for (Ordinal i = first; i < last; ++i) solve_row(i, row(true, i), step.pivots);
+          else
+            for (Ordinal i = last - 1; i >= first; --i) solve_row(i, row(false, i), step.pivots);
+          break;
+        case StepKind::SolveTransposed:  // Lᵀ is upper triangular (rows descending), Uᵀ lower
+          if (lower)
+            for (Ordinal i = last - 1; i >= first; --i) scatter_row(i, row(true, i), step.pivots);
+          else
+            for (Ordinal i = first; i < last; ++i) scatter_row(i, row(false, i), step.pivots);
+          break;
+        case StepKind::Scale:
+        case StepKind::ScaleTransposed:
+          for (Ordinal i = first; i < last; ++i) scale(i, step.kind == StepKind::ScaleTransposed);
+          break;
+      }
+    }
+  }
+};
+
+}  // namespace fgdd::detail

@@ -1,0 +1,81 @@
+#include "trsv/split_triangles.hpp"
+
+#include "core/exclusive_scan.hpp"
+#include "core/huge_pages.hpp"
+
+namespace fgdd {
+
+namespace {
+
+using Policy = Kokkos::RangePolicy<ExecSpace>;
+
+// Where row i's lower and upper blocks begin in split, and how many it has of each.
+struct RowSpans {
+  SparseMatrix::RowMap row_map;
+  Kokkos::View<Offset*, DeviceType> diag;
+  Kokkos::View<Offset*, DeviceType> lower_ptr;
+  Kokkos::View<Offset*, DeviceType> upper_ptr;
+  Ordinal n;
+  KOKKOS_INLINE_FUNCTION Offset lower_count(Ordinal i) const { return diag(i) - row_map(i); }
+  KOKKOS_INLINE_FUNCTION Offset upper_count(Ordinal i) const {
+    return row_map(i + 1) - diag(i) - 1;
+  }
+  KOKKOS_INLINE_FUNCTION Offset upper_begin(Ordinal i) const { return upper_ptr(n - 1 - i); }
+};
+
+}  // namespace
+
+SplitTriangles split_triangles(const ExecSpace& space, const SparseMatrix& factors,
+                               const Kokkos::View<Offset*, DeviceType>& diag_position) {
+  const Ordinal n = factors.num_block_rows();
+  SplitTriangles split;
+  split.lower_ptr = Kokkos::View<Offset*, DeviceType>("fgdd::trsv::lower_ptr", n + 1);
+  split.upper_ptr = Kokkos::View<Offset*, DeviceType>("fgdd::trsv::upper_ptr", n + 1);
+  const RowSpans spans{factors.row_map(), diag_position, split.lower_ptr, split.upper_ptr, n};
+  Kokkos::parallel_for(
+      "fgdd::trsv::count_triangles", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal i) {
+        spans.lower_ptr(i) = spans.lower_count(i);
+        spans.upper_ptr(n - 1 - i) = spans.upper_count(i);
+      });
+  const Offset lower = detail::exclusive_scan_in_place(space, "fgdd::trsv::lower_ptr_scan",
+                                                       split.lower_ptr);
+  const Offset upper = detail::exclusive_scan_in_place(space, "fgdd::trsv::upper_ptr_scan",
+                                                       split.upper_ptr);
+  const Offset bb = Offset(factors.block_size()) * factors.block_size();
+  split.lower_cols = detail::uninitialized_view<Ordinal>("fgdd::trsv::lower_cols", lower);
+  split.upper_cols = detail::uninitialized_view<Ordinal>("fgdd::trsv::upper_cols", upper);
+  split.lower_values = detail::uninitialized_view<Scalar>("fgdd::trsv::lower_values", lower * bb);
+  split.upper_values = detail::uninitialized_view<Scalar>("fgdd::trsv::upper_values", upper * bb);
+  const auto col_ind = factors.col_ind();
+  const SplitTriangles out = split;
+  Kokkos::parallel_for(
+      "fgdd::trsv::split_columns", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal i) {
+        const Offset first = spans.row_map(i), lower_at = spans.lower_ptr(i);
+        for (Offset k = 0; k < spans.lower_count(i); ++k)
+          out.lower_cols(lower_at + k) = col_ind(first + k);
+        const Offset after = spans.diag(i) + 1, upper_at = spans.upper_begin(i);
+        for (Offset k = 0; k < spans.upper_count(i); ++k)
+          out.upper_cols(upper_at + k) = col_ind(after + k);
+      });
+  return split;
+}
+
+void gather_split_values(const ExecSpace& space, const SparseMatrix& factors,
+                         const Kokkos::View<Offset*, DeviceType>& diag_position,
+                         const SplitTriangles& split) {
+  const Ordinal n = factors.num_block_rows();
+  const RowSpans spans{factors.row_map(), diag_position, split.lower_ptr, split.upper_ptr, n};
+  const Offset bb = Offset(factors.block_size()) * factors.block_size();
+  const auto values = factors.values();
+  Kokkos::parallel_for(
+      "fgdd::trsv::split_values", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal i) {
+        const Offset first = spans.row_map(i) * bb, lower_at = spans.lower_ptr(i) * bb;
+        for (Offset e = 0; e < spans.lower_count(i) * bb; ++e)
+          split.lower_values(lower_at + e) = values(first + e);
+        const Offset after = (spans.diag(i) + 1) * bb, upper_at = spans.upper_begin(i) * bb;
+        for (Offset e = 0; e < spans.upper_count(i) * bb; ++e)
+          split.upper_values(upper_at + e) = values(after + e);
+      });
+}
+
+}  // namespace fgdd

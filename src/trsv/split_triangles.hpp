@@ -1,0 +1,33 @@
+// The subdomain factors split into their two strict triangles, each stored in the order a
+// row-order sweep reads it: the lower entries row by row ascending, the upper entries with the
+// rows descending, so both sweeps stream forward through memory and neither reads the other
+// triangle's entries (in the factors' rows the two interleave, and a sweep over one would pull
+// the whole matrix through the caches: measured 2× the bytes).
+#pragma once
+
+#include "core/sparse_matrix.hpp"
+
+namespace fgdd {
+
+struct SplitTriangles {
+  // Row i's strictly lower blocks: lower_cols / lower_values at lower_ptr(i) .. lower_ptr(i+1).
+  Kokkos::View<Offset*, DeviceType> lower_ptr;
+  Kokkos::View<Ordinal*, DeviceType> lower_cols;
+  Kokkos::View<Scalar*, DeviceType> lower_values;
+  // Row i's strictly upper blocks at upper_ptr(n-1-i) .. upper_ptr(n-i): the last row first.
+  Kokkos::View<Offset*, DeviceType> upper_ptr;
+  Kokkos::View<Ordinal*, DeviceType> upper_cols;
+  Kokkos::View<Scalar*, DeviceType> upper_values;
+};
+
+// The pattern (pointers and columns) of factors with diagonal blocks at diag_position; the
+// values arrays are allocated, not filled.
+SplitTriangles split_triangles(const ExecSpace& space, const SparseMatrix& factors,
+                               const Kokkos::View<Offset*, DeviceType>& diag_position);
+
+// Copies the factor blocks into split (after every numeric factorization).
+void gather_split_values(const ExecSpace& space, const SparseMatrix& factors,
+                         const Kokkos::View<Offset*, DeviceType>& diag_position,
+                         const SplitTriangles& split);
+
+}  // namespace fgdd

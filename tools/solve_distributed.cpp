@@ -6,11 +6,13 @@
 #include "solve_output.hpp"
 #include "solve_report.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <iostream>
 #include <new>
+#include <thread>
 
 namespace fgdd::cli {
 namespace {
@@ -182,6 +184,26 @@ int solve(const Communicator& comm, const SolveCommand& command) {
 
 // For an error on one rank outside any collective step: the others may wait in a reduction
 // forever, so mpirun must end them all; it then exits with this code, 2.
+// An error every rank threw: the root reports it, and the ranks return (exit 2) only after the
+// report is written, since mpirun tears the job down at the first rank's nonzero exit and could
+// drop a report written later (a missing message in 1 of 4 ctest runs). The barrier is polled
+// for at most two seconds: a rank that got here alone must still exit, never hang.
+int report_on_root(const Communicator& comm, const std::string& message) {
+  if (comm.is_root()) {
+    std::cerr << "\nfgdd-solve: " << message << "\n";
+    std::cerr.flush();
+  }
+  MPI_Request request;
+  MPI_Ibarrier(comm.get(), &request);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  int done = 0;
+  while (!done && std::chrono::steady_clock::now() < deadline) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (!done) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return 2;
+}
+
 [[noreturn]] void end_every_rank(const Communicator& comm, const std::string& message) {
   std::fprintf(stderr, "\nfgdd-solve: rank %d: %s\n", comm.rank(), message.c_str());
   std::fflush(stderr);
@@ -219,11 +241,9 @@ int solve_distributed(const std::vector<std::string>& args) {
           "without them; run fgdd-solve on one process, or leave --coordinates out");
     return solve(comm, command);
   } catch (const OutOfMemory& error) {  // thrown on every rank alike
-    if (comm.is_root()) std::cerr << "\nfgdd-solve: out of memory: " << error.what() << "\n";
-    return 2;
+    return report_on_root(comm, "out of memory: " + std::string(error.what()));
   } catch (const Error& error) {  // thrown on every rank alike (Communicator::run_collectively)
-    if (comm.is_root()) std::cerr << "\nfgdd-solve: " << error.what() << "\n";
-    return 2;
+    return report_on_root(comm, error.what());
   } catch (const std::exception& error) {  // one rank only
     end_every_rank(comm, (is_allocation_failure(error) ? "out of memory: " : "error: ") +
                              std::string(error.what()));

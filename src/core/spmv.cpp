@@ -1,5 +1,7 @@
 #include "core/spmv.hpp"
 
+#include "core/block_size_dispatch.hpp"
+#include "core/dense_block.hpp"
 #include "core/kokkos_compat.hpp"
 #include "core/matrix_build.hpp"
 
@@ -30,11 +32,63 @@ void bsr_spmv(const ExecSpace& space, const SparseMatrix& A, ConstVector x, Vect
       });
 }
 
+// CPU backends: a thread takes whole block rows, sums each scalar row with four partial sums in
+// a fixed order and reads a block's column once. Kokkos-Kernels' host SpMV (a team functor) took
+// 1.7× PETSc's time on one core for a 3.3M-entry CSR matrix; rows one after another stream.
+template <int B>
+struct HostRowsSpmv {
+  SparseMatrix::RowMap row_map;
+  SparseMatrix::ColumnIndices col_ind;
+  SparseMatrix::Values values;
+  ConstVector x;
+  Vector y;
+  int runtime_b;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i) const {
+    const Offset begin = row_map(i), end = row_map(i + 1);
+    if constexpr (B == 1) {
+      Scalar s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      Offset k = begin;
+      for (; k + 4 <= end; k += 4) {
+        s0 += values(k) * x(col_ind(k));
+        s1 += values(k + 1) * x(col_ind(k + 1));
+        s2 += values(k + 2) * x(col_ind(k + 2));
+        s3 += values(k + 3) * x(col_ind(k + 3));
+      }
+      for (; k < end; ++k) s0 += values(k) * x(col_ind(k));
+      y(i) = (s0 + s1) + (s2 + s3);
+    } else {
+      const int b = B > 0 ? B : runtime_b;
+      Scalar sum[B > 0 ? B : detail::max_block_size] = {};
+      for (Offset k = begin; k < end; ++k) {
+        const Scalar* block = &values(k * b * b);
+        const Scalar* xj = &x(Offset(col_ind(k)) * b);
+        for (int r = 0; r < b; ++r)
+          for (int c = 0; c < b; ++c) sum[r] += block[r * b + c] * xj[c];
+      }
+      for (int r = 0; r < b; ++r) y(Offset(i) * b + r) = sum[r];
+    }
+  }
+};
+
+void host_spmv(const ExecSpace& space, const SparseMatrix& A, ConstVector x, Vector y) {
+  detail::with_block_size(A.block_size(), [&](auto block_size) {
+    const HostRowsSpmv<decltype(block_size)::value> kernel{A.row_map(), A.col_ind(), A.values(),
+                                                           x,           y,           A.block_size()};
+    Kokkos::parallel_for("fgdd::core::host_spmv",
+                         Kokkos::RangePolicy<ExecSpace>(space, 0, A.num_block_rows()), kernel);
+  });
+}
+
 }  // namespace
 
 void spmv(const ExecSpace& space, const SparseMatrix& A, ConstVector x, Vector y) {
   check_vector_size(A, x.extent(0), "x");
   check_vector_size(A, y.extent(0), "y");
+  if constexpr (host_memory) {
+    host_spmv(space, A, x, y);
+    return;
+  }
   if (!A.is_csr()) {
     bsr_spmv(space, A, x, y);
     return;

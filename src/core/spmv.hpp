@@ -1,4 +1,5 @@
-// y = A x for a SparseMatrix: Kokkos-Kernels for CSR, a row-per-thread kernel for BSR.
+// y = A x for a SparseMatrix. GPUs: Kokkos-Kernels for CSR, a scalar row per thread for BSR;
+// CPU backends: a block row per iteration of a range.
 #pragma once
 
 #include "core/sparse_matrix.hpp"

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <iostream>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -301,3 +302,53 @@ TEST_CASE("metis_labeling without METIS says so", "[partition][metis]") {
 }
 
 #endif  // FGDD_HAVE_METIS
+
+TEST_CASE("symmetric_graph is the pattern of A + Aᵀ without self loops", "[partition]") {
+  // Structurally symmetric patterns (copied as they are) and unsymmetric ones (scattered both
+  // ways, sorted, deduplicated) against a host reference built from sets.
+  HostMatrixArrays one_way;  // entries (i, i+2) only: no mirror anywhere
+  one_way.num_block_rows = one_way.num_block_cols = 7;
+  one_way.row_map.push_back(0);
+  for (Ordinal i = 0; i < 7; ++i) {
+    one_way.col_ind.push_back(i);
+    if (i + 2 < 7) one_way.col_ind.push_back(i + 2);
+    one_way.row_map.push_back(one_way.col_ind.size());
+  }
+  one_way.values.assign(one_way.col_ind.size(), 1.0);
+  HostMatrixArrays one_row;
+  one_row.num_block_rows = one_row.num_block_cols = 1;
+  one_row.row_map = {0, 1};
+  one_row.col_ind = {0};
+  one_row.values = {2.0};
+  const std::vector<std::pair<std::string, SparseMatrix>> cases = {
+      {"7-point 6x5x4", laplace7(6, 5, 4).matrix},
+      {"bsr3 4x4x4", multicomponent_bsr3(4).matrix},
+      {"random unsymmetric", make_matrix(reference::random_matrix(83, 1, 5, 17u))},
+      {"random unsymmetric BSR", make_matrix(reference::random_matrix(29, 2, 4, 19u))},
+      {"one direction only", make_matrix(one_way)},
+      {"one row", make_matrix(one_row)}};
+  for (const auto& [name, A] : cases) {
+    INFO(name);
+    const Ordinal n = A.num_block_rows();
+    const auto row_map = reference::host_vector(A.row_map());
+    const auto col_ind = reference::host_vector(A.col_ind());
+    std::vector<std::set<Ordinal>> expected(n);
+    for (Ordinal i = 0; i < n; ++i)
+      for (Offset k = row_map[i]; k < row_map[i + 1]; ++k)
+        if (col_ind[k] != i) {
+          expected[i].insert(col_ind[k]);
+          expected[col_ind[k]].insert(i);
+        }
+    const auto graph = detail::symmetric_graph(ExecSpace(), A);
+    REQUIRE(graph.num_vertices == n);
+    const auto g_row_map = reference::host_vector(graph.row_map);
+    const auto adjacency = reference::host_vector(graph.adjacency);
+    REQUIRE(g_row_map.size() == std::size_t(n) + 1);
+    for (Ordinal i = 0; i < n; ++i) {
+      CAPTURE(i);
+      const std::vector<Ordinal> got(adjacency.begin() + g_row_map[i],
+                                     adjacency.begin() + g_row_map[i + 1]);
+      CHECK(got == std::vector<Ordinal>(expected[i].begin(), expected[i].end()));
+    }
+  }
+}

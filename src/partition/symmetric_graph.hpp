@@ -11,8 +11,10 @@ struct SymmetricGraph {
   Kokkos::View<Ordinal*, DeviceType> adjacency;    // sorted, unique neighbours per vertex
 };
 
-// Built on the device: scatter both directions of every off-diagonal block with atomics, then
-// sort and deduplicate each row.
+// Built on the device. A structurally symmetric A (finite-element, stencil and reservoir
+// matrices: checked by bisecting for every entry's mirror) is its own graph, its rows copied
+// without the diagonal. Otherwise both directions of every off-diagonal block are scattered with
+// atomics, then each row is sorted and deduplicated.
 SymmetricGraph symmetric_graph(const ExecSpace& space, const SparseMatrix& A);
 
 }  // namespace fgdd::detail

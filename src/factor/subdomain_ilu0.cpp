@@ -8,6 +8,7 @@
 #include "schedule/subdomain_levels.hpp"
 #include "core/huge_pages.hpp"
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 
@@ -33,7 +34,9 @@ struct SubdomainIlu0Kernel {
   Kokkos::View<Scalar*, DeviceType> inv_diag;
   Kokkos::View<Ordinal*, DeviceType> offsets;
   SubdomainLevels levels;  // of the lower triangle (row_order: unused, may be empty)
-  bool row_order;          // FactorOrder::Rows: launched with one thread per team
+  bool row_order;          // FactorOrder::Rows: launched with one thread per team and
+                           // largest_subdomain ints of level-1 team scratch
+  Ordinal largest_subdomain;
   Kokkos::View<Ordinal, DeviceType> failed_row;   // smallest failing block row, else n
   Kokkos::View<Scalar*, DeviceType> pivot_value;  // smallest |pivot| met per block row
   Kokkos::View<Offset, DeviceType> shifted;
@@ -56,8 +59,21 @@ struct SubdomainIlu0Kernel {
 
   // Eliminates row i with the attempt's shift alpha; false when its pivot failed (recorded in
   // failed_row only when record is set: a failure that a later attempt may still cure is not).
+  // A_ik -= L_ij · U_jk for the entry kk of U_j: in the row's entry at target.
+  KOKKOS_INLINE_FUNCTION void subtract_update(Offset kj, Offset kk, Offset target) const {
+    const int bb = b() * b();
+    Scalar product[capacity];
+    multiply_blocks(block(kj), block(kk), product, b());
+    Scalar* t = block(target);
+    for (int e = 0; e < bb; ++e) t[e] -= product[e];
+  }
+
+  // Row order: position_of[c - first] is row i's entry in column c (relative to its first), or
+  // −1. It finds the targets of row j's updates without merging the two rows, in the same order
+  // as the merge, so the factors are the same bits.
   KOKKOS_INLINE_FUNCTION bool eliminate_row(const Ordinal i, const Scalar alpha,
-                                            const bool record) const {
+                                            const bool record, Ordinal first = 0,
+                                            int* position_of = nullptr) const {
     const int bb = b() * b();
     const Offset begin = row_map(i), end = row_map(i + 1);
     Scalar row_max = 0;
@@ -67,25 +83,32 @@ struct SubdomainIlu0Kernel {
       factor_row_ldlt(i);
       return invert_pivot(i, row_max, alpha, record);
     }
+    if (position_of != nullptr)
+      for (Offset k = begin; k < end; ++k) position_of[col_ind(k) - first] = int(k - begin);
     for (Offset kj = begin; kj < diag(i); ++kj) {
       const Ordinal j = col_ind(kj);
       // L_ij = A_ij · D_j⁻¹
       Scalar a[capacity];
       for (int e = 0; e < bb; ++e) a[e] = block(kj)[e];
       multiply_blocks(a, &inv_diag(Offset(j) * bb), block(kj), b());
-      // A_ik -= L_ij · U_jk for every k > j that row i also holds.
+      // A_ik -= L_ij · U_jk for every k > j that row i also holds (after kj: columns sorted).
+      if (position_of != nullptr) {
+        for (Offset kk = diag(j) + 1; kk < row_map(j + 1); ++kk) {
+          const int at = position_of[col_ind(kk) - first];
+          if (at >= 0) subtract_update(kj, kk, begin + at);
+        }
+        continue;
+      }
       Offset target = kj + 1;
       for (Offset kk = diag(j) + 1; kk < row_map(j + 1); ++kk) {
         const Ordinal c = col_ind(kk);
         while (target < end && col_ind(target) < c) ++target;
         if (target == end) break;
-        if (col_ind(target) != c) continue;
-        Scalar product[capacity];
-        multiply_blocks(block(kj), block(kk), product, b());
-        Scalar* t = block(target);
-        for (int e = 0; e < bb; ++e) t[e] -= product[e];
+        if (col_ind(target) == c) subtract_update(kj, kk, target);
       }
     }
+    if (position_of != nullptr)
+      for (Offset k = begin; k < end; ++k) position_of[col_ind(k) - first] = -1;
     return invert_pivot(i, row_max, alpha, record);
   }
 
@@ -141,6 +164,12 @@ struct SubdomainIlu0Kernel {
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const Ordinal s = team.league_rank();
     const Ordinal first = offsets(s), last = offsets(s + 1), base = first + s;
+    int* position_of = nullptr;
+    if (row_order) {
+      position_of = static_cast<int*>(
+          team.team_scratch(1).get_shmem(sizeof(int) * std::size_t(largest_subdomain)));
+      for (Ordinal t = 0; t < last - first; ++t) position_of[t] = -1;
+    }
     // Attempts of this subdomain alone (shift positive_definite): every thread sees the same
     // failure count (a team reduction), so all take the same path and α.
     Scalar alpha = 0;
@@ -151,7 +180,7 @@ struct SubdomainIlu0Kernel {
       if (row_order) {
         // A team of one thread: ascending rows are a dependency order, no barriers needed.
         for (Ordinal i = first; i < last && (final_attempt || failures == 0); ++i)
-          if (!eliminate_row(i, alpha, final_attempt)) ++failures;
+          if (!eliminate_row(i, alpha, final_attempt, first, position_of)) ++failures;
       }
       for (Ordinal l = 0; !row_order && l < levels.num_levels(s) &&
                           (final_attempt || failures == 0);
@@ -224,6 +253,7 @@ void launch_subdomain_ilu0(const ExecSpace& space, const SubdomainIlu0Kernel<0>&
                                 settings.offsets,
                                 settings.levels,
                                 settings.row_order,
+                                settings.largest_subdomain,
                                 settings.failed_row,
                                 settings.pivot_value,
                                 settings.shifted,
@@ -237,10 +267,12 @@ void launch_subdomain_ilu0(const ExecSpace& space, const SubdomainIlu0Kernel<0>&
                                 settings.subdomain_shift,
                                 settings.subdomain_attempts};
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  Kokkos::parallel_for("fgdd::factor::subdomain_ilu0",
-                       kernel.row_order ? Policy(space, num_subdomains, 1)
-                                        : Policy(space, num_subdomains, Kokkos::AUTO),
-                       kernel);
+  Policy policy = kernel.row_order ? Policy(space, num_subdomains, 1)
+                                   : Policy(space, num_subdomains, Kokkos::AUTO);
+  if (kernel.row_order)
+    policy.set_scratch_size(
+        1, Kokkos::PerTeam(sizeof(int) * std::size_t(kernel.largest_subdomain)));
+  Kokkos::parallel_for("fgdd::factor::subdomain_ilu0", policy, kernel);
 }
 
 // Diagonal positions and a check that every entry lies in its row's subdomain block; returns the
@@ -375,6 +407,11 @@ const FactorReport& SubdomainIlu0::numeric(const ExecSpace& space, const SparseM
   kernel.offsets = partition_.subdomain_offsets;
   kernel.levels = lower_levels_;
   kernel.row_order = !has_lower_levels_;
+  kernel.largest_subdomain = 0;
+  for (Ordinal s = 0; s < partition_.num_subdomains; ++s)
+    kernel.largest_subdomain =
+        std::max(kernel.largest_subdomain, partition_.host_subdomain_offsets[s + 1] -
+                                               partition_.host_subdomain_offsets[s]);
   kernel.failed_row = pivots_.failed_row;
   kernel.pivot_value = pivots_.pivot_value;
   kernel.shifted = pivots_.shifted;

@@ -43,6 +43,7 @@ struct SubdomainIlu0Kernel {
   int runtime_b;
   bool scale_upper;
   bool symmetric;        // Ildlt: L and D only
+  detail::MirrorPositions mirror;  // Ildlt: of the factors' pattern
   PivotTreatment pivot;  // pivot.rule.tiny is relative: multiplied by the row's largest |entry|
   // Shift positive_definite: a failing subdomain starts again from initial with α = first_shift,
   // then doubling, for at most shift_attempts attempts (0: no retries); the α it ended with and
@@ -79,13 +80,9 @@ struct SubdomainIlu0Kernel {
     Scalar row_max = 0;
     for (Offset e = begin * bb; e < end * bb; ++e)
       if (fabs(lu(e)) > row_max) row_max = fabs(lu(e));
-    if (symmetric) {
-      factor_row_ldlt(i);
-      return invert_pivot(i, row_max, alpha, record);
-    }
     if (position_of != nullptr)
       for (Offset k = begin; k < end; ++k) position_of[col_ind(k) - first] = int(k - begin);
-    for (Offset kj = begin; kj < diag(i); ++kj) {
+    for (Offset kj = begin; !symmetric && kj < diag(i); ++kj) {
       const Ordinal j = col_ind(kj);
       // L_ij = A_ij · D_j⁻¹
       Scalar a[capacity];
@@ -107,6 +104,7 @@ struct SubdomainIlu0Kernel {
         if (col_ind(target) == c) subtract_update(kj, kk, target);
       }
     }
+    if (symmetric) factor_row_ldlt(i, first, position_of);
     if (position_of != nullptr)
       for (Offset k = begin; k < end; ++k) position_of[col_ind(k) - first] = -1;
     return invert_pivot(i, row_max, alpha, record);
@@ -132,24 +130,39 @@ struct SubdomainIlu0Kernel {
     return true;
   }
 
+  // sum -= (L_ik D_k) L_jkᵀ for row i's entry p and row j's entry q in column k.
+  KOKKOS_INLINE_FUNCTION void subtract_ldlt_term(Scalar* sum, Offset p, Offset q) const {
+    const int n = b(), bb = n * n;
+    Scalar ld[capacity], product[capacity];
+    multiply_blocks(block(p), block(diag(col_ind(p))), ld, n);  // L_ik D_k
+    multiply_blocks_transposed(ld, block(q), product, n);       // (L_ik D_k) L_jkᵀ
+    for (int e = 0; e < bb; ++e) sum[e] -= product[e];
+  }
+
   // IC0 as L D Lᵀ, up-looking: for every L entry j of row i in ascending order,
-  // L_ij = (A_ij − Σ_k L_ik D_k L_jkᵀ) D_j⁻¹ over the columns k < j both rows hold (a merge);
-  // then D_i = A_ii − Σ_j L_ij D_j L_ijᵀ. Rows j < i are final: they are in earlier levels.
-  KOKKOS_INLINE_FUNCTION void factor_row_ldlt(const Ordinal i) const {
+  // L_ij = (A_ij − Σ_k L_ik D_k L_jkᵀ) D_j⁻¹ over the columns k < j both rows hold, ascending
+  // (found by merging the two rows, or through position_of as in eliminate_row: the same terms
+  // in the same order); then D_i = A_ii − Σ_j L_ij D_j L_ijᵀ. Rows j < i are final.
+  KOKKOS_INLINE_FUNCTION void factor_row_ldlt(const Ordinal i, Ordinal first,
+                                              const int* position_of) const {
     const int n = b(), bb = n * n;
     Scalar sum[capacity], ld[capacity], product[capacity];
     for (Offset kj = row_map(i); kj < diag(i); ++kj) {
       const Ordinal j = col_ind(kj);
       for (int e = 0; e < bb; ++e) sum[e] = block(kj)[e];
-      Offset q = row_map(j);
-      for (Offset p = row_map(i); p < kj; ++p) {
-        const Ordinal k = col_ind(p);
-        while (q < diag(j) && col_ind(q) < k) ++q;
-        if (q == diag(j)) break;
-        if (col_ind(q) != k) continue;
-        multiply_blocks(block(p), block(diag(k)), ld, n);      // L_ik D_k
-        multiply_blocks_transposed(ld, block(q), product, n);  // (L_ik D_k) L_jkᵀ
-        for (int e = 0; e < bb; ++e) sum[e] -= product[e];
+      if (position_of != nullptr) {
+        for (Offset q = row_map(j); q < diag(j); ++q) {
+          const int at = position_of[col_ind(q) - first];
+          if (at >= 0) subtract_ldlt_term(sum, row_map(i) + at, q);
+        }
+      } else {
+        Offset q = row_map(j);
+        for (Offset p = row_map(i); p < kj; ++p) {
+          const Ordinal k = col_ind(p);
+          while (q < diag(j) && col_ind(q) < k) ++q;
+          if (q == diag(j)) break;
+          if (col_ind(q) == k) subtract_ldlt_term(sum, p, q);
+        }
       }
       multiply_blocks(sum, &inv_diag(Offset(j) * bb), block(kj), n);
     }
@@ -220,17 +233,9 @@ struct SubdomainIlu0Kernel {
       for (Offset k = diag(i) + 1; k < row_map(i + 1); ++k) {
         if (symmetric) {
           // Ildlt: U_ij = L_jiᵀ, the mirror entry (present: the pattern is symmetric).
-          const Ordinal j = col_ind(k);
-          Offset lo = row_map(j), hi = diag(j);
-          while (lo < hi) {
-            const Offset mid = (lo + hi) / 2;
-            if (col_ind(mid) < i)
-              lo = mid + 1;
-            else
-              hi = mid;
-          }
+          const Offset m = mirror(k);
           for (int r = 0; r < n; ++r)
-            for (int c = 0; c < n; ++c) block(k)[r * n + c] = block(lo)[c * n + r];
+            for (int c = 0; c < n; ++c) block(k)[r * n + c] = block(m)[c * n + r];
         } else {
           // Ildu0: U_ik ← D_i⁻¹ U_ik.
           Scalar u[capacity];
@@ -260,6 +265,7 @@ void launch_subdomain_ilu0(const ExecSpace& space, const SubdomainIlu0Kernel<0>&
                                 settings.runtime_b,
                                 settings.scale_upper,
                                 settings.symmetric,
+                                settings.mirror,
                                 settings.pivot,
                                 settings.shift_attempts,
                                 settings.first_shift,
@@ -360,6 +366,7 @@ SubdomainIlu0::SubdomainIlu0(const ExecSpace& space, const SparseMatrix& dropped
     subdomain_attempts_ = Kokkos::View<int*, DeviceType>("fgdd::factor::subdomain_attempts",
                                                          partition.num_subdomains);
   }
+  if (options_.form == IluForm::Ildlt) mirror_ = detail::mirror_positions(space, factors_);
   if (options_.form == IluForm::Ildlt && options_.level_of_fill > 0)
     unsymmetric_values_ = detail::uninitialized_view<Scalar>("fgdd::factor::unsymmetric_values",
                                                              factors_.values().extent(0));
@@ -383,9 +390,9 @@ const FactorReport& SubdomainIlu0::numeric(const ExecSpace& space, const SparseM
   if (ildlt) check_symmetric(space, dropped);
   if (ildlt && options_.level_of_fill > 0) {
     detail::scatter_into_pattern(space, dropped, fill_, unsymmetric_values_);
-    detail::symmetric_part(space, factors_, unsymmetric_values_, factors_.values());
+    detail::symmetric_part(space, factors_, mirror_, unsymmetric_values_, factors_.values());
   } else if (ildlt) {
-    detail::symmetric_part(space, dropped, dropped.values(), factors_.values());
+    detail::symmetric_part(space, dropped, mirror_, dropped.values(), factors_.values());
   } else if (options_.level_of_fill > 0) {
     detail::scatter_into_pattern(space, dropped, fill_, factors_.values());
   } else {
@@ -419,6 +426,7 @@ const FactorReport& SubdomainIlu0::numeric(const ExecSpace& space, const SparseM
   kernel.runtime_b = b;
   kernel.scale_upper = options_.form != IluForm::Ilu0;
   kernel.symmetric = ildlt;
+  kernel.mirror = mirror_;
   kernel.pivot.rule = options_.pivot_rule();
   kernel.pivot.positive_definite = positive_definite;
   kernel.pivot.shift_scale = shift_scale_;
@@ -448,7 +456,10 @@ const FactorReport& SubdomainIlu0::numeric(const ExecSpace& space, const SparseM
 }
 
 void SubdomainIlu0::check_symmetric(const ExecSpace& space, const SparseMatrix& dropped) const {
-  const detail::SymmetryCheck check = detail::check_symmetry(space, dropped);
+  // Without fill the dropped pattern is the factors' pattern, whose mirrors are kept.
+  const detail::SymmetryCheck check = options_.level_of_fill == 0
+                                          ? detail::check_symmetry(space, dropped, mirror_)
+                                          : detail::check_symmetry(space, dropped);
   if (check.first_row == dropped.num_block_rows()) return;
   Ordinal row = 0, column = 0;  // in the matrix the user gave
   Kokkos::deep_copy(row, Kokkos::subview(partition_.iperm, check.first_row));

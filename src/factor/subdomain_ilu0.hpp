@@ -94,6 +94,7 @@ class SubdomainIlu0 {
   Kokkos::View<Scalar*, DeviceType> subdomain_shift_;
   Kokkos::View<int*, DeviceType> subdomain_attempts_;
   SparseMatrix::Values unsymmetric_values_;
+  detail::MirrorPositions mirror_;  // Ildlt: block (j, i)'s position for each block (i, j)
 };
 
 }  // namespace fgdd

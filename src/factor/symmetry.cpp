@@ -5,7 +5,26 @@
 
 namespace fgdd::detail {
 
+MirrorPositions mirror_positions(const ExecSpace& space, const SparseMatrix& A) {
+  const auto row_map = A.row_map();
+  const auto col_ind = A.col_ind();
+  MirrorPositions mirror(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::factor::mirror"),
+                         A.num_block_entries());
+  Kokkos::parallel_for(
+      "fgdd::factor::mirror_positions", Kokkos::RangePolicy<ExecSpace>(space, 0, A.num_block_rows()),
+      KOKKOS_LAMBDA(const Ordinal i) {
+        for (Offset k = row_map(i); k < row_map(i + 1); ++k)
+          mirror(k) = find_in_row(row_map, col_ind, col_ind(k), i);
+      });
+  return mirror;
+}
+
 SymmetryCheck check_symmetry(const ExecSpace& space, const SparseMatrix& A) {
+  return check_symmetry(space, A, mirror_positions(space, A));
+}
+
+SymmetryCheck check_symmetry(const ExecSpace& space, const SparseMatrix& A,
+                             const MirrorPositions& mirror) {
   const auto row_map = A.row_map();
   const auto col_ind = A.col_ind();
   const auto values = A.values();
@@ -32,7 +51,7 @@ SymmetryCheck check_symmetry(const ExecSpace& space, const SparseMatrix& A) {
         Scalar worst = 0;
         for (Offset k = row_map(i); k < row_map(i + 1); ++k) {
           const Ordinal j = col_ind(k);
-          const Offset m = find_in_row(row_map, col_ind, j, i);
+          const Offset m = mirror(k);
           if (m == row_map(j + 1)) {
             worst = infinity;
             break;
@@ -70,7 +89,7 @@ SymmetryCheck check_symmetry(const ExecSpace& space, const SparseMatrix& A) {
       KOKKOS_LAMBDA(const int) {
         for (Offset k = row_map(i); k < row_map(i + 1); ++k) {
           const Ordinal j = col_ind(k);
-          const Offset m = find_in_row(row_map, col_ind, j, i);
+          const Offset m = mirror(k);
           if (m == row_map(j + 1)) {
             column() = j;
             missing() = 1;
@@ -96,16 +115,15 @@ SymmetryCheck check_symmetry(const ExecSpace& space, const SparseMatrix& A) {
   return check;
 }
 
-void symmetric_part(const ExecSpace& space, const SparseMatrix& A, const SparseMatrix::Values& in,
-                    const SparseMatrix::Values& out) {
+void symmetric_part(const ExecSpace& space, const SparseMatrix& A, const MirrorPositions& mirror,
+                    const SparseMatrix::Values& in, const SparseMatrix::Values& out) {
   const auto row_map = A.row_map();
-  const auto col_ind = A.col_ind();
   const int b = A.block_size(), bb = b * b;
   Kokkos::parallel_for(
       "fgdd::factor::symmetric_part", Kokkos::RangePolicy<ExecSpace>(space, 0, A.num_block_rows()),
       KOKKOS_LAMBDA(const Ordinal i) {
         for (Offset k = row_map(i); k < row_map(i + 1); ++k) {
-          const Offset m = find_in_row(row_map, col_ind, col_ind(k), i);
+          const Offset m = mirror(k);
           for (int r = 0; r < b; ++r)
             for (int c = 0; c < b; ++c)
               out(k * bb + r * b + c) =

@@ -26,12 +26,21 @@ struct SymmetryCheck {
   double asymmetry = 0;
 };
 
+// mirror(k) = the position of block (j, i) for block k = (i, j) of A, or row_map(j + 1) when A
+// does not store it. Built once per pattern (a search of row j per block), so that the checks
+// and the symmetric part of every refactorization read positions instead of searching.
+using MirrorPositions = Kokkos::View<Offset*, DeviceType>;
+MirrorPositions mirror_positions(const ExecSpace& space, const SparseMatrix& A);
+
 // Checks A (sorted columns) on space; block (i, j) is compared with block (j, i) transposed.
 SymmetryCheck check_symmetry(const ExecSpace& space, const SparseMatrix& A);
+// The same with A's mirror positions already built.
+SymmetryCheck check_symmetry(const ExecSpace& space, const SparseMatrix& A,
+                             const MirrorPositions& mirror);
 
 // out = ½(in + inᵀ) on A's pattern, which must be symmetric (check_symmetry); in and out hold
-// values in that pattern and must not alias.
-void symmetric_part(const ExecSpace& space, const SparseMatrix& A, const SparseMatrix::Values& in,
-                    const SparseMatrix::Values& out);
+// values in that pattern and must not alias; mirror: A's mirror positions.
+void symmetric_part(const ExecSpace& space, const SparseMatrix& A, const MirrorPositions& mirror,
+                    const SparseMatrix::Values& in, const SparseMatrix::Values& out);
 
 }  // namespace fgdd::detail

@@ -2,14 +2,15 @@
 
 #include "core/find_in_row.hpp"
 #include "core/first_row_where.hpp"
+#include "core/huge_pages.hpp"
 
 namespace fgdd::detail {
 
 MirrorPositions mirror_positions(const ExecSpace& space, const SparseMatrix& A) {
   const auto row_map = A.row_map();
   const auto col_ind = A.col_ind();
-  MirrorPositions mirror(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::factor::mirror"),
-                         A.num_block_entries());
+  const MirrorPositions mirror =
+      uninitialized_view<Offset>("fgdd::factor::mirror", A.num_block_entries());
   Kokkos::parallel_for(
       "fgdd::factor::mirror_positions", Kokkos::RangePolicy<ExecSpace>(space, 0, A.num_block_rows()),
       KOKKOS_LAMBDA(const Ordinal i) {

@@ -1,11 +1,11 @@
 // Validation, column sort and duplicate merge of block CSR arrays, all as device kernels.
 // Each check reduces to the first offending block row so the error can name it.
-#include "core/huge_pages.hpp"
 #include "core/matrix_build.hpp"
 
 #include "core/exclusive_scan.hpp"
 #include "core/first_row_where.hpp"
 #include "core/host_copy.hpp"
+#include "core/huge_pages.hpp"
 #include "core/kokkos_compat.hpp"
 
 #include <sstream>

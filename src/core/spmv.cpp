@@ -73,8 +73,8 @@ struct HostRowsSpmv {
 
 void host_spmv(const ExecSpace& space, const SparseMatrix& A, ConstVector x, Vector y) {
   detail::with_block_size(A.block_size(), [&](auto block_size) {
-    const HostRowsSpmv<decltype(block_size)::value> kernel{A.row_map(), A.col_ind(), A.values(),
-                                                           x,           y,           A.block_size()};
+    const HostRowsSpmv<decltype(block_size)::value> kernel{
+        A.row_map(), A.col_ind(), A.values(), x, y, A.block_size()};
     Kokkos::parallel_for("fgdd::core::host_spmv",
                          Kokkos::RangePolicy<ExecSpace>(space, 0, A.num_block_rows()), kernel);
   });

@@ -3,10 +3,10 @@
 #include "core/block_size_dispatch.hpp"
 #include "core/dense_block.hpp"
 #include "core/errors.hpp"
+#include "core/huge_pages.hpp"
 #include "factor/pivot_shift.hpp"
 #include "factor/symmetry.hpp"
 #include "schedule/subdomain_levels.hpp"
-#include "core/huge_pages.hpp"
 
 #include <algorithm>
 #include <sstream>

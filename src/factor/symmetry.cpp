@@ -12,7 +12,8 @@ MirrorPositions mirror_positions(const ExecSpace& space, const SparseMatrix& A) 
   const MirrorPositions mirror =
       uninitialized_view<Offset>("fgdd::factor::mirror", A.num_block_entries());
   Kokkos::parallel_for(
-      "fgdd::factor::mirror_positions", Kokkos::RangePolicy<ExecSpace>(space, 0, A.num_block_rows()),
+      "fgdd::factor::mirror_positions",
+      Kokkos::RangePolicy<ExecSpace>(space, 0, A.num_block_rows()),
       KOKKOS_LAMBDA(const Ordinal i) {
         for (Offset k = row_map(i); k < row_map(i + 1); ++k)
           mirror(k) = find_in_row(row_map, col_ind, col_ind(k), i);

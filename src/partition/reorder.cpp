@@ -1,9 +1,9 @@
 #include "partition/reorder.hpp"
-#include "core/huge_pages.hpp"
 
 #include "core/errors.hpp"
 #include "core/exclusive_scan.hpp"
 #include "core/first_row_where.hpp"
+#include "core/huge_pages.hpp"
 #include "core/kokkos_compat.hpp"
 
 namespace fgdd {

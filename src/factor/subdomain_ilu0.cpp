@@ -8,7 +8,6 @@
 #include "factor/symmetry.hpp"
 #include "schedule/subdomain_levels.hpp"
 
-#include <algorithm>
 #include <sstream>
 #include <string>
 
@@ -349,11 +348,9 @@ SubdomainIlu0::SubdomainIlu0(const ExecSpace& space, const SparseMatrix& dropped
   if (bad < n)
     throw InvalidInput("block row " + std::to_string(bad) +
                        " has an entry outside its subdomain: factor the dropped matrix");
-  if (resolve_auto(options_.order) == FactorOrder::Levels) {
+  if (resolve_auto(options_.order) == FactorOrder::Levels)
     lower_levels_ =
         build_subdomain_levels(space, factors_, diag_position_, partition, Triangle::Lower);
-    has_lower_levels_ = true;
-  }
   inv_diag_ = Kokkos::View<Scalar*, DeviceType>("fgdd::factor::inv_diag",
                                                 Offset(n) * Offset(b) * Offset(b));
   pivots_ = detail::PivotStatus("fgdd::factor", n);
@@ -413,12 +410,8 @@ const FactorReport& SubdomainIlu0::numeric(const ExecSpace& space, const SparseM
   kernel.inv_diag = inv_diag_;
   kernel.offsets = partition_.subdomain_offsets;
   kernel.levels = lower_levels_;
-  kernel.row_order = !has_lower_levels_;
-  kernel.largest_subdomain = 0;
-  for (Ordinal s = 0; s < partition_.num_subdomains; ++s)
-    kernel.largest_subdomain =
-        std::max(kernel.largest_subdomain, partition_.host_subdomain_offsets[s + 1] -
-                                               partition_.host_subdomain_offsets[s]);
+  kernel.row_order = lower_levels() == nullptr;
+  kernel.largest_subdomain = partition_.largest_subdomain();
   kernel.failed_row = pivots_.failed_row;
   kernel.pivot_value = pivots_.pivot_value;
   kernel.shifted = pivots_.shifted;

@@ -64,7 +64,7 @@ class SubdomainIlu0 {
   // The level sets of the lower triangle when the factorization ran in their order
   // (FactorOrder::Levels; the triangular solves reuse them), else nullptr.
   const SubdomainLevels* lower_levels() const noexcept {
-    return has_lower_levels_ ? &lower_levels_ : nullptr;
+    return lower_levels_.level_ptr.is_allocated() ? &lower_levels_ : nullptr;
   }
   const Partition& partition() const noexcept { return partition_; }
 
@@ -82,8 +82,7 @@ class SubdomainIlu0 {
   SparseMatrix::ColumnIndices source_col_ind_;
   Kokkos::View<Scalar*, DeviceType> inv_diag_;
   Kokkos::View<Offset*, DeviceType> diag_position_;
-  SubdomainLevels lower_levels_;
-  bool has_lower_levels_ = false;
+  SubdomainLevels lower_levels_;  // built only for FactorOrder::Levels
   FactorReport report_;
   std::uint64_t numeric_count_ = 0;
   detail::PivotStatus pivots_;

@@ -4,6 +4,7 @@
 
 #include "partition/labeling.hpp"
 
+#include <algorithm>
 #include <vector>
 
 namespace fgdd {
@@ -21,6 +22,13 @@ struct Partition {
   std::vector<Ordinal> host_subdomain_offsets;
 
   Ordinal num_block_rows() const noexcept { return Ordinal(perm.extent(0)); }
+  // Block rows of the largest subdomain (0 without subdomains), from the host offsets.
+  Ordinal largest_subdomain() const noexcept {
+    Ordinal largest = 0;
+    for (std::size_t s = 0; s + 1 < host_subdomain_offsets.size(); ++s)
+      largest = std::max(largest, host_subdomain_offsets[s + 1] - host_subdomain_offsets[s]);
+    return largest;
+  }
 };
 
 namespace detail {

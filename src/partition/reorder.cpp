@@ -84,15 +84,13 @@ ReorderedSystem reorder_and_drop(const ExecSpace& space, const SparseMatrix& A,
         detail::uninitialized_view<Ordinal>("fgdd::partition::permuted_col_ind", permuted_nnzb);
     permuted_source =
         detail::uninitialized_view<Offset>("fgdd::partition::permuted_source", permuted_nnzb);
-    const auto cols = permuted_cols;
-    const auto source = permuted_source;
     Kokkos::parallel_for(
         "fgdd::partition::permute_rows", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal r) {
           const Ordinal old = iperm(r);
           Offset out = permuted_row_map(r);
           for (Offset k = row_map(old); k < row_map(old + 1); ++k, ++out) {
-            cols(out) = perm(col_ind(k));
-            source(out) = k;
+            permuted_cols(out) = perm(col_ind(k));
+            permuted_source(out) = k;
           }
         });
     detail::sort_crs_rows<ExecSpace>(permuted_row_map, permuted_cols, permuted_source);

@@ -1,6 +1,7 @@
 #include "partition/symmetric_graph.hpp"
 
 #include "core/exclusive_scan.hpp"
+#include "core/find_in_row.hpp"
 #include "core/first_row_where.hpp"
 #include "core/kokkos_compat.hpp"
 
@@ -19,46 +20,53 @@ Ordinal first_unmirrored_row(const ExecSpace& space, const SparseMatrix& A) {
       KOKKOS_LAMBDA(const Ordinal i) {
         for (Offset k = row_map(i); k < row_map(i + 1); ++k) {
           const Ordinal j = col_ind(k);
-          Offset lo = row_map(j), hi = row_map(j + 1);  // columns are sorted: bisect for i
-          while (lo < hi) {
-            const Offset mid = (lo + hi) / 2;
-            if (col_ind(mid) < i)
-              lo = mid + 1;
-            else
-              hi = mid;
-          }
-          if (lo == row_map(j + 1) || col_ind(lo) != i) return true;
+          if (find_in_row(row_map, col_ind, j, i) == row_map(j + 1)) return true;
         }
         return false;
       });
 }
 
-// A structurally symmetric A is its own graph: its rows minus the diagonal, already sorted.
-SymmetricGraph graph_of_symmetric_pattern(const ExecSpace& space, const SparseMatrix& A) {
-  const Ordinal n = A.num_block_rows();
-  const auto row_map = A.row_map();
-  const auto col_ind = A.col_ind();
+// Which entries of a row compact_rows keeps: the off-diagonal ones of a symmetric pattern...
+struct OffDiagonal {
+  Kokkos::View<Ordinal*, DeviceType> cols;
+  KOKKOS_INLINE_FUNCTION bool operator()(Ordinal i, Offset k, Offset) const {
+    return cols(k) != i;
+  }
+};
+// ...or the first of each run of equal columns in a sorted row.
+struct FirstOfRun {
+  Kokkos::View<Ordinal*, DeviceType> cols;
+  KOKKOS_INLINE_FUNCTION bool operator()(Ordinal, Offset k, Offset begin) const {
+    return k == begin || cols(k) != cols(k - 1);
+  }
+};
+
+// The graph whose vertex i lists the columns cols(k), k in [row_map(i), row_map(i + 1)), that
+// keep accepts, in their order.
+template <class RowMap, class Keep>
+SymmetricGraph compact_rows(const ExecSpace& space, Ordinal n, const RowMap& row_map,
+                            const Kokkos::View<Ordinal*, DeviceType>& cols, const Keep& keep) {
   SymmetricGraph graph;
   graph.num_vertices = n;
   graph.row_map = Kokkos::View<Offset*, DeviceType>("fgdd::partition::graph_row_map", n + 1);
   const auto out_row_map = graph.row_map;
   Kokkos::parallel_for(
-      "fgdd::partition::graph_count_mirrored", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal i) {
-        Offset off_diagonal = 0;
+      "fgdd::partition::graph_count_kept", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal i) {
+        Offset kept = 0;
         for (Offset k = row_map(i); k < row_map(i + 1); ++k)
-          if (col_ind(k) != i) ++off_diagonal;
-        out_row_map(i) = off_diagonal;
+          if (keep(i, k, row_map(i))) ++kept;
+        out_row_map(i) = kept;
       });
   const Offset total =
-      exclusive_scan_in_place(space, "fgdd::partition::graph_mirrored_scan", out_row_map);
+      exclusive_scan_in_place(space, "fgdd::partition::graph_kept_scan", out_row_map);
   graph.adjacency = Kokkos::View<Ordinal*, DeviceType>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::graph_adjacency"), total);
   const auto adjacency = graph.adjacency;
   Kokkos::parallel_for(
-      "fgdd::partition::graph_copy_mirrored", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal i) {
+      "fgdd::partition::graph_compact", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal i) {
         Offset out = out_row_map(i);
         for (Offset k = row_map(i); k < row_map(i + 1); ++k)
-          if (col_ind(k) != i) adjacency(out++) = col_ind(k);
+          if (keep(i, k, row_map(i))) adjacency(out++) = cols(k);
       });
   return graph;
 }
@@ -67,7 +75,9 @@ SymmetricGraph graph_of_symmetric_pattern(const ExecSpace& space, const SparseMa
 
 SymmetricGraph symmetric_graph(const ExecSpace& space, const SparseMatrix& A) {
   const Ordinal n = A.num_block_rows();
-  if (first_unmirrored_row(space, A) == n) return graph_of_symmetric_pattern(space, A);
+  // A structurally symmetric A is its own graph: its rows without the diagonal, already sorted.
+  if (first_unmirrored_row(space, A) == n)
+    return compact_rows(space, n, A.row_map(), A.col_ind(), OffDiagonal{A.col_ind()});
   const auto row_map = A.row_map();
   const auto col_ind = A.col_ind();
 
@@ -98,31 +108,7 @@ SymmetricGraph symmetric_graph(const ExecSpace& space, const SparseMatrix& A) {
       });
   Kokkos::View<Ordinal*, DeviceType> unused_values("fgdd::partition::graph_sort_values", total);
   detail::sort_crs_rows<ExecSpace>(counts, scattered, unused_values);
-
-  SymmetricGraph graph;
-  graph.num_vertices = n;
-  graph.row_map = Kokkos::View<Offset*, DeviceType>("fgdd::partition::graph_row_map", n + 1);
-  const auto out_row_map = graph.row_map;
-  Kokkos::parallel_for(
-      "fgdd::partition::graph_count_unique", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal i) {
-        Offset unique = 0;
-        for (Offset k = counts(i); k < counts(i + 1); ++k)
-          if (k == counts(i) || scattered(k) != scattered(k - 1)) ++unique;
-        out_row_map(i) = unique;
-      });
-  const Offset unique_total =
-      exclusive_scan_in_place(space, "fgdd::partition::graph_unique_scan", out_row_map);
-  graph.adjacency = Kokkos::View<Ordinal*, DeviceType>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::graph_adjacency"),
-      unique_total);
-  const auto adjacency = graph.adjacency;
-  Kokkos::parallel_for(
-      "fgdd::partition::graph_compact", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal i) {
-        Offset out = out_row_map(i);
-        for (Offset k = counts(i); k < counts(i + 1); ++k)
-          if (k == counts(i) || scattered(k) != scattered(k - 1)) adjacency(out++) = scattered(k);
-      });
-  return graph;
+  return compact_rows(space, n, counts, scattered, FirstOfRun{scattered});
 }
 
 }  // namespace fgdd::detail

@@ -121,12 +121,8 @@ SubdomainLevels build_subdomain_levels(const ExecSpace& space, const SparseMatri
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::trsv::row_edge_end"), n);
   if (num_subdomains == 0) return levels;
 
-  Ordinal largest = 0;
-  for (Ordinal s = 0; s < num_subdomains; ++s)
-    largest = std::max(
-        largest, partition.host_subdomain_offsets[s + 1] - partition.host_subdomain_offsets[s]);
-  const detail::TeamScratch scratch =
-      detail::team_scratch_for(sizeof(Ordinal) * (2 * std::size_t(largest) + 1));
+  const detail::TeamScratch scratch = detail::team_scratch_for(
+      sizeof(Ordinal) * (2 * std::size_t(partition.largest_subdomain()) + 1));
 
   detail::BuildLevelsKernel kernel{
       factors.row_map(),           factors.col_ind(), diag_position, partition.subdomain_offsets,

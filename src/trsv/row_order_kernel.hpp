@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/dense_block.hpp"
+#include "core/sparse_dot.hpp"
 #include "trsv/split_triangles.hpp"
 #include "trsv/subdomain_solve_kernel.hpp"
 
@@ -49,18 +50,7 @@ struct RowOrderSolveKernel {
   // x_i ← x_i − Σ_j T_ij x_j over the row's strictly triangular entries, then D_i⁻¹ (pivots).
   KOKKOS_INLINE_FUNCTION void solve_row(Ordinal i, const Span& t, bool pivots) const {
     if constexpr (B == 1) {
-      // Four partial sums, added in a fixed order: one running sum would chain every add of the
-      // row behind the previous one while the next row waits for this one.
-      Scalar s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-      Offset k = t.begin;
-      for (; k + 4 <= t.end; k += 4) {
-        s0 += t.values[k] * z(t.cols[k]);
-        s1 += t.values[k + 1] * z(t.cols[k + 1]);
-        s2 += t.values[k + 2] * z(t.cols[k + 2]);
-        s3 += t.values[k + 3] * z(t.cols[k + 3]);
-      }
-      for (; k < t.end; ++k) s0 += t.values[k] * z(t.cols[k]);
-      z(i) -= (s0 + s1) + (s2 + s3);
+      z(i) -= sparse_dot(t.values, t.cols, z.data(), t.begin, t.end);
       if (pivots) z(i) *= inv_diag(i);
       return;
     }

@@ -179,10 +179,7 @@ SubdomainTrsv::SubdomainTrsv(const ExecSpace& space, const SubdomainIlu0& factor
   if (team_size < 0) throw InvalidInput("team_size must be >= 0, got " + std::to_string(team_size));
   const SparseMatrix& factors = factorization.factors();
   const Partition& partition = factorization.partition();
-  Ordinal largest = 0;
-  for (Ordinal s = 0; s < partition.num_subdomains; ++s)
-    largest = std::max(
-        largest, partition.host_subdomain_offsets[s + 1] - partition.host_subdomain_offsets[s]);
+  const Ordinal largest = partition.largest_subdomain();
   slice_bytes_ = std::size_t(largest) * sizeof(Scalar) * factors.block_size();
   // Lanes cover a row's mean strictly-triangular entries (7-point: 3 → 4 lanes; 27-point: 13
   // → 16), so a level's loads spread like the edge-centric kernel's.
@@ -200,7 +197,7 @@ SubdomainTrsv::SubdomainTrsv(const ExecSpace& space, const SubdomainIlu0& factor
 }
 
 void SubdomainTrsv::build_levels(const ExecSpace& space) const {
-  if (has_levels_) return;
+  if (has_levels()) return;
   const SubdomainIlu0& f = *factorization_;
   const SparseMatrix& factors = f.factors();
   lower_ = f.lower_levels() != nullptr ? *f.lower_levels()
@@ -210,8 +207,6 @@ void SubdomainTrsv::build_levels(const ExecSpace& space) const {
                                   Triangle::Upper, &lower_);
   edge_values_ =
       detail::uninitialized_view<Scalar>("fgdd::trsv::edge_values", factors.num_entries());
-  gathered_count_ = 0;
-  has_levels_ = true;
 }
 
 void SubdomainTrsv::prepare(const ExecSpace& space, ApplyKernel kernel) const {
@@ -223,11 +218,8 @@ void SubdomainTrsv::prepare(const ExecSpace& space, ApplyKernel kernel) const {
 
 const SplitTriangles& SubdomainTrsv::split(const ExecSpace& space) const {
   const SubdomainIlu0& f = *factorization_;
-  if (!has_split_) {
+  if (!split_.lower_ptr.is_allocated())
     split_ = split_triangles(space, f.factors(), f.diag_position());
-    split_count_ = 0;
-    has_split_ = true;
-  }
   if (split_count_ != f.numeric_count()) {
     gather_split_values(space, f.factors(), f.diag_position(), split_);
     split_count_ = f.numeric_count();

@@ -50,7 +50,7 @@ class SubdomainTrsv {
 
   // Seconds spent building both triangles' level sets, 0 while no solve has needed them.
   double level_seconds() const noexcept {
-    return has_levels_ ? lower_.seconds + upper_.seconds : 0.0;
+    return has_levels() ? lower_.seconds + upper_.seconds : 0.0;
   }
   // The level sets of a triangle (built now if no solve needed them yet).
   const SubdomainLevels& levels(const ExecSpace& space, Triangle triangle) const {
@@ -71,13 +71,12 @@ class SubdomainTrsv {
   std::size_t spin_bytes_ = 0;
   // The level kernels' data, built by the first solve that needs it; the factor blocks in edge
   // order (both triangles; see SubdomainLevels) are refreshed after each numeric().
-  mutable bool has_levels_ = false;
+  bool has_levels() const noexcept { return upper_.level_ptr.is_allocated(); }
   mutable SubdomainLevels lower_;
   mutable SubdomainLevels upper_;
   mutable Kokkos::View<Scalar*, DeviceType> edge_values_;
   mutable std::uint64_t gathered_count_ = 0;
   // The row-order kernels' data, built by the first of them, refreshed after each numeric().
-  mutable bool has_split_ = false;
   mutable SplitTriangles split_;
   mutable std::uint64_t split_count_ = 0;
   const SplitTriangles& split(const ExecSpace& space) const;

@@ -1,0 +1,25 @@
+// Σ_k values[k] · x[cols[k]] over one sparse row, the inner loop of the CPU SpMV and of the
+// row-order triangular sweeps (internal, device code).
+#pragma once
+
+#include "core/types.hpp"
+
+namespace fgdd::detail {
+
+// Four partial sums, added in a fixed order (deterministic): one running sum would chain every
+// add of the row behind the previous one, and a triangular sweep's next row waits for this one.
+KOKKOS_INLINE_FUNCTION Scalar sparse_dot(const Scalar* values, const Ordinal* cols,
+                                         const Scalar* x, Offset begin, Offset end) {
+  Scalar s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  Offset k = begin;
+  for (; k + 4 <= end; k += 4) {
+    s0 += values[k] * x[cols[k]];
+    s1 += values[k + 1] * x[cols[k + 1]];
+    s2 += values[k + 2] * x[cols[k + 2]];
+    s3 += values[k + 3] * x[cols[k + 3]];
+  }
+  for (; k < end; ++k) s0 += values[k] * x[cols[k]];
+  return (s0 + s1) + (s2 + s3);
+}
+
+}  // namespace fgdd::detail

@@ -10,7 +10,11 @@
 
 #include <cstdio>
 #include <functional>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <iostream>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -113,6 +117,19 @@ int run_single(const std::vector<std::string>& args) {
   return run(command);
 }
 
+// Setup allocates new arrays while loading has just freed as many. glibc returns large blocks
+// to the OS on free and maps fresh zeroed pages for the next ones, and every first touch of such
+// a page faults, which took most of a one-thread setup's time (measured:
+// docs/PERFORMANCE_HISTORY.md, "Measurements behind code choices"). So the CLI takes all memory
+// from the heap and keeps freed blocks there for the next allocation. (A library leaves that to
+// its app.)
+void keep_freed_memory() {
+#if defined(__GLIBC__)
+  mallopt(M_MMAP_MAX, 0);  // glibc still maps memory when the heap cannot grow
+  mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
+#endif
+}
+
 }  // namespace
 
 #ifdef FGDD_HAVE_MPI
@@ -129,6 +146,7 @@ struct MpiSession {
 #endif
 
 int main(int argc, char* argv[]) {
+  keep_freed_memory();
 #ifdef FGDD_HAVE_MPI
   MpiSession mpi(argc, argv);
 #endif

@@ -6,18 +6,36 @@
 namespace fgdd::detail {
 namespace {
 
-// Array reductions (value_type double[]) have no lambda form, hence functors.
+// Every reduction runs through ChunkedReduction. On host backends one call of the functor sums a
+// chunk of entries into four local accumulators: with one accumulator per entry, a kernel that
+// also stores (z(i) = ...) made the compiler reload the sum after every store, since both are
+// doubles that might alias, and one chain of dependent adds set the pace; both made such kernels
+// several times slower than a plain pass over the same vectors (measured:
+// docs/PERFORMANCE_HISTORY.md, "Measurements behind code choices"). On GPUs a chunk is one
+// entry. The order of the additions is fixed by the chunk size and the backend's thread count:
+// the same bits on every run.
+constexpr Offset reduction_chunk = host_memory ? 1024 : 1;
+constexpr int host_lanes = 4;
 
-// Count dot products <x_k, y_k> in one pass, each element of every vector read once.
-template <int Count>
-struct FusedDots {
+// Body(i, double* sums) adds entry i's terms into sums[0..Count).
+template <int Count, class Body>
+struct ChunkedReduction {
   using value_type = double[];
   using size_type = Offset;
-  ConstVector x[Count], y[Count];
+  Body body;
+  Offset n;
   unsigned value_count = Count;  // Kokkos' array-reduction length; last, for brace init
 
-  KOKKOS_INLINE_FUNCTION void operator()(const Offset i, value_type sums) const {
-    for (int k = 0; k < Count; ++k) sums[k] += x[k](i) * y[k](i);
+  KOKKOS_INLINE_FUNCTION void operator()(const Offset chunk, value_type sums) const {
+    const Offset begin = chunk * reduction_chunk;
+    const Offset end = begin + reduction_chunk < n ? begin + reduction_chunk : n;
+    double lanes[host_lanes][Count] = {};
+    Offset i = begin;
+    for (; i + host_lanes <= end; i += host_lanes)
+      for (int lane = 0; lane < host_lanes; ++lane) body(i + lane, lanes[lane]);
+    for (; i < end; ++i) body(i, lanes[0]);
+    for (int k = 0; k < Count; ++k)
+      sums[k] += (lanes[0][k] + lanes[1][k]) + (lanes[2][k] + lanes[3][k]);
   }
   KOKKOS_INLINE_FUNCTION void init(value_type sums) const {
     for (int k = 0; k < Count; ++k) sums[k] = 0;
@@ -27,36 +45,15 @@ struct FusedDots {
   }
 };
 
-// z = x + a y with {‖z‖², <w, z>}.
-struct XpayNorm2Dot {
-  using value_type = double[];
-  using size_type = Offset;
-  ConstVector x, y;
-  Vector z;
-  ConstVector w;
-  double a;
-  unsigned value_count = 2;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const Offset i, value_type sums) const {
-    const double value = x(i) + a * y(i);
-    z(i) = value;
-    sums[0] += value * value;
-    sums[1] += w(i) * value;
-  }
-  KOKKOS_INLINE_FUNCTION void init(value_type sums) const { sums[0] = sums[1] = 0; }
-  KOKKOS_INLINE_FUNCTION void join(value_type dst, const value_type src) const {
-    dst[0] += src[0];
-    dst[1] += src[1];
-  }
-};
-
-template <int Count, class Functor>
+template <int Count, class Body>
 std::array<double, Count> run_reduction(const ExecSpace& space, const char* label, Offset n,
-                                        const Functor& functor) {
+                                        const Body& body) {
   std::array<double, Count> result{};
   Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> sums(
       result.data(), Count);
-  Kokkos::parallel_reduce(label, Kokkos::RangePolicy<ExecSpace>(space, 0, n), functor, sums);
+  const Offset chunks = (n + reduction_chunk - 1) / reduction_chunk;
+  Kokkos::parallel_reduce(label, Kokkos::RangePolicy<ExecSpace>(space, 0, chunks),
+                          ChunkedReduction<Count, Body>{body, n}, sums);
   space.fence();  // the host view is filled asynchronously on some backends
   return result;
 }
@@ -64,23 +61,28 @@ std::array<double, Count> run_reduction(const ExecSpace& space, const char* labe
 }  // namespace
 
 double dot(const ExecSpace& space, ConstVector x, ConstVector y) {
-  double result = 0;
-  Kokkos::parallel_reduce(
-      "fgdd::krylov::dot", Kokkos::RangePolicy<ExecSpace>(space, 0, x.extent(0)),
-      KOKKOS_LAMBDA(const Offset i, double& sum) { sum += x(i) * y(i); }, result);
-  return result;
+  return run_reduction<1>(
+      space, "fgdd::krylov::dot", x.extent(0),
+      KOKKOS_LAMBDA(const Offset i, double* sum) { sum[0] += x(i) * y(i); })[0];
 }
 
 std::array<double, 2> dots(const ExecSpace& space, ConstVector x1, ConstVector y1, ConstVector x2,
                            ConstVector y2) {
-  return run_reduction<2>(space, "fgdd::krylov::dots2", x1.extent(0),
-                          FusedDots<2>{{x1, x2}, {y1, y2}});
+  return run_reduction<2>(
+      space, "fgdd::krylov::dots2", x1.extent(0), KOKKOS_LAMBDA(const Offset i, double* sums) {
+        sums[0] += x1(i) * y1(i);
+        sums[1] += x2(i) * y2(i);
+      });
 }
 
 std::array<double, 3> dots(const ExecSpace& space, ConstVector x1, ConstVector y1, ConstVector x2,
                            ConstVector y2, ConstVector x3, ConstVector y3) {
-  return run_reduction<3>(space, "fgdd::krylov::dots3", x1.extent(0),
-                          FusedDots<3>{{x1, x2, x3}, {y1, y2, y3}});
+  return run_reduction<3>(
+      space, "fgdd::krylov::dots3", x1.extent(0), KOKKOS_LAMBDA(const Offset i, double* sums) {
+        sums[0] += x1(i) * y1(i);
+        sums[1] += x2(i) * y2(i);
+        sums[2] += x3(i) * y3(i);
+      });
 }
 
 double max_abs(const ExecSpace& space, ConstVector x) {
@@ -97,15 +99,11 @@ double max_abs(const ExecSpace& space, ConstVector x) {
 
 double scaled_norm2_squared(const ExecSpace& space, ConstVector x, double scale) {
   const double inverse = 1.0 / scale;
-  double result = 0;
-  Kokkos::parallel_reduce(
-      "fgdd::krylov::scaled_norm2", Kokkos::RangePolicy<ExecSpace>(space, 0, x.extent(0)),
-      KOKKOS_LAMBDA(const Offset i, double& sum) {
+  return run_reduction<1>(
+      space, "fgdd::krylov::scaled_norm2", x.extent(0), KOKKOS_LAMBDA(const Offset i, double* sum) {
         const double value = x(i) * inverse;
-        sum += value * value;
-      },
-      result);
-  return result;
+        sum[0] += value * value;
+      })[0];
 }
 
 void axpy(const ExecSpace& space, double a, ConstVector x, Vector y) {
@@ -122,66 +120,56 @@ void bicgstab_direction(const ExecSpace& space, ConstVector r, double beta, doub
 }
 
 double axpby_norm2(const ExecSpace& space, double a, ConstVector x, double b, Vector y) {
-  double result = 0;
-  Kokkos::parallel_reduce(
-      "fgdd::krylov::axpby_norm2", Kokkos::RangePolicy<ExecSpace>(space, 0, x.extent(0)),
-      KOKKOS_LAMBDA(const Offset i, double& sum) {
+  return run_reduction<1>(
+      space, "fgdd::krylov::axpby_norm2", x.extent(0), KOKKOS_LAMBDA(const Offset i, double* sum) {
         const double value = a * x(i) + b * y(i);
         y(i) = value;
-        sum += value * value;
-      },
-      result);
-  return result;
+        sum[0] += value * value;
+      })[0];
 }
 
 double xpay_into_norm2(const ExecSpace& space, ConstVector x, double a, ConstVector y, Vector z) {
-  double result = 0;
-  Kokkos::parallel_reduce(
-      "fgdd::krylov::xpay_norm2", Kokkos::RangePolicy<ExecSpace>(space, 0, x.extent(0)),
-      KOKKOS_LAMBDA(const Offset i, double& sum) {
+  return run_reduction<1>(
+      space, "fgdd::krylov::xpay_norm2", x.extent(0), KOKKOS_LAMBDA(const Offset i, double* sum) {
         const double value = x(i) + a * y(i);
         z(i) = value;
-        sum += value * value;
-      },
-      result);
-  return result;
+        sum[0] += value * value;
+      })[0];
 }
 
 std::array<double, 2> xpay_into_norm2_dot(const ExecSpace& space, ConstVector x, double a,
                                           ConstVector y, Vector z, ConstVector w) {
-  return run_reduction<2>(space, "fgdd::krylov::xpay_norm2_dot", x.extent(0),
-                          XpayNorm2Dot{x, y, z, w, a});
+  return run_reduction<2>(
+      space, "fgdd::krylov::xpay_norm2_dot", x.extent(0),
+      KOKKOS_LAMBDA(const Offset i, double* sums) {
+        const double value = x(i) + a * y(i);
+        z(i) = value;
+        sums[0] += value * value;
+        sums[1] += w(i) * value;
+      });
 }
 
 double cg_update(const ExecSpace& space, double alpha, ConstVector p, ConstVector q, Vector x,
                  Vector r) {
-  double result = 0;
-  Kokkos::parallel_reduce(
-      "fgdd::krylov::cg_update", Kokkos::RangePolicy<ExecSpace>(space, 0, r.extent(0)),
-      KOKKOS_LAMBDA(const Offset i, double& sum) {
+  return run_reduction<1>(
+      space, "fgdd::krylov::cg_update", r.extent(0), KOKKOS_LAMBDA(const Offset i, double* sum) {
         x(i) += alpha * p(i);
         const double value = r(i) - alpha * q(i);
         r(i) = value;
-        sum += value * value;
-      },
-      result);
-  return result;
+        sum[0] += value * value;
+      })[0];
 }
 
 double bicg_update(const ExecSpace& space, double alpha, ConstVector p, ConstVector q,
                    ConstVector q_shadow, Vector x, Vector r, Vector r_shadow) {
-  double result = 0;
-  Kokkos::parallel_reduce(
-      "fgdd::krylov::bicg_update", Kokkos::RangePolicy<ExecSpace>(space, 0, r.extent(0)),
-      KOKKOS_LAMBDA(const Offset i, double& sum) {
+  return run_reduction<1>(
+      space, "fgdd::krylov::bicg_update", r.extent(0), KOKKOS_LAMBDA(const Offset i, double* sum) {
         x(i) += alpha * p(i);
         r_shadow(i) -= alpha * q_shadow(i);
         const double value = r(i) - alpha * q(i);
         r(i) = value;
-        sum += value * value;
-      },
-      result);
-  return result;
+        sum[0] += value * value;
+      })[0];
 }
 
 void bicg_directions(const ExecSpace& space, ConstVector z, ConstVector z_shadow, double beta,

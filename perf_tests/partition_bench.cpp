@@ -23,14 +23,15 @@ struct Options {
 // Every partitioner of the table that can run on this problem (auto would repeat one of them);
 // rcb gets the grid's points and no grid, as a file with coordinates would give them.
 std::vector<fgdd::Partitioner> partitioners_for(const fgdd::GeneratedProblem& problem) {
-  using fgdd::Partitioner;
+  using namespace fgdd;
   std::vector<Partitioner> list;
-  for (const Partitioner partitioner : fgdd::partitioner_names.values()) {
-    const bool needs_grid =
-        partitioner == Partitioner::Geometric || partitioner == Partitioner::Rcb;
-    if (partitioner == Partitioner::Auto || (needs_grid && problem.grid.empty())) continue;
+  for (const Partitioner partitioner : partitioner_names.values()) {
+    const auto needs = [&](unsigned trait) { return partitioner_names.has(partitioner, trait); };
+    if (needs(resolves_to_another) ||
+        ((needs(needs_grid) || needs(needs_coordinates)) && problem.grid.empty()))
+      continue;
 #ifndef FGDD_HAVE_METIS
-    if (partitioner == Partitioner::Metis) continue;
+    if (needs(needs_metis)) continue;
 #endif
     list.push_back(partitioner);
   }
@@ -53,7 +54,7 @@ int benchmark_main(int argc, char* argv[]) {
     const Coordinates points =
         problem.grid.empty() ? Coordinates() : grid_coordinates(space, problem.grid);
     for (const Partitioner partitioner : partitioners_for(problem)) {
-      const bool rcb = partitioner == Partitioner::Rcb;
+      const bool rcb = partitioner_names.has(partitioner, needs_coordinates);
       PartitionOptions partition_options;
       partition_options.partitioner = partitioner;
       partition_options.subdomain_rows = options.subdomain_rows;

@@ -186,14 +186,15 @@ Options parse_options(int argc, char* argv[]) {
       .at_least("--warmup", &options.warmup, 0, "W", "untimed runs before them")
       .at_least("--copy-mb", &options.copy_mb, 1.0, "MB", "size of the copy-bandwidth reference")
       .custom(
-          "--schedule", "auto,levels,level_counters,sync_free,tiles", names(options.schedules),
+          "--schedule", struct_schedule_names.joined(","), names(options.schedules),
           "struct schedules (auto: the backend's)",
           [&](const std::string& list) { options.schedules = parse_each(list, parse_schedule); })
       .custom("--tile", "UxV",
               std::to_string(options.tile.u) + "x" + std::to_string(options.tile.v),
               "the tiles schedule's tile",
               [&](const std::string& text) { options.tile = parse_tile(text); })
-      .custom("--layout", "auto,grid,level", names(options.layouts), "the tiles schedule's layouts",
+      .custom("--layout", struct_layout_names.joined(","), names(options.layouts),
+              "the tiles schedule's layouts",
               [&](const std::string& list) { options.layouts = parse_each(list, parse_layout); })
       .custom("--factor-lanes", "0,8,16,32", bench::default_text(options.factor_lanes),
               "factorization lanes (0: the library's choice)",

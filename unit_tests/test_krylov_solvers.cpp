@@ -11,6 +11,7 @@
 #include "krylov/gmres.hpp"
 #include "partition/partition_matrix.hpp"
 #include "reference/dense.hpp"
+#include "reference/krylov_methods.hpp"
 #include "reference/random_matrix.hpp"
 
 #include <cmath>
@@ -19,19 +20,6 @@
 using namespace fgdd;
 
 namespace {
-
-using Solver = std::function<SolveResult(const ExecSpace&, const SparseMatrix&,
-                                         const Preconditioner&, ConstVector, Vector,
-                                         const KrylovOptions&)>;
-
-// The SparseMatrix overload of each method (the names are overloaded with Operator versions).
-template <SolveResult (*method)(const ExecSpace&, const SparseMatrix&, const Preconditioner&,
-                                ConstVector, Vector, const KrylovOptions&)>
-const Solver as_solver = method;
-const Solver bicgstab_method = as_solver<bicgstab>;
-const Solver gmres_method = as_solver<gmres>;
-const Solver cg_method = as_solver<cg>;
-const Solver bicg_method = as_solver<bicg>;
 
 // The partitioned system of a generated problem and its DD preconditioner.
 struct DdProblem {
@@ -56,8 +44,10 @@ DdProblem dd_problem(const std::string& spec, IluForm form, Offset subdomain_row
 TEST_CASE("GMRES and BiCG converge on random CSR and BSR matrices", "[krylov][solvers]") {
   const auto [block_rows, block_size] =
       GENERATE(table<Ordinal, int>({{1, 1}, {143, 1}, {57, 2}, {41, 3}, {29, 4}}));
-  const auto [name, solver] = GENERATE(table<std::string, Solver>(
-      {{"gmres", gmres_method}, {"bicg", bicg_method}}));
+  // Every method for nonsymmetric A.
+  const auto nonsymmetric = reference::krylov_methods(needs_symmetric);
+  const auto [method, name, solver] =
+      GENERATE_REF(from_range(nonsymmetric.begin(), nonsymmetric.end()));
   const bool use_jacobi = GENERATE(false, true);
   CAPTURE(block_rows, block_size, name, use_jacobi);
   const SparseMatrix A = make_matrix(reference::random_matrix(block_rows, block_size, 5, 41u));
@@ -172,7 +162,8 @@ TEST_CASE("Krylov failures are statuses with a finite x", "[krylov][solvers]") {
     std::vector<double> b(10, 1.0);
     b[4] = std::nan("");
     Vector x("x", 10);
-    for (const Solver& solver : {cg_method, bicg_method, gmres_method}) {
+    for (const auto& [method, name, solver] : reference::krylov_methods()) {
+      CAPTURE(name);
       const SolveResult result =
           solver(ExecSpace(), A, IdentityPreconditioner(), reference::to_device(b), x, KrylovOptions{});
       CHECK(result.status == SolveStatus::NanOrInf);
@@ -216,11 +207,9 @@ TEST_CASE("Krylov failures are statuses with a finite x", "[krylov][solvers]") {
 }
 
 TEST_CASE("every method on the issue's edge cases", "[krylov][solvers]") {
-  const std::vector<std::pair<std::string, Solver>> methods = {
-      {"bicgstab", bicgstab_method}, {"gmres", gmres_method}, {"cg", cg_method},
-      {"bicg", bicg_method}};
+  const auto methods = reference::krylov_methods();
   const IdentityPreconditioner none;
-  for (const auto& [name, solve] : methods) {
+  for (const auto& [method, name, solve] : methods) {
     CAPTURE(name);
     SECTION("A = I converges in one iteration, " + name) {
       HostMatrixArrays identity;

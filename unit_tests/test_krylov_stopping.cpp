@@ -4,12 +4,9 @@
 // overflow nor underflow.
 #include "catch_compat.hpp"
 #include "core/matrix_build.hpp"
-#include "krylov/bicg.hpp"
-#include "krylov/bicgstab.hpp"
-#include "krylov/cg.hpp"
-#include "krylov/gmres.hpp"
 #include "krylov/solve_tracker.hpp"
 #include "reference/dense.hpp"
+#include "reference/krylov_methods.hpp"
 
 #include <cmath>
 #include <functional>
@@ -19,18 +16,7 @@ using namespace fgdd;
 
 namespace {
 
-using Method =
-    std::function<SolveResult(const ExecSpace&, const SparseMatrix&, const Preconditioner&,
-                              ConstVector, Vector, const KrylovOptions&)>;
-
-template <SolveResult (*method)(const ExecSpace&, const SparseMatrix&, const Preconditioner&,
-                                ConstVector, Vector, const KrylovOptions&)>
-const Method as_method = method;
-
-const std::vector<std::pair<std::string, Method>> methods = {{"bicgstab", as_method<bicgstab>},
-                                                             {"gmres", as_method<gmres>},
-                                                             {"cg", as_method<cg>},
-                                                             {"bicg", as_method<bicg>}};
+const auto methods = reference::krylov_methods();
 
 // A dense n×n matrix as CSR (every entry stored).
 SparseMatrix dense_matrix(int n, const std::function<double(int, int)>& entry) {
@@ -113,7 +99,7 @@ TEST_CASE("converged means the true residual met the tolerance", "[krylov][stopp
   for (const auto& c : cases) {
     const Offset n = c.A.num_rows();
     const std::vector<double> b = reference::random_vector(n, 11u);
-    for (const auto& [name, solve] : methods) {
+    for (const auto& [method, name, solve] : methods) {
       CAPTURE(c.name, name);
       KrylovOptions options;
       options.relative_tolerance = c.tolerance;
@@ -252,8 +238,8 @@ TEST_CASE("a failed solve returns its best iterate and says which", "[krylov][st
   const SparseMatrix A = dense_matrix(
       n, [&](int i, int j) { return (i == j ? 0.05 * (i % 3 - 1) : 0.0) + skew[i * n + j]; });
   const std::vector<double> b = reference::random_vector(n, 8u);
-  for (const auto& [name, solve] : methods) {
-    if (name == "cg" || name == "bicg") continue;
+  for (const auto& [method, name, solve] : methods) {
+    if (method_names.traits(method) & (needs_symmetric | needs_transpose)) continue;
     CAPTURE(name);
     KrylovOptions options;
     options.max_iterations = 60;
@@ -283,7 +269,7 @@ TEST_CASE("norms neither overflow nor underflow", "[krylov][stopping]") {
     CAPTURE(scale);
     std::vector<double> b = reference::random_vector(n, 4u);
     for (double& value : b) value *= scale;
-    for (const auto& [name, solve] : methods) {
+    for (const auto& [method, name, solve] : methods) {
       CAPTURE(name);
       Vector x("x", n);
       const SolveResult result = solve(ExecSpace(), A, IdentityPreconditioner(),

@@ -209,8 +209,7 @@ TEST_CASE("partition options: subdomain size from team scratch and threads", "[p
   options.subdomain_rows = 2;
   CHECK_THROWS_WITH(options.validate(3), FGDD_CONTAINS("at least the block size"));
   CHECK(parse_partitioner("rcm") == Partitioner::Rcm);
-  CHECK_THROWS_WITH(parse_partitioner("kway"),
-                    FGDD_CONTAINS("auto|geometric|metis|multilevel|rcm|natural"));
+  CHECK_THROWS_WITH(parse_partitioner("kway"), FGDD_CONTAINS(partitioner_names.joined()));
 }
 
 TEST_CASE("partition_matrix: geometric drop count of a 7-point Laplacian", "[partition]") {
@@ -236,19 +235,22 @@ TEST_CASE("partition_matrix: every partitioner on CSR and BSR, Auto resolution, 
           "[partition]") {
   const GeneratedProblem lap = laplace7(9, 7, 5);
   const GeneratedProblem bsr = multicomponent_bsr3(5);
-  std::vector<Partitioner> all = {Partitioner::Geometric, Partitioner::Rcm, Partitioner::Natural};
-#ifdef FGDD_HAVE_METIS
-  all.push_back(Partitioner::Metis);
-  all.push_back(Partitioner::Multilevel);
-#endif
   for (const GeneratedProblem* problem : {&lap, &bsr}) {
-    for (const Partitioner partitioner : all) {
+    // Each partitioner of the table gets what its traits ask for (auto is checked below).
+    const Coordinates points = grid_coordinates(ExecSpace(), problem->grid);
+    for (const Partitioner partitioner : partitioner_names.values()) {
+      const auto needs = [&](unsigned trait) { return partitioner_names.has(partitioner, trait); };
+#ifndef FGDD_HAVE_METIS
+      if (needs(needs_metis)) continue;
+#endif
+      if (needs(resolves_to_another)) continue;
       CAPTURE(problem->description, to_string(partitioner));
       PartitionOptions options;
       options.partitioner = partitioner;
       options.subdomain_rows = 48;
-      const PartitionedMatrix r =
-          partition_matrix(ExecSpace(), problem->matrix, problem->grid, options);
+      const PartitionedMatrix r = partition_matrix(
+          ExecSpace(), problem->matrix, needs(needs_coordinates) ? GridInfo{} : problem->grid,
+          needs(needs_coordinates) ? points : Coordinates(), options);
       CHECK(r.report.max_rows <= 48);
       CHECK(r.report.min_rows >= 1);
       CHECK(r.report.entries_after_drop < r.report.entries);

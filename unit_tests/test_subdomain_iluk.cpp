@@ -57,7 +57,8 @@ TEST_CASE("ILU(k) with enough fill is the exact LU of each subdomain block", "[f
   REQUIRE(dd.partition.num_subdomains == 1);
   DdIluOptions options;
   options.factor.level_of_fill = 8;
-  options.apply = GENERATE(ApplyKernel::DagEcIlduFused, ApplyKernel::DagVcIlduFused);
+  const auto kernels = apply_kernel_names.values();
+  options.apply = GENERATE_REF(from_range(kernels.begin(), kernels.end()));
   const DdIluPreconditioner M(ExecSpace(), dd.system.dropped, dd.partition, options);
   // Level 8 already holds the complete fill of this pattern (same as unlimited level), so the
   // factors are the exact LU and the solve is exact up to rounding.

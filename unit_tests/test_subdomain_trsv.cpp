@@ -215,9 +215,6 @@ std::vector<double> run_apply(const SubdomainTrsv& trsv, ApplyKernel kernel, con
   return reference::to_host(z);
 }
 
-// The two transposed applies: row order, and the level sets' (every other kernel's).
-const ApplyKernel transpose_kernels[] = {ApplyKernel::RowOrderFused, ApplyKernel::DagEcIlduFused};
-
 std::vector<double> run_apply_transpose(const SubdomainTrsv& trsv, ApplyKernel kernel,
                                         const Vector& r) {
   Vector z("z", r.extent(0));
@@ -636,7 +633,7 @@ TEST_CASE("subdomain trsv: apply_transpose applies M⁻ᵀ", "[trsv]") {
       const SubdomainIlu0 ilu = factorize(problem, form);
       const SubdomainTrsv trsv(ExecSpace(), ilu);
       const auto r_host = reference::random_vector(problem.dropped.num_rows(), 7u);
-      for (const ApplyKernel kernel : transpose_kernels)
+      for (const ApplyKernel kernel : apply_kernels)
         check_apply(reference::host_factors(ilu), r_host,
                     run_apply_transpose(trsv, kernel, reference::to_device(r_host)), true,
                     name_of(form) + " transpose " + to_string(kernel));
@@ -710,8 +707,7 @@ TEST_CASE("subdomain trsv: vertex-centric, lanes and row-order kernels are bitwi
     const SubdomainIlu0 ilu = factorize(problem, IluForm::Ildu0);
     const SubdomainTrsv trsv(ExecSpace(), ilu);
     const Vector r = reference::to_device(reference::random_vector(problem.dropped.num_rows(), 8u));
-    for (const TriangularKernel kernel :
-         {TriangularKernel::DagVcLds, TriangularKernel::DagLanesLds, TriangularKernel::RowOrder})
+    for (const TriangularKernel kernel : triangular_kernel_names.values_with(deterministic_kernel))
       for (const Triangle triangle : triangles)
         for (const Diagonal diagonal : diagonals) {
           INFO(name_of(triangle, diagonal) + " " + to_string(kernel));
@@ -719,11 +715,9 @@ TEST_CASE("subdomain trsv: vertex-centric, lanes and row-order kernels are bitwi
           for (int run = 0; run < 9; ++run)
             CHECK(run_solve(trsv, triangle, diagonal, kernel, r) == first);
         }
-    for (const ApplyKernel kernel :
-         {ApplyKernel::DagVcIlduFused, ApplyKernel::DagLanesIlduFused,
-          ApplyKernel::RowOrderFused, ApplyKernel::Auto}) {
-      if (kernel == ApplyKernel::Auto && resolve_auto(kernel) == ApplyKernel::DagEcIlduFused)
-        continue;  // the edge-centric kernel adds with atomics: not reproducible by design
+    for (const ApplyKernel kernel : apply_kernels) {
+      if (!apply_kernel_names.has(resolve_auto(kernel), deterministic_kernel))
+        continue;  // adds with atomics: not reproducible by design
       INFO(to_string(kernel));
       const auto first = run_apply(trsv, kernel, r);
       for (int run = 0; run < 9; ++run) CHECK(run_apply(trsv, kernel, r) == first);
@@ -759,7 +753,7 @@ TEST_CASE("subdomain trsv: solves and applies follow numeric() without a rebuild
   CHECK(after == run_apply(fresh, ApplyKernel::DagVcIlduFused, r));
   for (const ApplyKernel kernel : apply_kernels)
     check_apply(h, r_host, run_apply(trsv, kernel, r), false, "after numeric " + to_string(kernel));
-  for (const ApplyKernel kernel : transpose_kernels)
+  for (const ApplyKernel kernel : apply_kernels)
     check_apply(h, r_host, run_apply_transpose(trsv, kernel, r), true,
                 "after numeric, transpose " + to_string(kernel));
   for (const TriangularKernel kernel : triangular_kernels)
@@ -787,7 +781,7 @@ TEST_CASE("subdomain trsv: vectors of the wrong length throw DimensionMismatch",
       CHECK_THROWS_AS(trsv.apply(ExecSpace(), kernel, wrong, out), DimensionMismatch);
       CHECK_THROWS_AS(trsv.apply(ExecSpace(), kernel, right, wrong), DimensionMismatch);
     }
-    for (const ApplyKernel kernel : transpose_kernels) {
+    for (const ApplyKernel kernel : apply_kernels) {
       CHECK_THROWS_AS(trsv.apply_transpose(ExecSpace(), kernel, wrong, out), DimensionMismatch);
       CHECK_THROWS_AS(trsv.apply_transpose(ExecSpace(), kernel, right, wrong), DimensionMismatch);
     }

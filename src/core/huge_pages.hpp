@@ -1,7 +1,7 @@
 // Large host arrays ask Linux for transparent huge pages before their first touch. The setup
-// writes each of its arrays once, so on a CPU its time went mostly to page faults, one per 4 KB
-// page (measured on a 2-core VM: 0.38 s of setup with 4 KB pages, 0.08 s with huge pages, for a
-// 3.3M-entry matrix). Kokkos allocates without the advice; with THP set to "madvise" (the common
+// writes each of its arrays once, so on a CPU its time goes mostly to page faults, one per 4 KB
+// page, unless the pages are huge (measured: docs/PERFORMANCE_HISTORY.md, "Measurements behind
+// code choices"). Kokkos allocates without the advice; with THP set to "madvise" (the common
 // default) only advised memory gets huge pages. GPU memory and other systems are left alone.
 #pragma once
 

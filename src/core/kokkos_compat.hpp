@@ -101,8 +101,9 @@ void sort_row_pairs_on_host(const Keys& keys, const Values& values, Index begin,
 }
 
 // Sorts the entries of each CRS row by column, permuting values alike. On host backends rows are
-// sorted by their thread in place: Kokkos-Kernels' sort cost 16 % of a Serial setup on 110K rows
-// whose rows were already sorted.
+// sorted by their thread in place: Kokkos-Kernels' sort took a large share of a Serial setup
+// even on rows already sorted
+// (measured: docs/PERFORMANCE_HISTORY.md, "Measurements behind code choices").
 template <class ExecSpace, class RowMap, class Entries, class Values>
 void sort_crs_rows(const RowMap& row_map, const Entries& entries, const Values& values) {
   using Memory = typename Entries::memory_space;

@@ -34,8 +34,9 @@ void bsr_spmv(const ExecSpace& space, const SparseMatrix& A, ConstVector x, Vect
 }
 
 // CPU backends: a thread takes whole block rows, sums a CSR row with sparse_dot and reads a
-// block's column once. Kokkos-Kernels' host SpMV (a team functor) took
-// 1.7× PETSc's time on one core for a 3.3M-entry CSR matrix; rows one after another stream.
+// block's column once. Kokkos-Kernels' host SpMV (a team functor) trailed PETSc's on one core;
+// rows one after another stream
+// (measured: docs/PERFORMANCE_HISTORY.md, "Measurements behind code choices").
 template <int B>
 struct HostRowsSpmv {
   SparseMatrix::RowMap row_map;

@@ -10,7 +10,8 @@
 namespace fgdd::detail {
 
 // Bytes of level-0 team scratch a team may request on the default execution space
-// (TeamPolicy::scratch_size_max(0): 40,936 on an H100 with Kokkos 4.6, 32 KB on Serial).
+// (TeamPolicy::scratch_size_max(0): it depends on the GPU and the Kokkos version; 32 KB on
+// Serial).
 inline std::size_t level0_scratch_bytes() {
   return std::size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0));
 }

@@ -21,7 +21,8 @@ int team_size_within(const ExecSpace& space, const Functor& functor, int lanes, 
 // no team barrier between them; a team may still share a ticket): team_size_within on GPUs, one
 // thread per team on CPU backends. Kokkos' OpenMP teams meet at a rendezvous between league
 // ranks, and that costs more than a row's work: with two-thread teams, the OpenMP level-by-level
-// structured sweeps ran 25× slower than Serial.
+// structured sweeps ran far slower than Serial
+// (measured: docs/PERFORMANCE_HISTORY.md, "Measurements behind code choices").
 template <class Functor>
 int independent_team_size(const ExecSpace& space, const Functor& functor, int lanes, int wanted) {
   return host_memory ? 1 : team_size_within(space, functor, lanes, wanted);

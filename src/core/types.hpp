@@ -8,7 +8,7 @@
 // Device lambdas (KOKKOS_LAMBDA) live only in functions defined in one .cpp file, never in inline
 // or templated code in a header: nvcc gives each translation unit its own hidden helper for an
 // extended lambda, and when the linker keeps another unit's copy of an inline function the
-// helper it calls may be null (seen on the H100 as a jump to address 0). Headers use functors.
+// helper it calls may be null (seen as a jump to address 0). Headers use functors.
 namespace fgdd {
 
 using Scalar = double;

@@ -141,8 +141,9 @@ void launch(const ExecSpace& space, Ordinal num_block_rows, int block_size, int 
 
 // s = 1 and b = 1 with long rows: there are no columns for a loaded entry to serve, so a row
 // is a plain sparse dot product, and one thread per row (the kernel above) makes a warp read
-// 32 rows' entries with a stride of the row length: lap27 s = 1 ran at 0.24x of two separate
-// SpMVs on the H100. A vector of lanes per row reads them contiguously, as an SpMV does.
+// 32 rows' entries with a stride of the row length, loads that do not coalesce: far slower than
+// two separate SpMVs. A vector of lanes per row reads them contiguously, as an SpMV does
+// (measured: docs/PERFORMANCE_HISTORY.md, "Measurements behind code choices").
 struct ScalarRowsKernel {
   BlockRows M, L;
   RandomAccessVector x_m, x_l;
@@ -189,8 +190,9 @@ struct ScalarRowsKernel {
 };
 
 // Lanes per row for ScalarRowsKernel on GPUs, 0 where the thread-per-output kernel is better:
-// with short rows a warp's strided reads still share cache lines (lap7 s = 1 ran 1.5x faster
-// than the baseline with it), and with several outputs per row they share the loaded blocks.
+// with short rows a warp's strided reads still share cache lines, and with several outputs per
+// row they share the loaded blocks
+// (measured: docs/PERFORMANCE_HISTORY.md, "Measurements behind code choices").
 int scalar_row_lanes(int block_size, int stages, Ordinal num_block_rows, const BlockRows& M) {
   if (host_memory || block_size != 1 || stages != 1) return 0;
   const double mean_row = double(M.cols.extent(0)) / double(num_block_rows);

@@ -170,8 +170,8 @@ SolveResult DistributedSolver::solve_local(const ExecSpace& space, ConstVector b
     check_vector_size(*operator_, x_local.extent(0), "x");
   });
   const Offset rows = Offset(matrix().global_num_block_rows()) * matrix().block_size();
-  return detail::run_method(space, options_.method, *operator_, *preconditioner_, b_local, x_local,
-                            detail::krylov_for_problem(options_.krylov, rows));
+  return solve_with(options_.method, space, *operator_, *preconditioner_, b_local, x_local,
+                    detail::krylov_for_problem(options_.krylov, rows));
 }
 
 SolveResult DistributedSolver::solve(const ExecSpace& space, ConstVector b, Vector x) {

@@ -12,8 +12,9 @@
 namespace fgdd {
 
 // Host staging memory for MPI without GPU support: pinned where the backend has it, so the
-// device copies run at link speed (pageable copies of 2.5 MB halos took as long as the local
-// product on an H200 and were not hidden behind it).
+// device copies run at link speed; pageable copies of large halos are too slow to hide behind
+// the local product
+// (measured: docs/PERFORMANCE_HISTORY.md, "Measurements behind code choices").
 #if defined(KOKKOS_ENABLE_CUDA)
 using HaloStagingSpace = Kokkos::CudaHostPinnedSpace;
 #elif defined(KOKKOS_ENABLE_HIP)

@@ -64,6 +64,85 @@ void regroup_rows(const std::string& path, int block_size, LocalRows& rows) {
   rows.values = detail::to_host_vector(blocks.values);
 }
 
+// Entries (row, column, value), in arrival order.
+struct Triplets {
+  std::vector<Ordinal> rows, cols;
+  std::vector<Scalar> values;
+};
+
+// Each entry to the rank owning its block row (block rows [N r / P, N (r + 1) / P) on rank r),
+// mirrored ones too; returns what this rank receives (ranks send in rank order, each in file
+// order).
+Triplets send_to_owners(const Communicator& comm, detail::MatrixMarketEntries entries,
+                        const detail::MatrixMarketLayout& layout, int block_size) {
+  const int ranks = comm.size();
+  const std::int64_t n = layout.rows / block_size;
+  // The largest r with floor(n r / P) <= the row's block row.
+  const auto owner = [&](Ordinal row) {
+    return int(((std::int64_t(row / block_size) + 1) * ranks + n - 1) / n - 1);
+  };
+  // Two passes over the entries: count per owner, then fill the send arrays in owner order.
+  const Scalar mirror_sign = layout.skew ? -1.0 : 1.0;
+  std::vector<int> send_counts(ranks, 0);
+  for (std::size_t k = 0; k < entries.rows.size(); ++k) {
+    const Ordinal i = entries.rows[k], j = entries.columns[k];
+    ++send_counts[owner(i)];
+    if (layout.mirror && i != j) ++send_counts[owner(j)];
+  }
+  std::vector<Offset> next(ranks + 1, 0);
+  std::partial_sum(send_counts.begin(), send_counts.end(), next.begin() + 1);
+  Triplets send;
+  send.rows.resize(next.back()), send.cols.resize(next.back()), send.values.resize(next.back());
+  const auto put = [&](int to, Ordinal i, Ordinal j, Scalar v) {
+    const Offset at = next[to]++;
+    send.rows[at] = i, send.cols[at] = j, send.values[at] = v;
+  };
+  for (std::size_t k = 0; k < entries.rows.size(); ++k) {
+    const Ordinal i = entries.rows[k], j = entries.columns[k];
+    put(owner(i), i, j, entries.values[k]);
+    if (layout.mirror && i != j) put(owner(j), j, i, mirror_sign * entries.values[k]);
+  }
+  entries = {};
+  const std::vector<int> recv_counts = receive_counts(comm, send_counts);
+  Triplets received;
+  received.rows = all_to_all(comm, send.rows, send_counts, recv_counts);
+  received.cols = all_to_all(comm, send.cols, send_counts, recv_counts);
+  received.values = all_to_all(comm, send.values, send_counts, recv_counts);
+  return received;
+}
+
+// CSR of this rank's scalar rows from out.first_block_row (counting scalar rows): a counting
+// sort by row keeps the arrival order, then each row is sorted by column, stably, and duplicates
+// are summed in that order (as read_matrix_market's make_matrix does).
+void fill_local_rows(const Triplets& mine, Ordinal local_rows, LocalRows& out) {
+  std::vector<Offset> start(std::size_t(local_rows) + 1, 0);
+  for (const Ordinal row : mine.rows) ++start[std::size_t(row - out.first_block_row) + 1];
+  std::partial_sum(start.begin(), start.end(), start.begin());
+  std::vector<std::size_t> order(mine.rows.size());
+  {
+    std::vector<Offset> next(start.begin(), start.end() - 1);
+    for (std::size_t k = 0; k < mine.rows.size(); ++k)
+      order[next[std::size_t(mine.rows[k] - out.first_block_row)]++] = k;
+  }
+  out.row_map.assign(1, 0);
+  out.col_ind.reserve(mine.rows.size());
+  out.values.reserve(mine.rows.size());
+  for (Ordinal r = 0; r < local_rows; ++r) {
+    const auto begin = order.begin() + start[r], end = order.begin() + start[r + 1];
+    std::stable_sort(begin, end,
+                     [&](std::size_t a, std::size_t b) { return mine.cols[a] < mine.cols[b]; });
+    for (auto k = begin; k != end; ++k) {
+      if (k != begin && mine.cols[*k] == mine.cols[*(k - 1)]) {
+        out.values.back() += mine.values[*k];
+        continue;
+      }
+      out.col_ind.push_back(mine.cols[*k]);
+      out.values.push_back(mine.values[*k]);
+    }
+    out.row_map.push_back(Offset(out.col_ind.size()));
+  }
+}
+
 }  // namespace
 
 LocalRows read_matrix_market_rows(const Communicator& comm, const std::string& path,
@@ -148,75 +227,13 @@ LocalRows read_matrix_market_rows(const Communicator& comm, const std::string& p
   });
   text = {};
 
-  // Block rows [N r / P, N (r + 1) / P) per rank; each entry to its row's owner, mirrored ones
-  // too.
+  // Block rows [N r / P, N (r + 1) / P) per rank.
   const std::int64_t n = layout.rows / block_size;
-  // The largest r with floor(n r / P) <= the row's block row.
-  const auto owner = [&](Ordinal row) {
-    return int(((std::int64_t(row / block_size) + 1) * ranks + n - 1) / n - 1);
-  };
-
-  // Two passes over the entries: count per owner, then fill the send arrays in owner order.
-  const Scalar mirror_sign = layout.skew ? -1.0 : 1.0;
-  std::vector<int> send_counts(ranks, 0);
-  for (std::size_t k = 0; k < entries.rows.size(); ++k) {
-    const Ordinal i = entries.rows[k], j = entries.columns[k];
-    ++send_counts[owner(i)];
-    if (layout.mirror && i != j) ++send_counts[owner(j)];
-  }
-  std::vector<Offset> next(ranks + 1, 0);
-  std::partial_sum(send_counts.begin(), send_counts.end(), next.begin() + 1);
-  std::vector<Ordinal> send_rows(next.back()), send_cols(next.back());
-  std::vector<Scalar> send_values(next.back());
-  const auto put = [&](int to, Ordinal i, Ordinal j, Scalar v) {
-    const Offset at = next[to]++;
-    send_rows[at] = i, send_cols[at] = j, send_values[at] = v;
-  };
-  for (std::size_t k = 0; k < entries.rows.size(); ++k) {
-    const Ordinal i = entries.rows[k], j = entries.columns[k];
-    put(owner(i), i, j, entries.values[k]);
-    if (layout.mirror && i != j) put(owner(j), j, i, mirror_sign * entries.values[k]);
-  }
-  entries = {};
-  const std::vector<int> recv_counts = receive_counts(comm, send_counts);
-  const std::vector<Ordinal> my_rows = all_to_all(comm, send_rows, send_counts, recv_counts);
-  const std::vector<Ordinal> my_cols = all_to_all(comm, send_cols, send_counts, recv_counts);
-  const std::vector<Scalar> my_values = all_to_all(comm, send_values, send_counts, recv_counts);
-  send_rows = {}, send_cols = {}, send_values = {};
-
-  // CSR of this rank's rows: a counting sort by row keeps the arrival order (the file's: ranks
-  // send in rank order, each in file order), then each row is sorted by column, stably, and
-  // duplicates are summed in that order (as read_matrix_market's make_matrix does).
-  // Scalar rows first (first_block_row counting scalar rows), regrouped below.
+  const Triplets owned = send_to_owners(comm, std::move(entries), layout, block_size);
   LocalRows out;
   out.first_block_row = Ordinal(n * me / ranks) * block_size;
   const Ordinal local_rows = Ordinal(n * (me + 1) / ranks) * block_size - out.first_block_row;
-  std::vector<Offset> start(std::size_t(local_rows) + 1, 0);
-  for (const Ordinal row : my_rows) ++start[std::size_t(row - out.first_block_row) + 1];
-  std::partial_sum(start.begin(), start.end(), start.begin());
-  std::vector<std::size_t> order(my_rows.size());
-  {
-    std::vector<Offset> next(start.begin(), start.end() - 1);
-    for (std::size_t k = 0; k < my_rows.size(); ++k)
-      order[next[std::size_t(my_rows[k] - out.first_block_row)]++] = k;
-  }
-  out.row_map.assign(1, 0);
-  out.col_ind.reserve(my_rows.size());
-  out.values.reserve(my_rows.size());
-  for (Ordinal r = 0; r < local_rows; ++r) {
-    const auto begin = order.begin() + start[r], end = order.begin() + start[r + 1];
-    std::stable_sort(begin, end,
-                     [&](std::size_t a, std::size_t b) { return my_cols[a] < my_cols[b]; });
-    for (auto k = begin; k != end; ++k) {
-      if (k != begin && my_cols[*k] == my_cols[*(k - 1)]) {
-        out.values.back() += my_values[*k];
-        continue;
-      }
-      out.col_ind.push_back(my_cols[*k]);
-      out.values.push_back(my_values[*k]);
-    }
-    out.row_map.push_back(Offset(out.col_ind.size()));
-  }
+  fill_local_rows(owned, local_rows, out);
   if (block_size > 1) {
     out.first_block_row /= block_size;
     comm.run_collectively([&] { regroup_rows(path, block_size, out); });

@@ -20,9 +20,10 @@ struct GeometricBoxes {
 // its scratch banks, boxes where 4 or more rows of a level share a bank count their cut area 25 %
 // larger: rows of a level lie b (w − slope) doubles apart for x slabs of width w (slope: see
 // wavefront_slope), so 17-point slabs of a 7-point stencil at b = 1, or 9 at b = 2, put them in
-// one bank (the edge-centric apply took 2.6x as long on an H100). A host search over box edges,
-// scalars only. Throws InvalidInput if a grid dimension, max_block_rows, block_size or slope is
-// < 1.
+// one bank, and the edge-centric apply's scratch accesses to them serialize on bank conflicts
+// (measured: docs/PERFORMANCE_HISTORY.md, "Measurements behind code choices"). A host search
+// over box edges, scalars only. Throws InvalidInput if a grid dimension, max_block_rows,
+// block_size or slope is < 1.
 GeometricBoxes choose_geometric_boxes(const GridInfo& grid, Ordinal max_block_rows,
                                       int block_size = 1, int slope = 1);
 

@@ -3,7 +3,8 @@
 // up to a subdomain's size, which become the parts; the labels are projected back level by level
 // with boundary refinement (refine.hpp); size balancing enforces the cap (balance.hpp). The
 // coarsening and refinement of METIS and of the Jet partitioner, without METIS's host k-way
-// step, whose cost grows with the part count (0.2 s for 1,500 parts of a 3,000-vertex graph).
+// step, whose cost grows with the part count, so it dominates when subdomains are many and small
+// (measured: docs/PERFORMANCE_HISTORY.md, "Measurements behind code choices").
 #pragma once
 
 #include "core/sparse_matrix.hpp"

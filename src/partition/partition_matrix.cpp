@@ -23,8 +23,9 @@ Choice resolve(Partitioner requested, const GridInfo& grid, const Coordinates& c
   if (requested != Partitioner::Auto) return {requested, "asked for"};
   if (!grid.empty()) return {Partitioner::Geometric, "auto: the matrix has grid metadata"};
   if (!coordinates.empty()) return {Partitioner::Rcb, "auto: coordinates given, no grid metadata"};
-  // On a GPU the multilevel partitioner is 3-4x faster than METIS on the host at about the same
-  // iterations (docs/PERFORMANCE.md); on CPU threads METIS is the faster of the two.
+  // On a GPU the multilevel partitioner, run on the device, is faster than METIS on the host at
+  // about the same iterations; on CPU threads METIS is the faster of the two
+  // (measured: docs/PERFORMANCE_HISTORY.md, "Measurements behind code choices").
 #ifdef FGDD_HAVE_METIS
   if (host_memory)
     return {Partitioner::Metis, "auto: no grid metadata or coordinates, a CPU backend"};
@@ -91,7 +92,8 @@ PartitionedMatrix partition_matrix(const ExecSpace& space, const SparseMatrix& A
   report.cap_rows = Offset(cap) * b;
 
   // One subdomain for every row: METIS and multilevel would only return it after building their
-  // graphs (0.3 s on 110K rows, Serial), so it is the natural labeling. The partitioners that
+  // graphs, setup time spent for nothing, so it is the natural labeling (measured:
+  // docs/PERFORMANCE_HISTORY.md, "Measurements behind code choices"). The partitioners that
   // also order the rows (geometric, rcm, rcb) still run.
   const bool one_subdomain = cap >= A.num_block_rows();
   const bool graph_partitioner = report.partitioner == Partitioner::Metis ||

@@ -21,14 +21,23 @@ enum class Partitioner {
                // block row)
 };
 
+// Traits of the partitioner table: what a partitioner needs from the input or the build, so
+// tests and benchmarks can give each one what it asks for.
+enum PartitionerTrait : unsigned {
+  resolves_to_another = 1u << 0,  // auto: repeats one of the others
+  needs_grid = 1u << 1,           // GridInfo of a generated Cartesian grid
+  needs_coordinates = 1u << 2,    // a point per block row
+  needs_metis = 1u << 3,          // built with METIS (FGDD_HAVE_METIS)
+};
+
 inline const auto partitioner_names =
-    make_enum_names<Partitioner>("partitioner", {{Partitioner::Auto, "auto"},
-                                                 {Partitioner::Geometric, "geometric"},
-                                                 {Partitioner::Metis, "metis"},
+    make_enum_names<Partitioner>("partitioner", {{Partitioner::Auto, "auto", resolves_to_another},
+                                                 {Partitioner::Geometric, "geometric", needs_grid},
+                                                 {Partitioner::Metis, "metis", needs_metis},
                                                  {Partitioner::Multilevel, "multilevel"},
                                                  {Partitioner::Rcm, "rcm"},
                                                  {Partitioner::Natural, "natural"},
-                                                 {Partitioner::Rcb, "rcb"}});
+                                                 {Partitioner::Rcb, "rcb", needs_coordinates}});
 
 const char* to_string(Partitioner partitioner) noexcept;
 // Accepts partitioner_names; throws InvalidInput listing them.

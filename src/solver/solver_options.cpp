@@ -10,14 +10,20 @@ namespace fgdd {
 
 namespace {
 
-// Parses value with table, naming the key in the error.
-template <class Table>
-auto named(const Table& table, const std::string& key, const std::string& value) {
+// parse(), its InvalidInput naming the key.
+template <class Parse>
+auto for_key(const std::string& key, const Parse& parse) {
   try {
-    return table.parse(value);
+    return parse();
   } catch (const InvalidInput& error) {
     throw InvalidInput("option " + key + ": " + error.what());
   }
+}
+
+// Parses value with table, naming the key in the error.
+template <class Table>
+auto named(const Table& table, const std::string& key, const std::string& value) {
+  return for_key(key, [&] { return table.parse(value); });
 }
 
 double number(const std::string& key, const std::string& value) {
@@ -46,7 +52,6 @@ bool boolean(const std::string& key, const std::string& value) {
 
 }  // namespace
 
-const char* to_string(KrylovMethod method) noexcept { return method_names.name(method); }
 const char* to_string(PreconditionerKind kind) noexcept { return preconditioner_names.name(kind); }
 
 std::vector<std::string> SolverOptions::keys() {
@@ -87,17 +92,17 @@ void SolverOptions::set(const std::string& key, const std::string& value) {
   else if (key == "preconditioner")
     preconditioner = named(preconditioner_names, key, value);
   else if (key == "partitioner")
-    partition.partitioner = parse_partitioner(value);
+    partition.partitioner = named(partitioner_names, key, value);
   else if (key == "subdomain_rows")
     partition.subdomain_rows = Offset(integer(key, value, 1LL << 40));
   else if (key == "apply")
-    dd.apply = parse_apply_kernel(value);
+    dd.apply = named(apply_kernel_names, key, value);
   else if (key == "fill")
     dd.factor.level_of_fill = int(integer(key, value, int_max));
   else if (key == "shift_pivots")
     dd.factor.shift_tiny_pivots = boolean(key, value);
   else if (key == "shift")
-    dd.factor.shift = parse_pivot_shift(value);
+    dd.factor.shift = for_key(key, [&] { return parse_pivot_shift(value); });
   else if (key == "shift_amount")
     dd.factor.shift_amount = number(key, value);
   else if (key == "pivot_threshold")
@@ -128,12 +133,15 @@ void SolverOptions::set(const std::string& key, const std::string& value) {
     krylov.stagnation_iterations = value == "auto" ? -1 : int(integer(key, value, int_max));
   } else if (key == "divergence") {
     krylov.divergence_factor = number(key, value);
-  } else if (key == "trsv") {
-    if (value == "jacobi") {
-      trsv = TrsvMethod::Jacobi;
-    } else {  // exact, or the exact kernel by name
+  } else if (key == "trsv") {  // a method, or the exact solve's kernel by name
+    if (trsv_method_names.contains(value)) {
+      trsv = trsv_method_names.parse(value);
+    } else if (apply_kernel_names.contains(value)) {
       trsv = TrsvMethod::Exact;
-      if (value != "exact") dd.apply = parse_apply_kernel(value);
+      dd.apply = apply_kernel_names.parse(value);
+    } else {
+      throw InvalidInput("option trsv: unknown '" + value + "' (valid: " +
+                         trsv_method_names.joined() + "|" + apply_kernel_names.joined() + ")");
     }
   } else if (key == "jacobi_sweeps") {
     jacobi.sweeps = int(integer(key, value, int_max));
@@ -194,7 +202,7 @@ std::vector<std::string> SolverOptions::key_values() const {
                                  ? std::string("auto")
                                  : std::to_string(krylov.stagnation_iterations)),
           item("divergence", real(krylov.divergence_factor)),
-          item("trsv", trsv == TrsvMethod::Jacobi ? "jacobi" : "exact"),
+          item("trsv", trsv_method_names.name(trsv)),
           item("jacobi_sweeps", std::to_string(jacobi.sweeps)),
           item("jacobi_iters", std::to_string(jacobi.iterations)),
           item("overlap", real(jacobi.overlap)),
@@ -206,22 +214,22 @@ void SolverOptions::validate() const {
   dd.factor.validate();
   if (dd.team_size < 0) throw InvalidInput("team_size must be >= 0");
   jacobi.validate();
-  const bool ilu =
-      preconditioner != PreconditionerKind::Jacobi && preconditioner != PreconditionerKind::None;
-  if (trsv == TrsvMethod::Jacobi && !ilu)
+  const auto offers = [&](unsigned trait) {
+    return preconditioner_names.has(preconditioner, trait);
+  };
+  const bool transpose = method_names.has(method, needs_transpose);
+  const std::string method_name = to_string(method);
+  if (trsv == TrsvMethod::Jacobi && !offers(ilu_factors))
     throw InvalidInput("trsv jacobi needs an ILU preconditioner, not " +
                        std::string(to_string(preconditioner)));
-  if (trsv == TrsvMethod::Jacobi && method == KrylovMethod::Bicg)
-    throw InvalidInput("method bicg needs a transpose apply, which trsv jacobi does not have");
-  const bool structured = preconditioner == PreconditionerKind::StructIlu0 ||
-                          preconditioner == PreconditionerKind::StructIc0;
-  if (trsv == TrsvMethod::Jacobi && structured)
+  if (trsv == TrsvMethod::Jacobi && transpose)
+    throw InvalidInput("method " + method_name +
+                       " needs a transpose apply, which trsv jacobi does not have");
+  if (trsv == TrsvMethod::Jacobi && offers(exact_sweeps_only))
     throw InvalidInput("trsv jacobi is not offered by preconditioner " +
                        std::string(to_string(preconditioner)) + " (its sweeps are exact)");
-  const bool global =
-      preconditioner == PreconditionerKind::Ilu0 || preconditioner == PreconditionerKind::Ildu0;
-  if (method == KrylovMethod::Bicg && (global || structured))
-    throw InvalidInput("method bicg needs a transpose apply, which preconditioner " +
+  if (transpose && !offers(transpose_apply))
+    throw InvalidInput("method " + method_name + " needs a transpose apply, which preconditioner " +
                        std::string(to_string(preconditioner)) + " does not have");
 }
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "precond/dd_ilu_preconditioner.hpp"
-#include "krylov/krylov_options.hpp"
+#include "krylov/krylov_method.hpp"
 #include "partition/partition_options.hpp"
 #include "struct/struct_ilu0.hpp"
 #include "trsv/global_trsv.hpp"
@@ -14,10 +14,11 @@
 
 namespace fgdd {
 
-enum class KrylovMethod { Bicgstab, Gmres, Cg, Bicg };
 // How ILU preconditioners solve their triangles: exactly (level sets or the DD kernels) or
 // approximately by block-asynchronous Jacobi (no level analysis).
 enum class TrsvMethod { Exact, Jacobi };
+inline const auto trsv_method_names = make_enum_names<TrsvMethod>(
+    "triangular solve method", {{TrsvMethod::Exact, "exact"}, {TrsvMethod::Jacobi, "jacobi"}});
 
 enum class PreconditionerKind {
   Ildu0Dd,     // ILDU0 of the subdomain blocks (the fgdd method; default)
@@ -31,23 +32,25 @@ enum class PreconditionerKind {
   None,
 };
 
-inline const auto method_names =
-    make_enum_names<KrylovMethod>("method", {{KrylovMethod::Bicgstab, "bicgstab"},
-                                             {KrylovMethod::Gmres, "gmres"},
-                                             {KrylovMethod::Cg, "cg"},
-                                             {KrylovMethod::Bicg, "bicg"}});
-inline const auto preconditioner_names = make_enum_names<PreconditionerKind>(
-    "preconditioner", {{PreconditionerKind::Ildu0Dd, "ildu0-dd"},
-                       {PreconditionerKind::Ilu0Dd, "ilu0-dd"},
-                       {PreconditionerKind::Ic0Dd, "ic0-dd"},
-                       {PreconditionerKind::Ilu0, "ilu0"},
-                       {PreconditionerKind::Ildu0, "ildu0"},
-                       {PreconditionerKind::StructIlu0, "struct-ilu0"},
-                       {PreconditionerKind::StructIc0, "struct-ic0"},
-                       {PreconditionerKind::Jacobi, "jacobi"},
-                       {PreconditionerKind::None, "none"}});
+// Traits of the preconditioner table, for the option checks.
+enum PreconditionerTrait : unsigned {
+  ilu_factors = 1u << 0,        // triangular factors (what trsv jacobi sweeps)
+  exact_sweeps_only = 1u << 1,  // no trsv jacobi: its own sweeps are the exact solve
+  transpose_apply = 1u << 2,    // applies M⁻ᵀ (what bicg needs)
+};
 
-const char* to_string(KrylovMethod method) noexcept;
+inline const auto preconditioner_names = make_enum_names<PreconditionerKind>(
+    "preconditioner",
+    {{PreconditionerKind::Ildu0Dd, "ildu0-dd", ilu_factors | transpose_apply},
+     {PreconditionerKind::Ilu0Dd, "ilu0-dd", ilu_factors | transpose_apply},
+     {PreconditionerKind::Ic0Dd, "ic0-dd", ilu_factors | transpose_apply},
+     {PreconditionerKind::Ilu0, "ilu0", ilu_factors},
+     {PreconditionerKind::Ildu0, "ildu0", ilu_factors},
+     {PreconditionerKind::StructIlu0, "struct-ilu0", ilu_factors | exact_sweeps_only},
+     {PreconditionerKind::StructIc0, "struct-ic0", ilu_factors | exact_sweeps_only},
+     {PreconditionerKind::Jacobi, "jacobi", transpose_apply},
+     {PreconditionerKind::None, "none", transpose_apply}});
+
 const char* to_string(PreconditionerKind kind) noexcept;
 
 struct SolverOptions {

@@ -1,9 +1,5 @@
 #include "solver/solver_steps.hpp"
 
-#include "krylov/bicg.hpp"
-#include "krylov/bicgstab.hpp"
-#include "krylov/cg.hpp"
-#include "krylov/gmres.hpp"
 #include "precond/block_jacobi.hpp"
 #include "precond/dd_ilu_preconditioner.hpp"
 #include "precond/global_ilu_preconditioner.hpp"
@@ -81,22 +77,6 @@ std::unique_ptr<Preconditioner> make_preconditioner(
       break;
   }
   return std::make_unique<IdentityPreconditioner>();
-}
-
-SolveResult run_method(const ExecSpace& space, KrylovMethod method, const Operator& A,
-                       const Preconditioner& M, ConstVector b, Vector x,
-                       const KrylovOptions& options) {
-  switch (method) {
-    case KrylovMethod::Gmres:
-      return gmres(space, A, M, b, x, options);
-    case KrylovMethod::Cg:
-      return cg(space, A, M, b, x, options);
-    case KrylovMethod::Bicg:
-      return bicg(space, A, M, b, x, options);
-    case KrylovMethod::Bicgstab:
-      break;
-  }
-  return bicgstab(space, A, M, b, x, options);
 }
 
 }  // namespace fgdd::detail

@@ -26,8 +26,4 @@ std::unique_ptr<Preconditioner> make_preconditioner(
     const ExecSpace& space, const SolverOptions& options, const SparseMatrix& permuted,
     const SparseMatrix& dropped, const Partition& partition, const GridInfo& grid = {});
 
-SolveResult run_method(const ExecSpace& space, KrylovMethod method, const Operator& A,
-                       const Preconditioner& M, ConstVector b, Vector x,
-                       const KrylovOptions& options);
-
 }  // namespace fgdd::detail

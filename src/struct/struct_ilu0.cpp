@@ -256,7 +256,7 @@ StructIlu0::StructIlu0(const ExecSpace& space, const StructuredMatrix& A,
   // A tiles team (a thread per column) with more than 8 lanes fits fewer columns and fewer tiles
   // at once, so a point that wants more is factored with a launch per level instead. Per level,
   // every point takes the most lanes: spare lanes cost less than a second round of updates
-  // (both measured on the H100, docs/PERFORMANCE.md).
+  // (measured: docs/PERFORMANCE_HISTORY.md, "Measurements behind code choices").
   int updates = 0;
   for (std::size_t a = 0; a + 1 < ptr.size(); ++a)
     updates = std::max(updates, (ptr[a + 1] - ptr[a]) * b);

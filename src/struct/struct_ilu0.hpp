@@ -55,7 +55,8 @@ enum class StructSchedule {
 // Where the tile schedule keeps the factors and the sweeps' vector (the other schedules always
 // use Grid). Level: the level-based layout (level_layout.hpp), coalesced loads on one level;
 // Grid: grid order, where a column's successive levels share cache lines instead. Auto: Level,
-// the faster one for factorization and sweeps on the H100 (docs/PERFORMANCE.md).
+// whose coalesced loads serve both factorization and sweeps better
+// (measured: docs/PERFORMANCE_HISTORY.md, "Measurements behind code choices").
 enum class StructLayout { Auto, Grid, Level };
 
 inline const auto struct_schedule_names = make_enum_names<StructSchedule>(

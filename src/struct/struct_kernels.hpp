@@ -59,10 +59,10 @@ struct StructKernelBase {
   // Whether the kernel has load_own(site, Own&) and point(member, site, Own&) (the DoF-1 sweeps).
   static constexpr bool loads_own_early = false;
   // Whether the tiles launch publishes and waits on progress with release stores and acquire
-  // loads (else relaxed ones beside fences in every thread). H100, against the fences: star7
-  // and diamond13 DoF-1 sweeps 10–13 % faster (box27 the same), factorizations up to 7 %
-  // faster, but DoF 2–3 sweeps 6–7 % slower (diamond25, box27; cause not established), so
-  // those keep the fences.
+  // loads (else relaxed ones beside fences in every thread). Against the fences they sped up
+  // the DoF-1 sweeps and the factorizations but slowed the DoF 2–3 sweeps (cause not
+  // established), so those keep the fences
+  // (measured: docs/PERFORMANCE_HISTORY.md, "Measurements behind code choices").
   static constexpr bool acquire_release_progress = true;
   StructData data;
   Kokkos::View<unsigned*, DeviceType> done;
@@ -86,7 +86,8 @@ struct StructKernelBase {
   }
   // Whether every neighbour of s lies in the grid, so that the factorization's entries need no
   // inside(): most points of a grid are interior, and inside() costs three table reads and six
-  // comparisons an entry (diamond13, box27 and diamond25 factors 2–5 % faster in an H100 A/B).
+  // comparisons an entry (measured: docs/PERFORMANCE_HISTORY.md, "Measurements behind code
+  // choices").
   KOKKOS_INLINE_FUNCTION bool interior(const StructSite& s) const {
     const int m = data.margin;
     return s.x >= m && s.x < data.g.nx - m && s.y >= m && s.y < data.g.ny - m && s.z >= m &&
@@ -293,13 +294,13 @@ constexpr int sweep_batch(int b, int entries) {
 // whether an entry is in the grid does not wait for memory); the products keep the serial order.
 //
 // At DoF 1 the tiles launch first loads what no other point writes (Own: z_p, D⁻¹_p, the first
-// batch's entries) and then waits on the tiles before it, so those loads overlap the wait (H100:
-// sweeps 12–14 % faster). At DoF 2–3 the same split cost 20–58 % (a098bf9, likely registers), so
-// there every launch takes point(). point() keeps its own batch loop: one loop for both paths
-// made the H100 sweeps 10–17 % slower with the same loads, and up to 2.2× slower with the
-// neighbours' addresses loaded before the wait (1a48446). The sweeps test inside() at every
-// point: skipping it at interior() points made the H100 solves 1–5 % slower (box27 DoF 1 the
-// most), likely because warps that mix boundary and interior points run both paths.
+// batch's entries) and then waits on the tiles before it, so those loads overlap the wait. At
+// DoF 2–3 the same split made the sweeps slower (likely registers), so there every launch takes
+// point(). point() keeps its own batch loop: one loop for both paths was slower with the same
+// loads, and far slower with the neighbours' addresses loaded before the wait. The sweeps test
+// inside() at every point: skipping it at interior() points made the solves slower, likely
+// because warps that mix boundary and interior points run both paths
+// (measured: docs/PERFORMANCE_HISTORY.md, "Measurements behind code choices").
 template <int B, bool Lower, int Batch, SyncMode Mode>
 struct StructSweepKernel : StructKernelBase<B, Mode> {
   using Base = StructKernelBase<B, Mode>;

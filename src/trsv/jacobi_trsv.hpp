@@ -27,8 +27,8 @@ struct JacobiTrsvOptions {
   // Block rows per team, owned plus overlap. 256 is the paper's thread block (= subdomain) size;
   // a team's scratch is then 3 · 256 · b doubles (6 KB at b = 1, 18 KB at b = 3), far below
   // scratch_size_max(0), so several teams share an SM, and gen:lap27:64 still gives ~1,000
-  // teams for the H100's 132 SMs. Larger blocks converge faster per iteration but leave fewer
-  // teams; smaller ones propagate information more slowly between blocks.
+  // teams, several for every SM of a large GPU. Larger blocks converge faster per iteration but
+  // leave fewer teams; smaller ones propagate information more slowly between blocks.
   Ordinal block_rows = 256;
   int sweeps = 2;        // local Jacobi sweeps per global iteration
   int iterations = 4;    // global iterations per solve (the most, with a tolerance)

@@ -2,7 +2,7 @@
 // row-order sweep reads it: the lower entries row by row ascending, the upper entries with the
 // rows descending, so both sweeps stream forward through memory and neither reads the other
 // triangle's entries (in the factors' rows the two interleave, and a sweep over one would pull
-// the whole matrix through the caches: measured 2× the bytes).
+// the whole matrix, both triangles, through the caches).
 #pragma once
 
 #include "core/sparse_matrix.hpp"

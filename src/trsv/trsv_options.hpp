@@ -34,26 +34,36 @@ enum class ApplyKernel {
                       // no level sets built (deterministic; the team size does not apply)
 };
 
+// Traits of the kernel tables, for tests and benchmarks that select kernels.
+enum KernelTrait : unsigned {
+  // Adds in a fixed order (no atomics): the same bits on every run, for a fixed team size.
+  deterministic_kernel = 1u << 0,
+};
+
 inline const auto triangular_kernel_names = make_enum_names<TriangularKernel>(
-    "triangular solve kernel", {{TriangularKernel::SpinLoopLds, "spin_loop_lds"},
-                                {TriangularKernel::DagEcNoLds, "dag_ec_no_lds"},
-                                {TriangularKernel::DagEcLds, "dag_ec_lds"},
-                                {TriangularKernel::DagEcLdsUd, "dag_ec_lds_ud"},
-                                {TriangularKernel::DagVcLds, "dag_vc_lds"},
-                                {TriangularKernel::DagLanesLds, "dag_lanes_lds"},
-                                {TriangularKernel::RowOrder, "row_order"}});
+    "triangular solve kernel",
+    {{TriangularKernel::SpinLoopLds, "spin_loop_lds"},
+     {TriangularKernel::DagEcNoLds, "dag_ec_no_lds"},
+     {TriangularKernel::DagEcLds, "dag_ec_lds"},
+     {TriangularKernel::DagEcLdsUd, "dag_ec_lds_ud"},
+     {TriangularKernel::DagVcLds, "dag_vc_lds", deterministic_kernel},
+     {TriangularKernel::DagLanesLds, "dag_lanes_lds", deterministic_kernel},
+     {TriangularKernel::RowOrder, "row_order", deterministic_kernel}});
 
+// Auto is first: loops over the table skip it where it would repeat the kernel it stands for.
 inline const auto apply_kernel_names = make_enum_names<ApplyKernel>(
-    "preconditioner apply kernel", {{ApplyKernel::Auto, "auto"},
-                                    {ApplyKernel::DagEcIlduFused, "dag_ec_ILDU0_fused"},
-                                    {ApplyKernel::DagVcIlduFused, "dag_vc_ILDU0_fused"},
-                                    {ApplyKernel::DagLanesIlduFused, "dag_lanes_ILDU0_fused"},
-                                    {ApplyKernel::DagEcIldU0, "dag_ec_ILD_U0"},
-                                    {ApplyKernel::RowOrderFused, "row_order_ILDU0_fused"}});
+    "preconditioner apply kernel",
+    {{ApplyKernel::Auto, "auto"},
+     {ApplyKernel::DagEcIlduFused, "dag_ec_ILDU0_fused"},
+     {ApplyKernel::DagVcIlduFused, "dag_vc_ILDU0_fused", deterministic_kernel},
+     {ApplyKernel::DagLanesIlduFused, "dag_lanes_ILDU0_fused", deterministic_kernel},
+     {ApplyKernel::DagEcIldU0, "dag_ec_ILD_U0"},
+     {ApplyKernel::RowOrderFused, "row_order_ILDU0_fused", deterministic_kernel}});
 
-// The kernel Auto stands for on the default execution space: edge-centric on GPUs (fastest in
-// the paper and on the H100), row order on CPU backends, where a thread owns a subdomain and
-// level sets would cost setup time for no parallelism. Other kernels come back as given.
+// The kernel Auto stands for on the default execution space: edge-centric on GPUs (the fastest
+// in the paper and in our runs; measured: docs/PERFORMANCE_HISTORY.md, "Measurements behind code
+// choices"), row order on CPU backends, where a thread owns a subdomain and level sets would
+// cost setup time for no parallelism. Other kernels come back as given.
 ApplyKernel resolve_auto(ApplyKernel kernel);
 
 std::string to_string(TriangularKernel kernel);

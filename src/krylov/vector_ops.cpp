@@ -27,15 +27,19 @@ struct ChunkedReduction {
   unsigned value_count = Count;  // Kokkos' array-reduction length; last, for brace init
 
   KOKKOS_INLINE_FUNCTION void operator()(const Offset chunk, value_type sums) const {
-    const Offset begin = chunk * reduction_chunk;
-    const Offset end = begin + reduction_chunk < n ? begin + reduction_chunk : n;
-    double lanes[host_lanes][Count] = {};
-    Offset i = begin;
-    for (; i + host_lanes <= end; i += host_lanes)
-      for (int lane = 0; lane < host_lanes; ++lane) body(i + lane, lanes[lane]);
-    for (; i < end; ++i) body(i, lanes[0]);
-    for (int k = 0; k < Count; ++k)
-      sums[k] += (lanes[0][k] + lanes[1][k]) + (lanes[2][k] + lanes[3][k]);
+    if constexpr (reduction_chunk == 1) {  // GPUs: lanes would only cost registers
+      body(chunk, sums);
+    } else {
+      const Offset begin = chunk * reduction_chunk;
+      const Offset end = begin + reduction_chunk < n ? begin + reduction_chunk : n;
+      double lanes[host_lanes][Count] = {};
+      Offset i = begin;
+      for (; i + host_lanes <= end; i += host_lanes)
+        for (int lane = 0; lane < host_lanes; ++lane) body(i + lane, lanes[lane]);
+      for (; i < end; ++i) body(i, lanes[0]);
+      for (int k = 0; k < Count; ++k)
+        sums[k] += (lanes[0][k] + lanes[1][k]) + (lanes[2][k] + lanes[3][k]);
+    }
   }
   KOKKOS_INLINE_FUNCTION void init(value_type sums) const {
     for (int k = 0; k < Count; ++k) sums[k] = 0;

@@ -7,6 +7,7 @@
 
 #include "core/sparse_matrix.hpp"
 #include "factor/factor_options.hpp"
+#include "factor/factor_report.hpp"
 #include "factor/fill_pattern.hpp"
 #include "factor/pivot_status.hpp"
 #include "factor/symmetry.hpp"
@@ -16,20 +17,6 @@
 #include <cstdint>
 
 namespace fgdd {
-
-struct FactorReport {
-  Offset shifted_pivots = 0;  // pivots replaced by the nonzero shift
-  // Shift positive_definite: the largest α used (0: no shift was needed), the scalar rows whose
-  // diagonal was shifted (every row of a shifted subdomain, or of the matrix), the subdomains
-  // shifted (DD only), and the most shifted attempts one factorization took.
-  double shift = 0;
-  Offset shifted_rows = 0;
-  Ordinal shifted_subdomains = 0;
-  int shift_attempts = 0;
-  Offset fill_entries = 0;  // blocks ILU(k) added to the dropped pattern
-  double symbolic_seconds = 0;
-  double numeric_seconds = 0;
-};
 
 class SubdomainIlu0 {
  public:

@@ -5,8 +5,8 @@
 #pragma once
 
 #include "factor/factor_options.hpp"
+#include "factor/factor_report.hpp"
 #include "factor/pivot_status.hpp"
-#include "factor/subdomain_ilu0.hpp"
 
 namespace fgdd::detail {
 

@@ -8,7 +8,7 @@
 
 namespace fgdd {
 
-struct FactorReport;  // factor/subdomain_ilu0.hpp; krylov/ needs only the name
+struct FactorReport;  // factor/factor_report.hpp; krylov/ needs only the name
 
 class Preconditioner {
  public:

@@ -8,8 +8,8 @@
 
 #include "core/enum_names.hpp"
 #include "factor/factor_options.hpp"
+#include "factor/factor_report.hpp"
 #include "factor/pivot_status.hpp"
-#include "factor/subdomain_ilu0.hpp"
 #include "struct/level_layout.hpp"
 #include "struct/structured_matrix.hpp"
 #include "struct/tile_mapping.hpp"

@@ -141,6 +141,16 @@ TEST_CASE("make_matrix names the row and column of invalid input", "[core][matri
     b.values = {1, 0, 0, 1, 1, 0, INFINITY, 1};
     require_invalid([&] { make_matrix(b); }, 3, 2, "not finite");
   }
+  SECTION("finite duplicates that sum to Inf name their row and column") {
+    HostMatrixArrays m;
+    m.num_block_rows = m.num_block_cols = 2;
+    m.row_map = {0, 3, 4};
+    m.col_ind = {1, 0, 1, 1};
+    m.values = {1e308, 1, 1e308, 1};  // row 0, column 1 twice: 2e308 overflows
+    require_invalid([&] { make_matrix(m); }, 0, 1, "duplicate entries sum to inf");
+    m.values = {-1e308, 1, -1e308, 1};
+    require_invalid([&] { make_matrix(m); }, 0, 1, "duplicate entries sum to -inf");
+  }
   SECTION("missing diagonal") {
     auto m = tridiagonal3();
     m.col_ind = {0, 1, 0, 1, 2, 1, 0};  // row 2 has columns 1 and 0, no 2

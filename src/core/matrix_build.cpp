@@ -59,6 +59,35 @@ void check_shape(Ordinal n, Ordinal m, int b, const RowMap& row_map, const Colum
   }
 }
 
+// Throws InvalidMatrix naming the first row (and its column) with a value that is not finite;
+// summed: the values are sums of duplicate entries (the message says so).
+void check_finite(Ordinal n, int b, const RowMap& row_map, const ColumnIndices& col_ind,
+                  const Values& values, bool summed) {
+  const Offset block_entries = Offset(b) * Offset(b);
+  const Ordinal non_finite_row = detail::first_row_where(
+      ExecSpace(), n, "fgdd::core::check_finite", KOKKOS_LAMBDA(const Ordinal i) {
+        for (Offset k = row_map(i) * block_entries; k < row_map(i + 1) * block_entries; ++k) {
+          if (!detail::isfinite(values(k))) return true;
+        }
+        return false;
+      });
+  if (non_finite_row == n) return;
+  const auto host_row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), row_map);
+  const auto host_cols = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), col_ind);
+  const auto host_values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
+  for (Offset k = host_row_map(non_finite_row); k < host_row_map(non_finite_row + 1); ++k) {
+    for (Offset e = 0; e < block_entries; ++e) {
+      const double v = host_values(k * block_entries + e);
+      if (!std::isfinite(v)) {
+        const std::string value = std::to_string(v);
+        throw InvalidMatrix(summed ? "duplicate entries sum to " + value + ", which is not finite"
+                                   : "value " + value + " is not finite",
+                            Offset(non_finite_row) * b + e / b, Offset(host_cols(k)) * b + e % b);
+      }
+    }
+  }
+}
+
 void check_entries(Ordinal n, int b, const RowMap& row_map, const ColumnIndices& col_ind,
                    const Values& values) {
   const Ordinal bad_column_row = detail::first_row_where(
@@ -80,28 +109,7 @@ void check_entries(Ordinal n, int b, const RowMap& row_map, const ColumnIndices&
       }
     }
   }
-  const Offset block_entries = Offset(b) * Offset(b);
-  const Ordinal non_finite_row = detail::first_row_where(
-      ExecSpace(), n, "fgdd::core::check_finite", KOKKOS_LAMBDA(const Ordinal i) {
-        for (Offset k = row_map(i) * block_entries; k < row_map(i + 1) * block_entries; ++k) {
-          if (!detail::isfinite(values(k))) return true;
-        }
-        return false;
-      });
-  if (non_finite_row < n) {
-    const auto host_row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), row_map);
-    const auto host_cols = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), col_ind);
-    const auto host_values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
-    for (Offset k = host_row_map(non_finite_row); k < host_row_map(non_finite_row + 1); ++k) {
-      for (Offset e = 0; e < block_entries; ++e) {
-        const double v = host_values(k * block_entries + e);
-        if (!std::isfinite(v)) {
-          throw InvalidMatrix("value " + std::to_string(v) + " is not finite",
-                              Offset(non_finite_row) * b + e / b, Offset(host_cols(k)) * b + e % b);
-        }
-      }
-    }
-  }
+  check_finite(n, b, row_map, col_ind, values, false);
 }
 
 bool rows_sorted_and_unique(Ordinal n, const RowMap& row_map, const ColumnIndices& col_ind) {
@@ -191,7 +199,11 @@ SortedArrays sorted_unique_arrays(Ordinal num_block_rows, Ordinal num_block_cols
   check_shape(num_block_rows, num_block_cols, block_size, row_map, col_ind, values);
   check_entries(num_block_rows, block_size, row_map, col_ind, values);
   if (rows_sorted_and_unique(num_block_rows, row_map, col_ind)) return {row_map, col_ind, values};
-  return sort_and_merge(num_block_rows, block_size, row_map, col_ind, values, arrays_may_change);
+  SortedArrays merged =
+      sort_and_merge(num_block_rows, block_size, row_map, col_ind, values, arrays_may_change);
+  // Finite entries can sum to ±inf.
+  check_finite(num_block_rows, block_size, merged.row_map, merged.col_ind, merged.values, true);
+  return merged;
 }
 
 }  // namespace detail

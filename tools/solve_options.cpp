@@ -168,9 +168,11 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
                               x 1..3 columns, real): recursive coordinate bisection on the
                               device (--partitioner rcb, and auto's choice without a grid);
                               not under mpirun
-  --subdomain-rows N          rows per subdomain at most; default: 1,500 on GPUs, the rows
-                              split evenly over the threads on CPU backends (one subdomain per
-                              thread; Serial: the exact ILU(0) of the whole matrix)
+  --subdomain-rows N          rows per subdomain at most; default: 1,500 on GPUs (a matrix
+                              too small for 4 subdomains per SM at that size: its rows split
+                              into that many, at least 256 each), the rows split evenly over
+                              the threads on CPU backends (one subdomain per thread; Serial:
+                              the exact ILU(0) of the whole matrix)
   --rhs FILE.mtx              right-hand side (Matrix Market array); default all ones
   --solver {method}
                               Krylov method; default bicgstab (cg: SPD A with ic0-dd or

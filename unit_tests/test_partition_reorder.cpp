@@ -178,17 +178,22 @@ TEST_CASE("partition options: subdomain size from team scratch and threads", "[p
   const Offset largest = max_subdomain_rows(1);
   CHECK(largest == Offset(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)) / sizeof(double));
   CHECK(max_subdomain_rows(3) % 3 == 0);
-  // The default: 1,500 rows in whole blocks on GPUs (at most the maximum); on CPUs every row
-  // with one thread, else 1.06 × an even share per thread (METIS's slack), in whole blocks.
+  // The default: on GPUs 1,500 rows, or an even split into concurrency() / 512 subdomains when
+  // that is smaller (at least 256 rows), in whole blocks and at most the maximum; on CPUs every
+  // row with one thread, else 1.06 × an even share per thread (METIS's slack), in whole blocks.
   constexpr bool gpu = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible;
   const Offset threads = Offset(ExecSpace().concurrency());
   for (const int b : {1, 3, 7}) {
-    for (const Offset rows : {Offset(b), Offset(7 * b), Offset(100'003) / b * b}) {
+    for (const Offset rows :
+         {Offset(b), Offset(7 * b), Offset(100'003) / b * b, Offset(900'001) / b * b,
+          Offset(50'000'000) / b * b}) {
       const Offset block_rows = rows / b;
       const Offset share = threads == 1 ? block_rows
                                         : (block_rows * 106 + threads * 100 - 1) / (threads * 100);
+      const Offset wanted = std::max(threads / 512, Offset(1));
+      const Offset even = std::clamp((rows + wanted - 1) / wanted, Offset(256), Offset(1500));
       const Offset expected =
-          gpu ? std::min(max_subdomain_rows(b), Offset(1500 - 1500 % b)) : share * b;
+          gpu ? std::min(max_subdomain_rows(b), std::max(even - even % b, Offset(b))) : share * b;
       CHECK(default_subdomain_rows(b, rows) == expected);
       // METIS then makes one part per thread.
       if (!gpu && block_rows >= 1000)

@@ -32,9 +32,13 @@ Offset default_subdomain_rows(int block_size, Offset num_rows) {
     const Offset share = (block_rows * 106 + threads * 100 - 1) / (threads * 100);
     return std::max(share, Offset(1)) * b;
   }
-  const Offset largest = max_subdomain_rows(block_size);
-  const Offset gpu_rows = 1500 - 1500 % b;
-  return std::min(largest, std::max(gpu_rows, b));
+  // Enough subdomains for the device: one per 512 of its concurrent threads (four per SM of
+  // 2,048 threads on NVIDIA GPUs), else most SMs idle during the apply.
+  const Offset wanted =
+      std::max(Offset(ExecSpace().concurrency()) / gpu_threads_per_subdomain, Offset(1));
+  const Offset filling = (num_rows + wanted - 1) / wanted;
+  const Offset rows = std::clamp(filling, gpu_min_default_rows, gpu_max_default_rows);
+  return std::min(max_subdomain_rows(block_size), std::max(rows - rows % b, b));
 }
 
 void PartitionOptions::validate(int block_size) const {

@@ -60,11 +60,19 @@ struct PartitionOptions {
 // execution space, rounded down to whole blocks.
 Offset max_subdomain_rows(int block_size);
 
+// The GPU default cap: the most rows, the fewest rows, and the device threads per subdomain
+// wanted (a smaller matrix gets smaller subdomains until it has concurrency() / 512 of them).
+inline constexpr Offset gpu_max_default_rows = 1500;
+inline constexpr Offset gpu_min_default_rows = 256;
+inline constexpr Offset gpu_threads_per_subdomain = 512;
+
 // The cap used when subdomain_rows = 0 for a matrix of num_rows scalar rows. On a GPU (device
-// memory the host cannot read): 1,500 rows, or the maximum if that is smaller, rounded down to
-// whole blocks. Smaller subdomains drop more couplings but have fewer levels, so the last team to
-// start finishes sooner and more teams fit an SM: measured faster to solution than the maximum on
-// GPUs (docs/PERFORMANCE.md). On CPU backends: every row with one thread, else 1.06 × an even
+// memory the host cannot read): 1,500 rows, fewer for a matrix that would then give fewer than
+// concurrency() / 512 subdomains (the rows split evenly into that many, at least 256), at most
+// the maximum, rounded down to whole blocks. Smaller subdomains drop more couplings but have
+// fewer levels, so the last team to start finishes sooner and more teams fit an SM; below about
+// four subdomains per SM most of the device idles (measured: docs/PERFORMANCE.md, "Subdomain
+// size for small matrices"). On CPU backends: every row with one thread, else 1.06 × an even
 // share of the rows per thread (concurrency()), in whole blocks, so METIS makes one part per
 // thread (chunks of the natural or RCM order: one per thread up to 17 threads, a few less
 // beyond): a thread solves its subdomain in sequence, so every further subdomain only drops

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "partition/balance.hpp"
-#include "partition/partition.hpp"  // row_index_keys
 #include "partition/coarsen.hpp"
-#include "partition/metis.hpp"  // metis_num_parts
+#include "partition/metis.hpp"      // metis_num_parts
+#include "partition/partition.hpp"  // row_index_keys
 #include "partition/refine.hpp"
 #include "partition/weighted_graph.hpp"
 
@@ -81,14 +81,16 @@ Labeling multilevel_labeling(const ExecSpace& space, const WeightedGraph& weight
   report.cluster_seconds = timer.seconds();
 
   timer.reset();
+  const RefineWork work(report.parts > 1 ? n : 0, report.parts);  // shared by every level
   for (std::size_t l = maps.size(); l-- > 0;) {
-    report.refine_moves += refine_labeling(space, graphs[l + 1], part, report.parts, max_block_rows,
-                                           multilevel_refine_passes);
+    if (report.parts > 1)
+      report.refine_moves += refine_labeling(space, graphs[l + 1], part, report.parts,
+                                             max_block_rows, multilevel_refine_passes, work);
     part = multilevel::project(space, part, maps[l]);
   }
   if (report.parts > 1)
     report.refine_moves += refine_labeling(space, graphs[0], part, report.parts, max_block_rows,
-                                           multilevel_refine_passes);
+                                           multilevel_refine_passes, work);
   space.fence();
   report.refine_seconds = timer.seconds();
 

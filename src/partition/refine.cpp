@@ -165,40 +165,49 @@ Offset overweight(const ExecSpace& space, const OrdinalView& part_weight, Ordina
 
 // Admits the confirmed moves into each part in increasing vertex order while the part stays
 // within max_part_weight (departures are not counted, so no part can overfill whatever else is
-// admitted), and applies them. The moves are grouped by destination in rows sorted by vertex,
-// so the admitted set does not depend on the order of the atomic slot claims.
+// admitted), applies them and brings part_weight up to date (arrivals and departures are integer
+// sums: the same every run). The moves are grouped by destination in rows sorted by vertex, so
+// the admitted set does not depend on the order of the atomic slot claims. movers and
+// mover_weights: room for every vertex; filled: room for every part.
 Offset admit_moves(const ExecSpace& space, const WeightedGraph& g, const OrdinalView& part,
                    const OrdinalView& part_weight, const OrdinalView& confirmed,
-                   const OffsetView& arrivals, Ordinal max_part_weight) {
+                   const OffsetView& arrivals, Ordinal max_part_weight, const OrdinalView& movers,
+                   const OrdinalView& mover_weights, const OrdinalView& filled,
+                   const OrdinalView& departed) {
   const Ordinal n = g.num_vertices(), num_parts = Ordinal(part_weight.extent(0));
   const auto vertex_weight = g.vertex_weight;
   const Offset total =
       exclusive_scan_in_place(space, "fgdd::partition::refine_arrival_scan", arrivals);
   if (total == 0) return 0;
-  OrdinalView movers(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::refine_movers"), total);
-  OrdinalView mover_weights(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::refine_mover_weights"),
-      total);
+  const auto used = Kokkos::make_pair(Offset(0), total);
+  const auto mover_list = Kokkos::subview(movers, used);
+  const auto mover_weight_list = Kokkos::subview(mover_weights, used);
   // no_move is negative: those vertices stay out of every group.
   group_by_key(
       space, "fgdd::partition::refine_group", n, arrivals,
       KOKKOS_LAMBDA(const Ordinal u) { return confirmed(u); },
       KOKKOS_LAMBDA(const Ordinal u) { return u; },
-      KOKKOS_LAMBDA(const Ordinal u) { return vertex_weight(u); }, movers, mover_weights);
+      KOKKOS_LAMBDA(const Ordinal u) { return vertex_weight(u); }, mover_list, mover_weight_list);
+  Kokkos::deep_copy(space, departed, Ordinal(0));
   Offset moved = 0;
   Kokkos::parallel_reduce(
       "fgdd::partition::refine_admit", Policy(space, 0, num_parts),
       KOKKOS_LAMBDA(const Ordinal q, Offset& count) {
         Ordinal weight = part_weight(q);
         for (Offset k = arrivals(q); k < arrivals(q + 1); ++k) {
-          if (weight + mover_weights(k) > max_part_weight) break;
-          weight += mover_weights(k);
-          part(movers(k)) = q;
+          if (weight + mover_weight_list(k) > max_part_weight) break;
+          weight += mover_weight_list(k);
+          const Ordinal u = mover_list(k);  // in this row only: its label is ours to change
+          Kokkos::atomic_add(&departed(part(u)), mover_weight_list(k));
+          part(u) = q;
           ++count;
         }
+        filled(q) = weight;
       },
       moved);
+  Kokkos::parallel_for(
+      "fgdd::partition::refine_reweigh", Policy(space, 0, num_parts),
+      KOKKOS_LAMBDA(const Ordinal q) { part_weight(q) = filled(q) - departed(q); });
   return moved;
 }
 
@@ -212,34 +221,66 @@ Offset count_changed(const ExecSpace& space, const OrdinalView& a, const Ordinal
 
 }  // namespace refine
 
+RefineWork::RefineWork(Ordinal max_vertices, Ordinal max_parts) {
+  const auto vertices = [&](const char* label) {
+    return Kokkos::View<Ordinal*, DeviceType>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), max_vertices);
+  };
+  const auto parts = [&](const char* label) {
+    return Kokkos::View<Ordinal*, DeviceType>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), max_parts);
+  };
+  dest = vertices("fgdd::partition::refine_dest");
+  gain = vertices("fgdd::partition::refine_gain");
+  confirmed = vertices("fgdd::partition::refine_confirmed");
+  input = vertices("fgdd::partition::refine_input");
+  best = vertices("fgdd::partition::refine_best");
+  movers = vertices("fgdd::partition::refine_movers");
+  mover_weights = vertices("fgdd::partition::refine_mover_weights");
+  part_weight = parts("fgdd::partition::refine_part_weight");
+  evictable = parts("fgdd::partition::refine_evictable");
+  filled = parts("fgdd::partition::refine_filled");
+  departed = parts("fgdd::partition::refine_departed");
+  arrivals = Kokkos::View<Offset*, DeviceType>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::refine_arrivals"),
+      max_parts + 1);
+}
+
 Offset refine_labeling(const ExecSpace& space, const WeightedGraph& graph,
                        const Kokkos::View<Ordinal*, DeviceType>& part, Ordinal num_parts,
                        Ordinal max_part_weight, int max_passes) {
   refine::check_labels(space, graph, part, num_parts);
+  RefineWork work(graph.num_vertices(), num_parts);
+  return refine_labeling(space, graph, part, num_parts, max_part_weight, max_passes, work);
+}
+
+Offset refine_labeling(const ExecSpace& space, const WeightedGraph& graph,
+                       const Kokkos::View<Ordinal*, DeviceType>& part, Ordinal num_parts,
+                       Ordinal max_part_weight, int max_passes, const RefineWork& work) {
   const Ordinal n = graph.num_vertices();
-  using refine::OrdinalView;
-  OrdinalView part_weight("fgdd::partition::refine_part_weight", num_parts);
-  refine::OffsetView arrivals("fgdd::partition::refine_arrivals", num_parts + 1);
-  OrdinalView dest(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::refine_dest"),
-                   n);
-  OrdinalView gain(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::refine_gain"),
-                   n);
-  OrdinalView confirmed(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::refine_confirmed"), n);
-  OrdinalView input(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::refine_input"), n);
-  OrdinalView best(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::refine_best"),
-                   n);
-  OrdinalView evictable("fgdd::partition::refine_evictable", num_parts);
+  const auto vertices = Kokkos::make_pair(Ordinal(0), n);
+  const auto parts = Kokkos::make_pair(Ordinal(0), num_parts);
+  const auto dest = Kokkos::subview(work.dest, vertices);
+  const auto gain = Kokkos::subview(work.gain, vertices);
+  const auto confirmed = Kokkos::subview(work.confirmed, vertices);
+  const auto input = Kokkos::subview(work.input, vertices);
+  const auto best = Kokkos::subview(work.best, vertices);
+  const auto part_weight = Kokkos::subview(work.part_weight, parts);
+  const auto evictable = Kokkos::subview(work.evictable, parts);
+  const auto filled = Kokkos::subview(work.filled, parts);
+  const auto departed = Kokkos::subview(work.departed, parts);
+  const auto arrivals =
+      Kokkos::subview(work.arrivals, Kokkos::make_pair(Ordinal(0), num_parts + 1));
   Kokkos::deep_copy(space, input, part);
   Kokkos::deep_copy(space, best, part);
   // Moves that lose nothing let the cut wander over plateaus, so the best labeling seen is kept
   // (least weight above the limit, then smallest cut) and a level ends after refine_patience
-  // passes without a better one.
+  // passes without a better one. The part weights are counted once, then kept up to date by
+  // admit_moves.
+  refine::weigh_parts(space, graph, part, part_weight);
   Offset best_over = 0, best_cut = 0;
   int since_best = 0;
   for (int pass = 0; pass < max_passes; ++pass) {
-    refine::weigh_parts(space, graph, part, part_weight);
     const Offset over = refine::overweight(space, part_weight, max_part_weight);
     const Offset cut = refine::propose_moves(space, graph, part, part_weight, max_part_weight, dest,
                                              gain, evictable);
@@ -252,8 +293,8 @@ Offset refine_labeling(const ExecSpace& space, const WeightedGraph& graph,
     if (over == 0 && cut == 0) break;
     refine::confirm_moves(space, graph, part, part_weight, max_part_weight, evictable, pass, dest,
                           gain, confirmed, arrivals);
-    if (refine::admit_moves(space, graph, part, part_weight, confirmed, arrivals,
-                            max_part_weight) == 0)
+    if (refine::admit_moves(space, graph, part, part_weight, confirmed, arrivals, max_part_weight,
+                            work.movers, work.mover_weights, filled, departed) == 0)
       break;
   }
   Kokkos::deep_copy(space, part, best);

@@ -26,4 +26,19 @@ Offset refine_labeling(const ExecSpace& space, const WeightedGraph& graph,
                        const Kokkos::View<Ordinal*, DeviceType>& part, Ordinal num_parts,
                        Ordinal max_part_weight, int max_passes);
 
+// Work arrays of refine_labeling for graphs of up to max_vertices vertices and labelings of up to
+// max_parts parts, so the levels of one multilevel hierarchy allocate them once.
+struct RefineWork {
+  RefineWork(Ordinal max_vertices, Ordinal max_parts);
+  Kokkos::View<Ordinal*, DeviceType> dest, gain, confirmed, input, best, movers, mover_weights;
+  Kokkos::View<Ordinal*, DeviceType> part_weight, evictable, filled, departed;
+  Kokkos::View<Offset*, DeviceType> arrivals;
+};
+
+// The same with work arrays of the caller, for labels known to be valid (not checked: the
+// multilevel partitioner's projections).
+Offset refine_labeling(const ExecSpace& space, const WeightedGraph& graph,
+                       const Kokkos::View<Ordinal*, DeviceType>& part, Ordinal num_parts,
+                       Ordinal max_part_weight, int max_passes, const RefineWork& work);
+
 }  // namespace fgdd::detail

@@ -93,7 +93,7 @@ void DistributedSolver::finish_setup(const ExecSpace& space, const Kokkos::Timer
                                 std::string(to_string(options_.method)) + " work vectors of " +
                                     std::to_string(matrix_->num_rows()) + " rows on rank " +
                                     std::to_string(comm_.rank()) +
-                                    (options_.method == KrylovMethod::Gmres
+                                    (method_names.has(options_.method, keeps_basis)
                                          ? " (restart " + std::to_string(krylov.restart) + ")"
                                          : std::string()));
   });

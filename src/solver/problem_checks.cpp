@@ -6,7 +6,7 @@ namespace fgdd::detail {
 
 void check_options_for_problem(const SolverOptions& options, Offset rows) {
   const int restart = options.krylov.restart;
-  if (options.method == KrylovMethod::Gmres && Offset(restart) > rows &&
+  if (method_names.has(options.method, keeps_basis) && Offset(restart) > rows &&
       restart != KrylovOptions{}.restart)
     throw InvalidInput("restart " + std::to_string(restart) + " exceeds the " +
                        std::to_string(rows) +
@@ -22,9 +22,9 @@ KrylovOptions krylov_for_problem(const KrylovOptions& options, Offset rows) {
 }
 
 std::size_t krylov_bytes(KrylovMethod method, const KrylovOptions& options, Offset local_rows) {
-  // Work vectors: a dozen at most for any method; GMRES adds its basis of restart + 1.
+  // Work vectors: a dozen at most for any method; those that keep a basis add restart + 1.
   std::size_t vectors = 12;
-  if (method == KrylovMethod::Gmres) vectors += std::size_t(options.restart) + 1;
+  if (method_names.has(method, keeps_basis)) vectors += std::size_t(options.restart) + 1;
   return vectors * std::size_t(local_rows) * sizeof(Scalar);
 }
 

@@ -14,7 +14,7 @@ std::string solve_memory_text(KrylovMethod method, const KrylovOptions& krylov, 
   const double gib = double(detail::krylov_bytes(method, krylov, rows)) / (1 << 30);
   return std::string(to_string(method)) + " solve of " + std::to_string(rows) + " rows (about " +
          std::to_string(gib) + " GiB of vectors" +
-         (method == KrylovMethod::Gmres
+         (method_names.has(method, keeps_basis)
               ? ", restart " + std::to_string(krylov.restart) + " basis vectors included"
               : std::string()) +
          ")";

@@ -182,8 +182,6 @@ int solve(const Communicator& comm, const SolveCommand& command) {
   return report.result.converged() ? 0 : 1;
 }
 
-// For an error on one rank outside any collective step: the others may wait in a reduction
-// forever, so mpirun must end them all; it then exits with this code, 2.
 // An error every rank threw: the root reports it, and the ranks return (exit 2) only after the
 // report is written, since mpirun tears the job down at the first rank's nonzero exit and could
 // drop a report written later (a missing message in 1 of 4 ctest runs). The barrier is polled
@@ -204,6 +202,8 @@ int report_on_root(const Communicator& comm, const std::string& message) {
   return 2;
 }
 
+// For an error on one rank outside any collective step: the others may wait in a reduction
+// forever, so mpirun must end them all; it then exits with this code, 2.
 [[noreturn]] void end_every_rank(const Communicator& comm, const std::string& message) {
   std::fprintf(stderr, "\nfgdd-solve: rank %d: %s\n", comm.rank(), message.c_str());
   std::fflush(stderr);

@@ -57,8 +57,6 @@ struct SubdomainIlu0Kernel {
   KOKKOS_INLINE_FUNCTION int b() const { return B > 0 ? B : runtime_b; }
   KOKKOS_INLINE_FUNCTION Scalar* block(Offset k) const { return &lu(k * Offset(b()) * b()); }
 
-  // Eliminates row i with the attempt's shift alpha; false when its pivot failed (recorded in
-  // failed_row only when record is set: a failure that a later attempt may still cure is not).
   // A_ik -= L_ij · U_jk for the entry kk of U_j: in the row's entry at target.
   KOKKOS_INLINE_FUNCTION void subtract_update(Offset kj, Offset kk, Offset target) const {
     const int bb = b() * b();
@@ -68,6 +66,8 @@ struct SubdomainIlu0Kernel {
     for (int e = 0; e < bb; ++e) t[e] -= product[e];
   }
 
+  // Eliminates row i with the attempt's shift alpha; false when its pivot failed (recorded in
+  // failed_row only when record is set: a failure that a later attempt may still cure is not).
   // Row order: position_of[c - first] is row i's entry in column c (relative to its first), or
   // −1. It finds the targets of row j's updates without merging the two rows, in the same order
   // as the merge, so the factors are the same bits.

@@ -8,6 +8,7 @@
 #include "core/errors.hpp"
 #include "core/exclusive_scan.hpp"
 #include "core/group_by_key.hpp"
+#include "core/huge_pages.hpp"
 #include "core/kokkos_compat.hpp"
 
 namespace fgdd::detail {
@@ -221,30 +222,20 @@ Offset count_changed(const ExecSpace& space, const OrdinalView& a, const Ordinal
 
 }  // namespace refine
 
-RefineWork::RefineWork(Ordinal max_vertices, Ordinal max_parts) {
-  const auto vertices = [&](const char* label) {
-    return Kokkos::View<Ordinal*, DeviceType>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), max_vertices);
-  };
-  const auto parts = [&](const char* label) {
-    return Kokkos::View<Ordinal*, DeviceType>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), max_parts);
-  };
-  dest = vertices("fgdd::partition::refine_dest");
-  gain = vertices("fgdd::partition::refine_gain");
-  confirmed = vertices("fgdd::partition::refine_confirmed");
-  input = vertices("fgdd::partition::refine_input");
-  best = vertices("fgdd::partition::refine_best");
-  movers = vertices("fgdd::partition::refine_movers");
-  mover_weights = vertices("fgdd::partition::refine_mover_weights");
-  part_weight = parts("fgdd::partition::refine_part_weight");
-  evictable = parts("fgdd::partition::refine_evictable");
-  filled = parts("fgdd::partition::refine_filled");
-  departed = parts("fgdd::partition::refine_departed");
-  arrivals = Kokkos::View<Offset*, DeviceType>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::refine_arrivals"),
-      max_parts + 1);
-}
+RefineWork::RefineWork(Ordinal max_vertices, Ordinal max_parts)
+    : dest(uninitialized_view<Ordinal>("fgdd::partition::refine_dest", max_vertices)),
+      gain(uninitialized_view<Ordinal>("fgdd::partition::refine_gain", max_vertices)),
+      confirmed(uninitialized_view<Ordinal>("fgdd::partition::refine_confirmed", max_vertices)),
+      input(uninitialized_view<Ordinal>("fgdd::partition::refine_input", max_vertices)),
+      best(uninitialized_view<Ordinal>("fgdd::partition::refine_best", max_vertices)),
+      movers(uninitialized_view<Ordinal>("fgdd::partition::refine_movers", max_vertices)),
+      mover_weights(
+          uninitialized_view<Ordinal>("fgdd::partition::refine_mover_weights", max_vertices)),
+      part_weight(uninitialized_view<Ordinal>("fgdd::partition::refine_part_weight", max_parts)),
+      evictable(uninitialized_view<Ordinal>("fgdd::partition::refine_evictable", max_parts)),
+      filled(uninitialized_view<Ordinal>("fgdd::partition::refine_filled", max_parts)),
+      departed(uninitialized_view<Ordinal>("fgdd::partition::refine_departed", max_parts)),
+      arrivals(uninitialized_view<Offset>("fgdd::partition::refine_arrivals", max_parts + 1)) {}
 
 Offset refine_labeling(const ExecSpace& space, const WeightedGraph& graph,
                        const Kokkos::View<Ordinal*, DeviceType>& part, Ordinal num_parts,

@@ -30,8 +30,8 @@ Offset refine_labeling(const ExecSpace& space, const WeightedGraph& graph,
 // max_parts parts, so the levels of one multilevel hierarchy allocate them once.
 struct RefineWork {
   RefineWork(Ordinal max_vertices, Ordinal max_parts);
-  Kokkos::View<Ordinal*, DeviceType> dest, gain, confirmed, input, best, movers, mover_weights;
-  Kokkos::View<Ordinal*, DeviceType> part_weight, evictable, filled, departed;
+  Kokkos::View<Ordinal*, DeviceType> dest, gain, confirmed, input, best, movers, mover_weights,
+      part_weight, evictable, filled, departed;
   Kokkos::View<Offset*, DeviceType> arrivals;
 };
 

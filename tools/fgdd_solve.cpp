@@ -89,16 +89,16 @@ int guarded(const std::function<int()>& body) {
   try {
     return body();
   } catch (const cli::UsageError& error) {
-    std::cerr << "fgdd-solve: " << error.what() << "\n" << cli::solve_usage();
+    std::cerr << ("fgdd-solve: " + std::string(error.what()) + "\n" + cli::solve_usage());
   } catch (const OutOfMemory& error) {
-    std::cerr << "\nfgdd-solve: out of memory: " << error.what() << "\n";
+    cli::print_error_line("out of memory: " + std::string(error.what()));
   } catch (const fgdd::Error& error) {
-    std::cerr << "\nfgdd-solve: " << error.what() << "\n";
+    cli::print_error_line(error.what());
   } catch (const std::exception& error) {
-    std::cerr << "\nfgdd-solve: " << (is_allocation_failure(error) ? "out of memory: " : "error: ")
-              << error.what() << "\n";
+    cli::print_error_line((is_allocation_failure(error) ? "out of memory: " : "error: ") +
+                          std::string(error.what()));
   } catch (...) {
-    std::cerr << "\nfgdd-solve: error: unknown exception\n";
+    cli::print_error_line("error: unknown exception");
   }
   return 2;
 }

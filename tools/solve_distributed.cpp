@@ -188,8 +188,7 @@ int solve(const Communicator& comm, const SolveCommand& command) {
 // for at most two seconds: a rank that got here alone must still exit, never hang.
 int report_on_root(const Communicator& comm, const std::string& message) {
   if (comm.is_root()) {
-    std::cerr << "\nfgdd-solve: " << message << "\n";
-    std::cerr.flush();
+    print_error_line(message);
   }
   MPI_Request request;
   MPI_Ibarrier(comm.get(), &request);

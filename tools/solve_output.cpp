@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 
 #include <cstdio>
+#include <iostream>
 
 namespace fgdd::cli {
 
@@ -49,6 +50,10 @@ void write_outputs(const SolveCommand& command, const SolveReport& report,
     }
   }
   if (!failures.empty()) throw Error(failures);
+}
+
+void print_error_line(const std::string& message) {
+  std::cerr << ("\nfgdd-solve: " + message + "\n") << std::flush;
 }
 
 }  // namespace fgdd::cli

@@ -25,4 +25,9 @@ std::string unconverged_comment(const SolveResult& result);
 void write_outputs(const SolveCommand& command, const SolveReport& report,
                    const SolutionWriter& write_x, std::ostream& notes);
 
+// Writes "\nfgdd-solve: <message>\n" to stderr in one write: std::cerr writes each << on its
+// own, and under mpirun, which forwards stdout and stderr separately, a progress line on stdout
+// could land between the pieces.
+void print_error_line(const std::string& message);
+
 }  // namespace fgdd::cli

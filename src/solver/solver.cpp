@@ -89,6 +89,25 @@ SolveResult Solver::solve(const ExecSpace& space, ConstVector b, Vector x) {
   return result;
 }
 
+void Solver::apply_preconditioner(const ExecSpace& space, ConstVector r, Vector z,
+                                  bool transposed) {
+  const Preconditioner& M = preconditioner();
+  const SparseMatrix& A_p = partitioned_->system.permuted;
+  check_vector_size(A_p, r.extent(0), "r");
+  check_vector_size(A_p, z.extent(0), "z");
+  if (transposed && !M.has_transpose())
+    throw InvalidInput("the preconditioner " + M.name() + " has no transpose apply");
+  // Pᵀ M_p⁻¹ P (or Pᵀ M_p⁻ᵀ P): the caller's vectors through the permuted preconditioner.
+  const Partition& partition = partitioned_->partition;
+  const int block_size = A_p.block_size();
+  permute_vector(space, partition, block_size, r, b_p_);
+  if (transposed)
+    M.apply_transpose(space, b_p_, x_p_);
+  else
+    M.apply(space, b_p_, x_p_);
+  unpermute_vector(space, partition, block_size, x_p_, z);
+}
+
 const PartitionReport& Solver::partition_report() const {
   if (!partitioned_) throw InvalidInput("partition_report before setup");
   return partitioned_->report;

@@ -49,6 +49,14 @@ class Solver {
   // GMRES restart above the rows runs as the rows (the default 30 on small problems).
   SolveResult solve(const ExecSpace& space, ConstVector b, Vector x);
 
+  // z = M⁻¹ r, or z = M⁻ᵀ r when transposed, in the caller's ordering: the preconditioner
+  // alone, for codes that run their own Krylov method (trilinos/ wraps it as a Tpetra
+  // operator). r and z may be the same vector. Uses the solver's work vectors, so calls on one
+  // Solver must not overlap. Throws InvalidInput before setup or for a transpose the
+  // preconditioner lacks (Preconditioner::has_transpose), DimensionMismatch for bad sizes.
+  void apply_preconditioner(const ExecSpace& space, ConstVector r, Vector z,
+                            bool transposed = false);
+
   const SolverOptions& options() const noexcept { return options_; }
   const PartitionReport& partition_report() const;
   const Preconditioner& preconditioner() const;

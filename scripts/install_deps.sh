@@ -5,6 +5,16 @@
 set -euo pipefail
 packages=(cmake g++ make libtrilinos-kokkos-dev libtrilinos-kokkos-kernels-dev libmetis-dev
           libopenmpi-dev openmpi-bin catch2)
+# trilinos/: Debian's libtrilinos-tpetra-dev does not depend on the -dev packages its CMake
+# config includes (Teuchos, Epetra, Thyra, ...), so they are listed here (about 30 MB).
+if [ "${FGDD_TRILINOS_DEPS:-1}" != 0 ]; then
+  packages+=(libtrilinos-teuchos-dev libtrilinos-tpetra-dev libtrilinos-belos-dev
+             libtrilinos-ifpack2-dev libtrilinos-epetra-dev libtrilinos-epetraext-dev
+             libtrilinos-triutils-dev libtrilinos-thyra-dev libtrilinos-rtop-dev
+             libtrilinos-xpetra-dev libtrilinos-zoltan-dev libtrilinos-zoltan2-dev
+             libtrilinos-amesos2-dev libtrilinos-shylu-dev libtrilinos-aztecoo-dev
+             libtrilinos-trilinosss-dev)
+fi
 # unit_tests/fem: DOLFINx assembles the systems, PETSc is the peer. About 160-220 more packages
 # (~180 MB download, ~1 GB installed; 2.5 minutes here). Without them those tests are not
 # registered (configure says so).

@@ -2,9 +2,11 @@
 
 #include "core/errors.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 
 namespace fgdd {
 
@@ -83,6 +85,12 @@ std::vector<std::string> SolverOptions::keys() {
           "jacobi_iters",
           "overlap",
           "jacobi_block_rows"};
+}
+
+bool SolverOptions::is_krylov_key(const std::string& key) {
+  static const char* const krylov[] = {"method",  "tol",  "abs_tol",    "max_iters",
+                                       "restart", "ortho", "stagnation", "divergence"};
+  return std::find(std::begin(krylov), std::end(krylov), key) != std::end(krylov);
 }
 
 void SolverOptions::set(const std::string& key, const std::string& value) {

@@ -89,6 +89,9 @@ struct SolverOptions {
   void set_all(const std::vector<std::string>& key_values);
   // The keys set() accepts, for help texts.
   static std::vector<std::string> keys();
+  // Whether a key of keys() sets the Krylov method or its stopping rules rather than the
+  // preconditioner (for adapters whose Krylov method is someone else's, trilinos/).
+  static bool is_krylov_key(const std::string& key);
   // Every key of keys() as "key=value", in that order: set_all(key_values()) on default options
   // gives these options back (the monitor aside). For logs, and for ranks comparing options.
   std::vector<std::string> key_values() const;

@@ -37,6 +37,7 @@ function(fgdd_find_trilinos_stack found_var why_var)
   add_library(fgdd::trilinos_stack INTERFACE IMPORTED GLOBAL)
   set_target_properties(fgdd::trilinos_stack PROPERTIES
     INTERFACE_INCLUDE_DIRECTORIES "${Ifpack2_INCLUDE_DIRS};${Ifpack2_TPL_INCLUDE_DIRS}"
-    INTERFACE_LINK_LIBRARIES "${Ifpack2_LIBRARIES};${Belos_LIBRARIES};${Tpetra_LIBRARIES};MPI::MPI_CXX")
+    INTERFACE_LINK_LIBRARIES
+      "${Ifpack2_LIBRARIES};${Belos_LIBRARIES};${Tpetra_LIBRARIES};MPI::MPI_CXX")
   set(${found_var} TRUE PARENT_SCOPE)
 endfunction()

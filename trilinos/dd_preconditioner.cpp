@@ -39,7 +39,9 @@ template <class Column>
 void combine(const ExecSpace& space, const Column& y, ConstVector z, Scalar alpha, Scalar beta) {
   Kokkos::parallel_for(
       "fgdd::trilinos::combine", Kokkos::RangePolicy<ExecSpace>(space, 0, z.extent(0)),
-      KOKKOS_LAMBDA(const Offset i) { y(i) = beta == 0 ? alpha * z(i) : alpha * z(i) + beta * y(i); });
+      KOKKOS_LAMBDA(const Offset i) {
+        y(i) = beta == 0 ? alpha * z(i) : alpha * z(i) + beta * y(i);
+      });
 }
 
 }  // namespace
@@ -52,8 +54,7 @@ void DdPreconditioner::setParameters(const Teuchos::ParameterList& params) {
     const std::string& name = params.name(it);
     const std::string prefix = parameter_prefix;
     if (name.compare(0, prefix.size(), prefix) != 0)
-      throw InvalidInput("parameter '" + name + "' is not one of fgdd's: " +
-                         preconditioner_keys());
+      throw InvalidInput("parameter '" + name + "' is not one of fgdd's: " + preconditioner_keys());
     const std::string key = name.substr(prefix.size());
     if (SolverOptions::is_krylov_key(key))
       throw InvalidInput("parameter '" + name +
@@ -66,7 +67,8 @@ void DdPreconditioner::setParameters(const Teuchos::ParameterList& params) {
 }
 
 void DdPreconditioner::initialize() {
-  if (A_.is_null()) throw InvalidInput("fgdd::trilinos::DdPreconditioner: initialize without a matrix");
+  if (A_.is_null())
+    throw InvalidInput("fgdd::trilinos::DdPreconditioner: initialize without a matrix");
   Kokkos::Timer timer;
   initialized_ = computed_ = factored_ = false;
   solver_.reset();
@@ -78,7 +80,8 @@ void DdPreconditioner::initialize() {
 }
 
 void DdPreconditioner::compute() {
-  if (!initialized_) throw InvalidInput("fgdd::trilinos::DdPreconditioner: compute before initialize");
+  if (!initialized_)
+    throw InvalidInput("fgdd::trilinos::DdPreconditioner: compute before initialize");
   Kokkos::Timer timer;
   const ExecSpace space;
   computed_ = false;
@@ -109,12 +112,11 @@ void DdPreconditioner::apply(const MultiVector& X, MultiVector& Y, Teuchos::ETra
   if (!computed_) throw InvalidInput("fgdd::trilinos::DdPreconditioner: apply before compute");
   const Offset n = block_.matrix.num_rows();
   if (X.getNumVectors() != Y.getNumVectors() || X.getLocalLength() != n || Y.getLocalLength() != n)
-    throw DimensionMismatch("fgdd::trilinos::DdPreconditioner::apply: X has " +
-                            std::to_string(X.getLocalLength()) + " rows and " +
-                            std::to_string(X.getNumVectors()) + " columns, Y " +
-                            std::to_string(Y.getLocalLength()) + " and " +
-                            std::to_string(Y.getNumVectors()) + ", on a block of " +
-                            std::to_string(n) + " rows");
+    throw DimensionMismatch(
+        "fgdd::trilinos::DdPreconditioner::apply: X has " + std::to_string(X.getLocalLength()) +
+        " rows and " + std::to_string(X.getNumVectors()) + " columns, Y " +
+        std::to_string(Y.getLocalLength()) + " and " + std::to_string(Y.getNumVectors()) +
+        ", on a block of " + std::to_string(n) + " rows");
   Kokkos::Timer timer;
   const ExecSpace space;
   const bool transposed = mode != Teuchos::NO_TRANS;
@@ -122,7 +124,8 @@ void DdPreconditioner::apply(const MultiVector& X, MultiVector& Y, Teuchos::ETra
     // Column by column through Vector views: right for MultiVectors of any column stride.
     const auto x_j = X.getVector(j);
     const auto y_j = Y.getVectorNonConst(j);
-    const auto x = Kokkos::subview(x_j->getLocalViewDevice(Tpetra::Access::ReadOnly), Kokkos::ALL(), 0);
+    const auto x =
+        Kokkos::subview(x_j->getLocalViewDevice(Tpetra::Access::ReadOnly), Kokkos::ALL(), 0);
     using TpetraSpace = typename decltype(x)::memory_space;
     // Tpetra's vectors are read in place when they live where fgdd's do (its node is the
     // default one); otherwise they are copied.
@@ -155,19 +158,20 @@ void DdPreconditioner::setMatrix(const Teuchos::RCP<const RowMatrix>& A) {
 }
 
 const PartitionReport& DdPreconditioner::partition_report() const {
-  if (!solver_) throw InvalidInput("fgdd::trilinos::DdPreconditioner: partition_report before compute");
+  if (!solver_)
+    throw InvalidInput("fgdd::trilinos::DdPreconditioner: partition_report before compute");
   return solver_->partition_report();
 }
 
 std::string DdPreconditioner::description() const {
-  std::string text = std::string("fgdd::trilinos::DdPreconditioner: ") +
-                     to_string(options_.preconditioner);
+  std::string text =
+      std::string("fgdd::trilinos::DdPreconditioner: ") + to_string(options_.preconditioner);
   if (computed_) {
     const PartitionReport& report = solver_->partition_report();
     text += ", " + std::to_string(report.num_subdomains) + " subdomains (" +
             to_string(report.partitioner) + ") on a local block of " +
-            std::to_string(block_.matrix.num_rows()) + " rows (" + to_string(block_.source) +
-            ", " + std::to_string(block_.dropped_entries) + " off-rank entries dropped)";
+            std::to_string(block_.matrix.num_rows()) + " rows (" + to_string(block_.source) + ", " +
+            std::to_string(block_.dropped_entries) + " off-rank entries dropped)";
   } else {
     text += initialized_ ? ", initialized" : ", not initialized";
   }

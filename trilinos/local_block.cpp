@@ -63,8 +63,8 @@ Kokkos::View<Offset*, DeviceType> count_owned(const RowMap& row_map, const Entri
 
 // The entries of `local` in owned columns, renumbered to this rank's rows, on the device.
 template <class LocalMatrix>
-LocalBlock filtered_block(const LocalMatrix& local,
-                          const Kokkos::View<Ordinal*, DeviceType>& owner, Ordinal n) {
+LocalBlock filtered_block(const LocalMatrix& local, const Kokkos::View<Ordinal*, DeviceType>& owner,
+                          Ordinal n) {
   const auto row_map = Kokkos::create_mirror_view_and_copy(MemSpace(), local.graph.row_map);
   const auto entries = Kokkos::create_mirror_view_and_copy(MemSpace(), local.graph.entries);
   const auto values = Kokkos::create_mirror_view_and_copy(MemSpace(), local.values);
@@ -144,9 +144,12 @@ LocalBlock local_diagonal_block(const RowMatrix& A) {
 
 const char* to_string(BlockSource source) noexcept {
   switch (source) {
-    case BlockSource::Shared: return "shared";
-    case BlockSource::Filtered: return "filtered";
-    case BlockSource::RowCopy: return "row copy";
+    case BlockSource::Shared:
+      return "shared";
+    case BlockSource::Filtered:
+      return "filtered";
+    case BlockSource::RowCopy:
+      return "row copy";
   }
   return "?";
 }

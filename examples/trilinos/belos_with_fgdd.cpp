@@ -4,7 +4,9 @@
 // solves once more. Prints iterations, setup and solve times and true residuals.
 //
 //   mpirun -np 2 fgdd_trilinos_example [--n 32] [--peclet 100] [--tol 1e-8] [--check]
+//                                      [--json FILE]
 //
+// --json: the printed rows as a JSON array (one object a row) for docs/PERFORMANCE.md.
 // --check: exit 1 unless every solve reached the tolerance in the true residual and fgdd took at
 // most 1.5 times the iterations of additive Schwarz + RILUK(0) with the same Krylov method.
 #include "convdiff_problem.hpp"
@@ -34,6 +36,7 @@ struct Settings {
   double peclet = 100;
   double tol = 1e-8;
   bool check = false;
+  std::string json;
 };
 
 Settings parse(int argc, char* argv[]) {
@@ -47,10 +50,13 @@ Settings parse(int argc, char* argv[]) {
       settings.peclet = std::atof(argv[++i]);
     } else if (flag == "--tol" && has_value) {
       settings.tol = std::atof(argv[++i]);
+    } else if (flag == "--json" && has_value) {
+      settings.json = argv[++i];
     } else if (flag == "--check") {
       settings.check = true;
     } else {
-      std::fprintf(stderr, "usage: %s [--n N] [--peclet P] [--tol T] [--check]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--n N] [--peclet P] [--tol T] [--check] [--json FILE]\n",
+                   argv[0]);
       std::exit(2);
     }
   }
@@ -103,7 +109,8 @@ Outcome solve(const Teuchos::Comm<int>& comm, const Teuchos::RCP<CrsMatrix>& A,
   if (method == "GMRES") params->set("Num Blocks", 30);
   Belos::SolverFactory<double, MultiVector, Operator> factory;
   const auto solver = factory.create(method, params);
-  const auto problem = Teuchos::rcp(new Belos::LinearProblem<double, MultiVector, Operator>(A, X, B));
+  const auto problem =
+      Teuchos::rcp(new Belos::LinearProblem<double, MultiVector, Operator>(A, X, B));
   problem->setRightPrec(M);
   problem->setProblem();
   solver->setProblem(problem);
@@ -127,6 +134,30 @@ Outcome solve(const Teuchos::Comm<int>& comm, const Teuchos::RCP<CrsMatrix>& A,
   return outcome;
 }
 
+void write_json(const std::string& path, const Settings& settings, int ranks,
+                const std::vector<Outcome>& outcomes) {
+  std::FILE* file = std::fopen(path.c_str(), "w");
+  if (file == nullptr) {
+    std::fprintf(stderr, "cannot write %s\n", path.c_str());
+    std::exit(2);
+  }
+  std::fprintf(file, "[\n");
+  for (std::size_t k = 0; k < outcomes.size(); ++k) {
+    const Outcome& o = outcomes[k];
+    std::fprintf(file,
+                 "  {\"n\": %lld, \"peclet\": %g, \"ranks\": %d, \"preconditioner\": \"%s\", "
+                 "\"method\": \"%s\", \"step\": %d, \"setup_s\": %.6f, \"iterations\": %d, "
+                 "\"solve_s\": %.6f, \"apply_ms\": %.6f, \"true_residual\": %.3e, "
+                 "\"converged\": %s}%s\n",
+                 settings.n, settings.peclet, ranks, o.preconditioner.c_str(), o.method.c_str(),
+                 o.step, o.setup_seconds, o.iterations, o.solve_seconds, o.apply_ms,
+                 o.true_residual, o.converged ? "true" : "false",
+                 k + 1 < outcomes.size() ? "," : "");
+  }
+  std::fprintf(file, "]\n");
+  std::fclose(file);
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
@@ -136,11 +167,12 @@ int main(int argc, char* argv[]) {
   const bool root = comm->getRank() == 0;
   const auto A = fgdd_example::convection_diffusion(comm, settings.n, settings.peclet);
   if (root)
-    std::printf("convection-diffusion %lld^3 (%lld rows, Peclet %g) on %d rank(s), tol %g\n\n"
-                "%-26s %-9s %4s %9s %6s %9s %9s %10s %s\n",
-                settings.n, settings.n * settings.n * settings.n, settings.peclet,
-                comm->getSize(), settings.tol, "preconditioner", "method", "step", "setup s",
-                "its", "solve s", "apply ms", "true res", "status");
+    std::printf(
+        "convection-diffusion %lld^3 (%lld rows, Peclet %g) on %d rank(s), tol %g\n\n"
+        "%-26s %-9s %4s %9s %6s %9s %9s %10s %s\n",
+        settings.n, settings.n * settings.n * settings.n, settings.peclet, comm->getSize(),
+        settings.tol, "preconditioner", "method", "step", "setup s", "its", "solve s", "apply ms",
+        "true res", "status");
   // Two rounds, the first a warm-up (first-touch allocations inside Belos and Tpetra would
   // otherwise go to whichever preconditioner runs first); the second is printed and checked.
   std::vector<Outcome> outcomes;
@@ -164,28 +196,33 @@ int main(int argc, char* argv[]) {
           outcome.setup_seconds = setup;
           outcomes.push_back(outcome);
           if (root && round == 1)
-            std::printf("%-26s %-9s %4d %9.4f %6d %9.4f %9.4f %10.3e %s\n",
-                        candidate.label.c_str(), method.c_str(), step, setup, outcome.iterations,
-                        outcome.solve_seconds, outcome.apply_ms, outcome.true_residual,
+            std::printf("%-26s %-9s %4d %9.4f %6d %9.4f %9.4f %10.3e %s\n", candidate.label.c_str(),
+                        method.c_str(), step, setup, outcome.iterations, outcome.solve_seconds,
+                        outcome.apply_ms, outcome.true_residual,
                         outcome.converged ? "converged" : "NOT CONVERGED");
         }
-        if (root && round == 1 && candidate.ifpack_name == fgdd::trilinos::fgdd_preconditioner_name &&
+        if (root && round == 1 &&
+            candidate.ifpack_name == fgdd::trilinos::fgdd_preconditioner_name &&
             method == "BICGSTAB")
           std::printf("  %s\n", M->description().c_str());
       }
     }
   }
+  if (root && !settings.json.empty())
+    write_json(settings.json, settings, comm->getSize(), outcomes);
   if (!settings.check) return 0;
   bool ok = true;
   for (const Outcome& outcome : outcomes) {
     if (!outcome.converged) {
       ok = false;
-      if (root) std::printf("check: %s %s step %d did not converge\n", outcome.preconditioner.c_str(), outcome.method.c_str(), outcome.step);
+      if (root)
+        std::printf("check: %s %s step %d did not converge\n", outcome.preconditioner.c_str(),
+                    outcome.method.c_str(), outcome.step);
     }
     if (outcome.preconditioner.rfind("fgdd", 0) != 0) continue;
     for (const Outcome& peer : outcomes) {
-      if (peer.preconditioner.find("Schwarz") == std::string::npos || peer.method != outcome.method ||
-          peer.step != outcome.step)
+      if (peer.preconditioner.find("Schwarz") == std::string::npos ||
+          peer.method != outcome.method || peer.step != outcome.step)
         continue;
       if (outcome.iterations > 1.5 * peer.iterations) {
         ok = false;

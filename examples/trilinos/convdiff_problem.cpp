@@ -15,7 +15,8 @@ Teuchos::RCP<CrsMatrix> convection_diffusion(const Teuchos::RCP<const Teuchos::C
   std::vector<GlobalOrdinal> columns;
   std::vector<double> values;
   for (std::size_t local = 0; local < map->getNodeNumElements(); ++local) {
-    const GlobalOrdinal row = map->getGlobalElement(static_cast<fgdd::trilinos::LocalOrdinal>(local));
+    const GlobalOrdinal row =
+        map->getGlobalElement(static_cast<fgdd::trilinos::LocalOrdinal>(local));
     const std::array<GlobalOrdinal, 3> at = {row % n, (row / n) % n, row / (n * n)};
     const std::array<GlobalOrdinal, 3> stride = {1, n, n * n};
     columns.assign(1, row);

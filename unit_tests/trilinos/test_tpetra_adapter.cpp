@@ -54,7 +54,8 @@ std::vector<double> local_values(const MultiVector& X, std::size_t column) {
 
 void fill_random(MultiVector& X, unsigned seed) {
   for (std::size_t j = 0; j < X.getNumVectors(); ++j) {
-    const auto values = reference::random_vector(X.getLocalLength(), seed + 7 * j + X.getMap()->getComm()->getRank());
+    const auto values = reference::random_vector(X.getLocalLength(),
+                                                 seed + 7 * j + X.getMap()->getComm()->getRank());
     auto view = X.getVectorNonConst(j)->getLocalViewHost(Tpetra::Access::OverwriteAll);
     for (std::size_t i = 0; i < values.size(); ++i) view(i, 0) = values[i];
   }
@@ -69,7 +70,8 @@ Teuchos::ParameterList natural_chunks(int rows) {
 
 }  // namespace
 
-TEST_CASE("DdPreconditioner applies the rank block's M⁻¹ and M⁻ᵀ like fgdd's Solver", "[trilinos]") {
+TEST_CASE("DdPreconditioner applies the rank block's M⁻¹ and M⁻ᵀ like fgdd's Solver",
+          "[trilinos]") {
   const auto comm = Tpetra::getDefaultComm();
   const auto A = fgdd_example::convection_diffusion(comm, 9, 50.0);
   const int subdomain_rows = GENERATE(0, 40);
@@ -82,7 +84,8 @@ TEST_CASE("DdPreconditioner applies the rank block's M⁻¹ and M⁻ᵀ like fgd
   Solver reference_solver(M.options());
   reference_solver.setup(ExecSpace(), make_matrix(block_from_global_rows(*A, dropped)));
   CHECK(M.local_block().dropped_entries == dropped);
-  CHECK(M.local_block().source == (comm->getSize() == 1 ? BlockSource::Shared : BlockSource::Filtered));
+  CHECK(M.local_block().source ==
+        (comm->getSize() == 1 ? BlockSource::Shared : BlockSource::Filtered));
 
   MultiVector X(A->getRowMap(), 2), Y(A->getRowMap(), 2);
   fill_random(X, 1u);

@@ -104,7 +104,9 @@ void DdPreconditioner::compute() {
 }
 
 bool DdPreconditioner::hasTransposeApply() const {
-  return preconditioner_names.has(options_.preconditioner, transpose_apply);
+  // The options of the solver set up, if any: setParameters takes effect at initialize().
+  const SolverOptions& options = solver_ ? solver_->options() : options_;
+  return preconditioner_names.has(options.preconditioner, transpose_apply);
 }
 
 void DdPreconditioner::apply(const MultiVector& X, MultiVector& Y, Teuchos::ETransp mode,

@@ -143,7 +143,8 @@ std::pair<int, SolveStatus> stop_of(const std::vector<double>& residuals, int wi
   options.divergence_factor = divergence_factor;
   options.relative_tolerance = 1e-8;
   const MatrixOperator op(A);
-  detail::SolveTracker tracker(ExecSpace(), op, b, x, options, r);
+  KrylovWorkspace workspace;
+  detail::SolveTracker tracker(ExecSpace(), op, b, x, options, r, workspace);
   SolveStatus status = SolveStatus::MaxIterations;
   std::string reason;
   for (std::size_t k = 1; k < residuals.size(); ++k)

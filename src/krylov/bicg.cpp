@@ -10,17 +10,19 @@
 namespace fgdd {
 
 SolveResult bicg(const ExecSpace& space, const Operator& A, const Preconditioner& M, ConstVector b,
-                 Vector x, const KrylovOptions& options) {
+                 Vector x, const KrylovOptions& options, KrylovWorkspace* workspace) {
   if (!M.has_transpose())
     throw InvalidInput("BiCG needs M⁻ᵀ, and preconditioner '" + M.name() + "' has none");
   if (!A.has_transpose())
     throw InvalidInput("BiCG needs Aᵀ, and operator '" + A.name() + "' has none");
   const Offset n = b.extent(0);
-  Vector r("fgdd::krylov::r", n), r_shadow("fgdd::krylov::r_shadow", n), z("fgdd::krylov::z", n),
-      z_shadow("fgdd::krylov::z_shadow", n), p("fgdd::krylov::p", n),
-      p_shadow("fgdd::krylov::p_shadow", n), q("fgdd::krylov::q", n),
-      q_shadow("fgdd::krylov::q_shadow", n);
-  detail::SolveTracker tracker(space, A, b, x, options, r);
+  KrylovWorkspace own;
+  KrylovWorkspace& work = workspace != nullptr ? *workspace : own;
+  Vector r = work.vector("fgdd::krylov::r", n), r_shadow = work.vector("fgdd::krylov::r_shadow", n),
+         z = work.vector("fgdd::krylov::z", n), z_shadow = work.vector("fgdd::krylov::z_shadow", n),
+         p = work.vector("fgdd::krylov::p", n), p_shadow = work.vector("fgdd::krylov::p_shadow", n),
+         q = work.vector("fgdd::krylov::q", n), q_shadow = work.vector("fgdd::krylov::q_shadow", n);
+  detail::SolveTracker tracker(space, A, b, x, options, r, work);
   SolveStatus status = SolveStatus::MaxIterations;
   std::string reason;
   const auto finish = [&](SolveStatus st, std::string why) {

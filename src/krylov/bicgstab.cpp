@@ -9,13 +9,18 @@
 namespace fgdd {
 
 SolveResult bicgstab(const ExecSpace& space, const Operator& A, const Preconditioner& M,
-                     ConstVector b, Vector x, const KrylovOptions& options) {
+                     ConstVector b, Vector x, const KrylovOptions& options,
+                     KrylovWorkspace* workspace) {
   const Offset n = b.extent(0);
-  // Zero-initialized: BiCGSTAB's p and v start at 0.
-  Vector r("fgdd::krylov::r", n), r_hat("fgdd::krylov::r_hat", n), p("fgdd::krylov::p", n),
-      v("fgdd::krylov::v", n), s("fgdd::krylov::s", n), t("fgdd::krylov::t", n),
-      p_hat("fgdd::krylov::p_hat", n), s_hat("fgdd::krylov::s_hat", n);
-  detail::SolveTracker tracker(space, A, b, x, options, r);
+  KrylovWorkspace own;
+  KrylovWorkspace& work = workspace != nullptr ? *workspace : own;
+  // Each written before it is read (p and v are zeroed when the recurrence starts).
+  Vector r = work.vector("fgdd::krylov::r", n), r_hat = work.vector("fgdd::krylov::r_hat", n),
+         p = work.vector("fgdd::krylov::p", n), v = work.vector("fgdd::krylov::v", n),
+         s = work.vector("fgdd::krylov::s", n), t = work.vector("fgdd::krylov::t", n),
+         p_hat = work.vector("fgdd::krylov::p_hat", n),
+         s_hat = work.vector("fgdd::krylov::s_hat", n);
+  detail::SolveTracker tracker(space, A, b, x, options, r, work);
   SolveStatus status = SolveStatus::MaxIterations;
   std::string reason;
   const auto finish = [&](SolveStatus st, std::string why) {

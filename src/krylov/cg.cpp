@@ -9,11 +9,13 @@
 namespace fgdd {
 
 SolveResult cg(const ExecSpace& space, const Operator& A, const Preconditioner& M, ConstVector b,
-               Vector x, const KrylovOptions& options) {
+               Vector x, const KrylovOptions& options, KrylovWorkspace* workspace) {
   const Offset n = b.extent(0);
-  Vector r("fgdd::krylov::r", n), z("fgdd::krylov::z", n), p("fgdd::krylov::p", n),
-      q("fgdd::krylov::q", n);
-  detail::SolveTracker tracker(space, A, b, x, options, r, /*method_is_cg=*/true);
+  KrylovWorkspace own;
+  KrylovWorkspace& work = workspace != nullptr ? *workspace : own;
+  Vector r = work.vector("fgdd::krylov::r", n), z = work.vector("fgdd::krylov::z", n),
+         p = work.vector("fgdd::krylov::p", n), q = work.vector("fgdd::krylov::q", n);
+  detail::SolveTracker tracker(space, A, b, x, options, r, work, /*method_is_cg=*/true);
   SolveStatus status = SolveStatus::MaxIterations;
   std::string reason;
   const auto finish = [&](SolveStatus st, std::string why) {

@@ -97,11 +97,14 @@ std::vector<double> back_substitute(const std::vector<double>& H, int ld, int j,
 }  // namespace
 
 SolveResult gmres(const ExecSpace& space, const Operator& A, const Preconditioner& M, ConstVector b,
-                  Vector x, const KrylovOptions& options) {
+                  Vector x, const KrylovOptions& options, KrylovWorkspace* workspace) {
   const Offset n = b.extent(0);
   const int m = options.restart;
-  Vector r("fgdd::krylov::r", n), w("fgdd::krylov::w", n), z("fgdd::krylov::z", n);
-  detail::SolveTracker tracker(space, A, b, x, options, r);
+  KrylovWorkspace own;
+  KrylovWorkspace& work = workspace != nullptr ? *workspace : own;
+  Vector r = work.vector("fgdd::krylov::r", n), w = work.vector("fgdd::krylov::w", n),
+         z = work.vector("fgdd::krylov::z", n);
+  detail::SolveTracker tracker(space, A, b, x, options, r, work);
   SolveStatus status = SolveStatus::MaxIterations;
   std::string reason;
   const auto finish = [&](SolveStatus st, std::string why) {
@@ -109,7 +112,7 @@ SolveResult gmres(const ExecSpace& space, const Operator& A, const Preconditione
   };
   if (tracker.finished_at_start(status, reason)) return finish(status, reason);
 
-  Basis V(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::krylov::gmres_basis"), n, m + 1);
+  const Basis V = work.basis(n, m + 1);
   Kokkos::View<Scalar*, DeviceType> h("fgdd::krylov::gmres_h", m + 1),
       correction("fgdd::krylov::gmres_correction", m + 1), y_device("fgdd::krylov::gmres_y", m);
   const int ld = m + 1;

@@ -5,6 +5,7 @@
 
 #include "core/enum_names.hpp"
 #include "krylov/krylov_options.hpp"
+#include "krylov/krylov_workspace.hpp"
 #include "krylov/operator.hpp"
 #include "krylov/preconditioner.hpp"
 #include "krylov/solve_result.hpp"
@@ -28,9 +29,9 @@ inline const auto method_names =
 
 const char* to_string(KrylovMethod method) noexcept;
 
-// Solves A x = b with method, x holding the initial guess.
+// Solves A x = b with method, x holding the initial guess; workspace as for the methods.
 SolveResult solve_with(KrylovMethod method, const ExecSpace& space, const Operator& A,
                        const Preconditioner& M, ConstVector b, Vector x,
-                       const KrylovOptions& options);
+                       const KrylovOptions& options, KrylovWorkspace* workspace = nullptr);
 
 }  // namespace fgdd

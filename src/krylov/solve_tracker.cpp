@@ -65,7 +65,8 @@ bool negligible(double value, double scale) {
 }
 
 SolveTracker::SolveTracker(const ExecSpace& space, const Operator& A, ConstVector b, Vector x,
-                           const KrylovOptions& options, Vector r, bool method_is_cg)
+                           const KrylovOptions& options, Vector r, KrylovWorkspace& workspace,
+                           bool method_is_cg)
     : space_(space), A_(A), b_(b), options_(options) {
   options.validate();
   window_ = options.stagnation_window(method_is_cg);
@@ -73,8 +74,7 @@ SolveTracker::SolveTracker(const ExecSpace& space, const Operator& A, ConstVecto
   check_vector_size(A, x.extent(0), "x");
   scale_ = exact_scale(A.max_over_ranks(max_abs(space, b)));
   if (scale_ != 1) {
-    Vector scaled(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::krylov::scaled_b"),
-                  b.extent(0));
+    Vector scaled = workspace.vector("fgdd::krylov::scaled_b", b.extent(0));
     scale_into(space, scale_, b, scaled);
     scale_into(space, scale_, x, x);
     b_ = scaled;
@@ -82,8 +82,7 @@ SolveTracker::SolveTracker(const ExecSpace& space, const Operator& A, ConstVecto
   b_norm_ = norm(b_, A.global_sum(norm2_squared(space, b_)));
   residual_ = residual_norm(x, r);
   smallest_ = residual_;
-  best_x_ =
-      Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::krylov::best_x"), x.extent(0));
+  best_x_ = workspace.vector("fgdd::krylov::best_x", x.extent(0));
   copy(space, x, best_x_);
   best_x_residual_ = residual_;
   result_.initial_residual = residual_;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "krylov/krylov_options.hpp"
+#include "krylov/krylov_workspace.hpp"
 #include "krylov/operator.hpp"
 #include "krylov/solve_result.hpp"
 
@@ -27,7 +28,8 @@ class SolveTracker {
   // scalings): x is scaled here and back in finish, and the method must use b() for b.
   // method_is_cg: the stagnation window's automatic value is 0 (see KrylovOptions).
   SolveTracker(const ExecSpace& space, const Operator& A, ConstVector b, Vector x,
-               const KrylovOptions& options, Vector r, bool method_is_cg = false);
+               const KrylovOptions& options, Vector r, KrylovWorkspace& workspace,
+               bool method_is_cg = false);
 
   // The right-hand side the method works with (b, or its scaled copy).
   ConstVector b() const noexcept { return b_; }

@@ -171,7 +171,7 @@ SolveResult DistributedSolver::solve_local(const ExecSpace& space, ConstVector b
   });
   const Offset rows = Offset(matrix().global_num_block_rows()) * matrix().block_size();
   return solve_with(options_.method, space, *operator_, *preconditioner_, b_local, x_local,
-                    detail::krylov_for_problem(options_.krylov, rows));
+                    detail::krylov_for_problem(options_.krylov, rows), &workspace_);
 }
 
 SolveResult DistributedSolver::solve(const ExecSpace& space, ConstVector b, Vector x) {

@@ -83,7 +83,7 @@ SolveResult Solver::solve(const ExecSpace& space, ConstVector b, Vector x) {
   const KrylovOptions krylov = detail::krylov_for_problem(options_.krylov, n);
   SolveResult result;
   detail::with_memory_named(solve_memory_text(options_.method, krylov, n), [&] {
-    result = solve_with(options_.method, space, A_op, M, b_p_, x_p_, krylov);
+    result = solve_with(options_.method, space, A_op, M, b_p_, x_p_, krylov, &workspace_);
   });
   unpermute_vector(space, partition, block_size, x_p_, x);
   return result;

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "core/sparse_matrix.hpp"
+#include "krylov/krylov_workspace.hpp"
 #include "krylov/preconditioner.hpp"
 #include "krylov/solve_result.hpp"
 #include "partition/partition_matrix.hpp"
@@ -68,6 +69,7 @@ class Solver {
   std::unique_ptr<PartitionedMatrix> partitioned_;
   std::unique_ptr<Preconditioner> preconditioner_;
   Vector b_p_, x_p_;  // the permuted right-hand side and solution, allocated once
+  KrylovWorkspace workspace_;  // the Krylov method's vectors, kept from solve to solve
   double setup_seconds_ = 0;
   double update_seconds_ = 0;
 };

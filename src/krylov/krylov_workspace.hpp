@@ -1,0 +1,38 @@
+// The vectors a Krylov method works in, kept between solves: the first solve of a size allocates
+// them and the next ones reuse them. An application solving one pattern thousands of times then
+// pays no allocation per solve: on CPUs each fresh allocation is first-touched page by page, on
+// GPUs it is a device allocation and a fill. A reused vector holds what the last solve left, so a
+// method takes from here only vectors it writes before it reads them.
+#pragma once
+
+#include "core/types.hpp"
+
+#include <map>
+#include <string>
+
+namespace fgdd {
+
+class KrylovWorkspace {
+ public:
+  using Basis = Kokkos::View<Scalar**, Kokkos::LayoutLeft, DeviceType>;
+
+  // The vector named `label` with n entries: the kept one when it has n entries, otherwise a new
+  // one, not initialized.
+  Vector vector(const std::string& label, Offset n);
+
+  // The n × columns GMRES basis, the same way.
+  Basis basis(Offset n, int columns);
+
+  // Bytes held.
+  Offset bytes() const noexcept;
+
+  // Sets every entry held to value: what a reused vector may hold, for the tests that prove the
+  // methods never read a vector before writing it (they fill with NaN).
+  void fill(const ExecSpace& space, Scalar value);
+
+ private:
+  std::map<std::string, Vector> vectors_;
+  Basis basis_;
+};
+
+}  // namespace fgdd

@@ -220,6 +220,28 @@ TEST_CASE("Solver::apply_preconditioner applies M⁻¹ and M⁻ᵀ in the caller
   }
 }
 
+TEST_CASE("Solver: one subdomain leaves the operator's matrix unfactored", "[solver]") {
+  // Nothing is dropped, so the dropped matrix is the operator's matrix A_p itself: the
+  // factorization must copy it (factor_in_place only applies to a separate dropped copy).
+  auto arrays = reference::random_matrix(50, 1, 4, 21u);
+  SolverOptions options;
+  options.set_all({"preconditioner=ildu0-dd", "partitioner=natural", "subdomain_rows=50",
+                   "tol=1e-10"});
+  Solver solver(options);
+  solver.setup(ExecSpace(), make_matrix(arrays));
+  REQUIRE(solver.partition_report().num_subdomains == 1);
+  const auto b = reference::random_vector(50, 22u);
+  for (int step = 0; step < 2; ++step) {
+    if (step == 1) {
+      for (auto& v : arrays.values) v *= 1.5;
+      solver.update_values(ExecSpace(), make_matrix(arrays));
+    }
+    Vector x("x", 50);
+    REQUIRE(solver.solve(ExecSpace(), reference::to_device(b), x).converged());
+    CHECK(reference::relative_residual(make_matrix(arrays), reference::to_host(x), b) <= 1e-9);
+  }
+}
+
 TEST_CASE("Solver misuse throws typed errors", "[solver]") {
   Solver solver;
   Vector b("b", 4), x("x", 4);

@@ -337,10 +337,13 @@ SubdomainIlu0::SubdomainIlu0(const ExecSpace& space, const SparseMatrix& dropped
     col_ind = fill_.col_ind;
     report_.fill_entries = fill_.fill_entries;
   }
+  const bool in_place = options_.factor_in_place && options_.level_of_fill == 0 &&
+                        options_.form != IluForm::Ildlt;
   factors_ = SparseMatrix(
       SparseMatrix::ValidatedTag{}, n, b, row_map, col_ind,
-      detail::uninitialized_view<Scalar>("fgdd::factor::lu",
-                                         col_ind.extent(0) * Offset(b) * Offset(b)));
+      in_place ? dropped.values()
+               : detail::uninitialized_view<Scalar>("fgdd::factor::lu",
+                                                    col_ind.extent(0) * Offset(b) * Offset(b)));
   diag_position_ = Kokkos::View<Offset*, DeviceType>("fgdd::factor::diag_position", n);
   const Ordinal bad = n == 0 ? 0
                              : detail::find_diagonals(space, factors_, partition.subdomain_offsets,
@@ -392,7 +395,7 @@ const FactorReport& SubdomainIlu0::numeric(const ExecSpace& space, const SparseM
     detail::symmetric_part(space, dropped, mirror_, dropped.values(), factors_.values());
   } else if (options_.level_of_fill > 0) {
     detail::scatter_into_pattern(space, dropped, fill_, factors_.values());
-  } else {
+  } else if (factors_.values().data() != dropped.values().data()) {  // else factor_in_place
     Kokkos::deep_copy(space, factors_.values(), dropped.values());
   }
   const bool positive_definite = options_.shift == PivotShift::PositiveDefinite;

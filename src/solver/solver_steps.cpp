@@ -52,6 +52,9 @@ std::unique_ptr<Preconditioner> make_preconditioner(
     case PreconditionerKind::Ildu0Dd:
     case PreconditionerKind::Ilu0Dd:
     case PreconditionerKind::Ic0Dd:
+      // The caller refills dropped before every refactor; when nothing was dropped it is the
+      // operator's matrix itself and must stay.
+      dd.factor.factor_in_place = dropped.values().data() != permuted.values().data();
       return std::make_unique<DdIluPreconditioner>(space, dropped, partition, dd);
     case PreconditionerKind::Ilu0:
     case PreconditionerKind::Ildu0: {

@@ -1,7 +1,8 @@
-// Belos (BiCGStab, GMRES) preconditioned by fgdd, next to Ifpack2's RILUK(0) and additive Schwarz
-// + RILUK(0), on a 3-D convection–diffusion matrix assembled as a Tpetra matrix; each
-// preconditioner is set up, solves, gets new values of the same pattern (compute() again) and
-// solves once more. Prints iterations, setup and solve times and true residuals.
+// Belos (BiCGStab, GMRES) preconditioned by fgdd, next to Ifpack2's RILUK(0), additive Schwarz +
+// RILUK(0) and additive Schwarz with fgdd inside (overlap 1), on a 3-D convection–diffusion
+// matrix assembled as a Tpetra matrix; each preconditioner is set up, solves, gets new values of
+// the same pattern (compute() again) and solves once more. Prints iterations, setup and solve times
+// and true residuals.
 //
 //   mpirun -np 2 fgdd_trilinos_example [--n 32] [--peclet 100] [--tol 1e-8] [--check]
 //                                      [--json FILE]
@@ -16,6 +17,7 @@
 #include <BelosLinearProblem.hpp>
 #include <BelosSolverFactory.hpp>
 #include <BelosTpetraAdapter.hpp>
+#include <Ifpack2_Details_NestedPreconditioner.hpp>
 #include <Tpetra_Core.hpp>
 
 #include <cstdio>
@@ -68,6 +70,7 @@ struct Candidate {
   std::string label;
   std::string ifpack_name;  // for create_preconditioner
   Teuchos::ParameterList params;
+  bool fgdd_inside = false;  // Schwarz with fgdd's preconditioner as its inner solver
 };
 
 std::vector<Candidate> candidates() {
@@ -80,7 +83,23 @@ std::vector<Candidate> candidates() {
   Teuchos::ParameterList inner;
   inner.set("fact: iluk level-of-fill", 0);
   schwarz.params.set("inner preconditioner parameters", inner);
-  return {fgdd, riluk, schwarz};
+  Candidate schwarz_fgdd{"Ifpack2 Schwarz+fgdd", "SCHWARZ", {}, true};
+  schwarz_fgdd.params.set("schwarz: overlap level", 1);
+  return {fgdd, riluk, schwarz, schwarz_fgdd};
+}
+
+// The candidate's preconditioner, set up with its parameters.
+Teuchos::RCP<IfpackPreconditioner> make(const Candidate& candidate,
+                                        const Teuchos::RCP<CrsMatrix>& A) {
+  const auto M = fgdd::trilinos::create_preconditioner(candidate.ifpack_name, A);
+  M->setParameters(candidate.params);
+  if (candidate.fgdd_inside) {
+    // Overlap from Ifpack2, fgdd's subdomains inside each rank's overlapped block.
+    auto& nested = dynamic_cast<Ifpack2::Details::NestedPreconditioner<IfpackPreconditioner>&>(*M);
+    nested.setInnerPreconditioner(
+        Teuchos::RCP<IfpackPreconditioner>(new fgdd::trilinos::DdPreconditioner(Teuchos::null)));
+  }
+  return M;
 }
 
 struct Outcome {
@@ -180,8 +199,7 @@ int main(int argc, char* argv[]) {
     outcomes.clear();
     for (const Candidate& candidate : candidates()) {
       for (const std::string method : {"BICGSTAB", "GMRES"}) {
-        const auto M = fgdd::trilinos::create_preconditioner(candidate.ifpack_name, A);
-        M->setParameters(candidate.params);
+        const auto M = make(candidate, A);
         for (int step = 1; step <= 2; ++step) {
           // Step 2: new values of the same pattern, so compute() alone refreshes the factors.
           if (step == 2) fgdd_example::shift_diagonal(*A, 0.5);
@@ -221,7 +239,7 @@ int main(int argc, char* argv[]) {
     }
     if (outcome.preconditioner.rfind("fgdd", 0) != 0) continue;
     for (const Outcome& peer : outcomes) {
-      if (peer.preconditioner.find("Schwarz") == std::string::npos ||
+      if (peer.preconditioner.find("Schwarz+RILUK") == std::string::npos ||
           peer.method != outcome.method || peer.step != outcome.step)
         continue;
       if (outcome.iterations > 1.5 * peer.iterations) {

@@ -1,5 +1,6 @@
-// Team sizes for team launches: the backend's limit for a functor, and the CPU rule for teams
-// whose threads work independently.
+// Team sizes and vector lanes for team launches: the backend's limit for a functor, the CPU rule
+// for teams whose threads work independently, and the lane rules, which follow the backend's
+// SIMD width (32 on NVIDIA, 64 on AMD, 1 on CPUs) instead of assuming a warp of 32.
 #pragma once
 
 #include "core/types.hpp"
@@ -28,28 +29,47 @@ int independent_team_size(const ExecSpace& space, const Functor& functor, int la
   return host_memory ? 1 : team_size_within(space, functor, lanes, wanted);
 }
 
-// The most vector lanes fgdd gives one row or point: a warp's 32, fewer where the backend allows
-// fewer (CPU backends run lanes as a loop).
-inline int max_vector_lanes() {
-  return std::min(32, Kokkos::TeamPolicy<ExecSpace>::vector_length_max());
-}
+// The backend's SIMD width, as Kokkos reports it (the most vector lanes a team thread may have):
+// 32 on NVIDIA GPUs (a warp), 64 on AMD GPUs (a wavefront), 1 on CPU backends.
+inline int simd_width() { return Kokkos::TeamPolicy<ExecSpace>::vector_length_max(); }
+
+// The rules below take the SIMD width as an argument, so that tests run them for every backend's
+// width on any machine (unit_tests/test_team_size.cpp); the functions without it ask the backend.
+
+// The most vector lanes fgdd gives one row or point: 32, or fewer where the SIMD width is
+// smaller (CPU backends run lanes as a loop). 32 also on AMD's 64-wide wavefronts: rows rarely
+// have more than 32 entries to share, and a wavefront then holds two team threads.
+constexpr int max_vector_lanes_for(int simd) { return simd < 32 ? (simd < 1 ? 1 : simd) : 32; }
+inline int max_vector_lanes() { return max_vector_lanes_for(simd_width()); }
 
 // Lanes for `items` pieces of work that one row or point shares out: the smallest power of two
-// covering them, at most max_vector_lanes().
-inline int lanes_covering(Offset items) {
-  const int most = max_vector_lanes();
+// covering them, at most max_vector_lanes_for(simd).
+constexpr int lanes_covering_for(Offset items, int simd) {
+  const int most = max_vector_lanes_for(simd);
   int lanes = 1;
   while (lanes < most && Offset(lanes) < items) lanes *= 2;
   return lanes;
 }
+inline int lanes_covering(Offset items) { return lanes_covering_for(items, simd_width()); }
+
+// `threads` rounded up to whole SIMD groups (warps or wavefronts) when a team may hold one, never
+// above team_max: a team of 40 threads would otherwise leave most of its last group idle.
+constexpr int whole_simd_groups(int threads, int simd, int team_max) {
+  if (simd > 1 && team_max >= simd) threads = (threads + simd - 1) / simd * simd;
+  return threads < team_max ? threads : team_max;
+}
 
 // How many teams of `threads` threads (vector lanes included) the device likely holds at once,
-// for persistent teams that take work by ticket: its thread slots over a team's (whole warps on
-// GPUs, where registers typically leave a quarter of the slots usable), at least one.
+// for persistent teams that take work by ticket: its thread slots over a team's (whole SIMD
+// groups on GPUs, where registers typically leave a quarter of the slots usable), at least one.
+constexpr int resident_teams_for(int concurrency, int threads, int simd) {
+  const int group = simd < 1 ? 1 : simd;
+  const int slots = (threads + group - 1) / group * group;
+  const int teams = concurrency / slots / (group > 1 ? 4 : 1);
+  return teams > 1 ? teams : 1;
+}
 inline int resident_teams(const ExecSpace& space, int threads) {
-  const int warp = Kokkos::TeamPolicy<ExecSpace>::vector_length_max();
-  const int slots = (threads + warp - 1) / warp * warp;
-  return std::max(1, space.concurrency() / slots / (warp > 1 ? 4 : 1));
+  return resident_teams_for(space.concurrency(), threads, simd_width());
 }
 
 }  // namespace fgdd::detail

@@ -8,6 +8,7 @@
 
 #include "core/block_size_dispatch.hpp"
 #include "core/errors.hpp"
+#include "core/team_size.hpp"
 
 #include <string>
 
@@ -126,14 +127,13 @@ void launch(const ExecSpace& space, Ordinal num_block_rows, int block_size, int 
   const Ordinal league = (num_block_rows + rows_per_team - 1) / rows_per_team;
   const std::size_t scratch_bytes =
       Combine ? ScratchValues::shmem_size(2 * Offset(rows_per_team) * per_row) : 0;
-  // One thread per output, rounded up to whole warps. On host backends a team is one thread
-  // (a team spanning cores would only add barriers); its outputs run in order.
+  // One thread per output, rounded up to whole warps or wavefronts. On host backends a team is
+  // one thread (a team spanning cores would only add barriers); its outputs run in order.
   Policy probe(space, 1, 1);
   probe.set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
   const int team_max = host_memory ? 1 : probe.team_size_max(kernel, Kokkos::ParallelForTag());
-  int team_size = rows_per_team * per_row;
-  if (team_max >= 32) team_size = (team_size + 31) / 32 * 32;
-  team_size = team_size < team_max ? team_size : team_max;
+  const int team_size =
+      detail::whole_simd_groups(rows_per_team * per_row, detail::simd_width(), team_max);
   Policy policy(space, league, team_size);
   policy.set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
   Kokkos::parallel_for("fgdd::kron::kronecker_rows", policy, kernel);
@@ -198,7 +198,7 @@ int scalar_row_lanes(int block_size, int stages, Ordinal num_block_rows, const B
   const double mean_row = double(M.cols.extent(0)) / double(num_block_rows);
   if (mean_row < 16) return 0;
   int lanes = 4;
-  while (lanes < 32 && lanes < mean_row / 4) lanes *= 2;
+  while (lanes < detail::max_vector_lanes() && lanes < mean_row / 4) lanes *= 2;
   return lanes;
 }
 

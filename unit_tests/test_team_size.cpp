@@ -1,0 +1,45 @@
+// The lane and team-size rules for every backend's SIMD width, on any machine: 1 (CPU backends),
+// 32 (NVIDIA warps) and 64 (AMD wavefronts), so the HIP numbers are checked without an AMD GPU.
+#include "catch_compat.hpp"
+#include "core/team_size.hpp"
+
+using namespace fgdd;
+using namespace fgdd::detail;
+
+TEST_CASE("vector lanes follow the backend's SIMD width", "[core]") {
+  CHECK(max_vector_lanes_for(1) == 1);
+  CHECK(max_vector_lanes_for(16) == 16);
+  CHECK(max_vector_lanes_for(32) == 32);
+  CHECK(max_vector_lanes_for(64) == 32);  // two team threads a wavefront
+  CHECK(max_vector_lanes() == max_vector_lanes_for(simd_width()));
+
+  // 7-point rows share 3 entries, 27-point rows 13, long rows more than a SIMD group.
+  for (const int simd : {32, 64}) {
+    CAPTURE(simd);
+    CHECK(lanes_covering_for(0, simd) == 1);
+    CHECK(lanes_covering_for(3, simd) == 4);
+    CHECK(lanes_covering_for(13, simd) == 16);
+    CHECK(lanes_covering_for(32, simd) == 32);
+    CHECK(lanes_covering_for(1000, simd) == 32);
+  }
+  CHECK(lanes_covering_for(13, 1) == 1);
+}
+
+TEST_CASE("teams round up to whole warps or wavefronts", "[core]") {
+  CHECK(whole_simd_groups(40, 32, 1024) == 64);
+  CHECK(whole_simd_groups(40, 64, 1024) == 64);
+  CHECK(whole_simd_groups(100, 64, 1024) == 128);
+  CHECK(whole_simd_groups(64, 64, 1024) == 64);
+  CHECK(whole_simd_groups(100, 64, 96) == 96);  // never above what the kernel allows
+  CHECK(whole_simd_groups(40, 64, 48) == 40);   // a team smaller than a group stays as asked
+  CHECK(whole_simd_groups(40, 1, 1) == 1);      // CPU backends: one thread a team
+}
+
+TEST_CASE("resident teams count whole SIMD groups", "[core]") {
+  const int h100 = 132 * 2048;  // concurrency of an H100
+  CHECK(resident_teams_for(h100, 128, 32) == h100 / 128 / 4);
+  CHECK(resident_teams_for(h100, 96, 64) == h100 / 128 / 4);  // 96 threads hold 2 wavefronts
+  CHECK(resident_teams_for(h100, 96, 32) == h100 / 96 / 4);
+  CHECK(resident_teams_for(2, 1, 1) == 2);  // two CPU threads
+  CHECK(resident_teams_for(1, 4096, 64) == 1);
+}

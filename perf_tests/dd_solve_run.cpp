@@ -2,6 +2,7 @@
 
 #include "bench_common.hpp"
 #include "cusparse_ilu0_baseline.hpp"
+#include "rocsparse_ilu0_baseline.hpp"
 
 #include "krylov/bicgstab.hpp"
 #include "partition/reorder.hpp"
@@ -76,9 +77,10 @@ ConfigResult run_vendor_ilu0(const ExecSpace& space, const SolveRunOptions& opti
     out.skipped = "Kokkos-Kernels was built without the cuSPARSE TPL";
     return out;
   }
-  run_vendor(space, options, A, b, [&](const SparseMatrix& csr) {
-    return std::make_unique<KkIlu0Preconditioner>(csr, trsv);
-  }, out);
+  run_vendor(
+      space, options, A, b,
+      [&](const SparseMatrix& csr) { return std::make_unique<KkIlu0Preconditioner>(csr, trsv); },
+      out);
   return out;
 }
 
@@ -90,6 +92,17 @@ ConfigResult run_cusparse_ilu0(const ExecSpace& space, const SolveRunOptions& op
     return out;
   }
   run_vendor(space, options, A, b, make_cusparse_ilu0, out);
+  return out;
+}
+
+ConfigResult run_rocsparse_ilu0(const ExecSpace& space, const SolveRunOptions& options,
+                                const SparseMatrix& A, ConstVector b) {
+  ConfigResult out("rocsparse_csrilu0");
+  if (!rocsparse_available) {
+    out.skipped = "rocSPARSE is not built in (the HIP backend with rocSPARSE)";
+    return out;
+  }
+  run_vendor(space, options, A, b, make_rocsparse_ilu0, out);
   return out;
 }
 

@@ -66,6 +66,11 @@ ConfigResult run_vendor_ilu0(const ExecSpace& space, const SolveRunOptions& opti
 ConfigResult run_cusparse_ilu0(const ExecSpace& space, const SolveRunOptions& options,
                                const SparseMatrix& A, ConstVector b);
 
+// The same for rocSPARSE's own ILU(0) (rocsparse_ilu0_baseline.hpp: csrilu0 + csrsv), named
+// "rocsparse_csrilu0"; skipped without the HIP backend and rocSPARSE.
+ConfigResult run_rocsparse_ilu0(const ExecSpace& space, const SolveRunOptions& options,
+                                const SparseMatrix& A, ConstVector b);
+
 // fgdd's DD ILDU0 BiCGSTAB on problem with b = 1, x0 = 0: setup (partition + reorder + factor +
 // levels, once), refactor (update_values), apply and solve. kernel goes through resolve_auto;
 // the result is named "fgdd_<kernel that ran>" and its extra fields hold the setup breakdown

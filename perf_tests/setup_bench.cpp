@@ -40,9 +40,10 @@ struct Options {
 };
 
 // Kokkos-Kernels' ILU0 with the vendor's triangular solves: cuSPARSE's when Kokkos-Kernels has
-// it, else its level sets; none for "none" and "csrilu02" (cuSPARSE's own ILU0).
+// it, else its level sets; none for "none", "csrilu02" (cuSPARSE's own ILU0) and "rocsparse"
+// (rocSPARSE's own).
 std::optional<bench::VendorTrsv> vendor_trsv(const std::string& choice) {
-  if (choice == "none" || choice == "csrilu02") return std::nullopt;
+  if (choice == "none" || choice == "csrilu02" || choice == "rocsparse") return std::nullopt;
   if (choice == "levels") return bench::VendorTrsv::LevelSets;
   if (choice == "cusparse") return bench::VendorTrsv::CuSparse;
   return bench::kk_cusparse_available ? bench::VendorTrsv::CuSparse : bench::VendorTrsv::LevelSets;
@@ -187,9 +188,12 @@ int benchmark_main(int argc, char* argv[]) {
             "among " + partitioner_names.joined() + "; default: all")
       .option("--subdomain-rows", &options.subdomain_rows, "N",
               "scalar rows per subdomain at most; 0: the default")
-      .choice("--vendor", &options.vendor, {"auto", "levels", "cusparse", "csrilu02", "none"},
+      .choice("--vendor", &options.vendor,
+              {"auto", "levels", "cusparse", "csrilu02", "rocsparse", "none"},
               "the vendor ILU0: Kokkos-Kernels' spiluk with cuSPARSE's (auto when built in) or "
-              "its own level-set triangular solves, or cuSPARSE's csrilu02 + SpSV")
+              "its own level-set triangular solves, cuSPARSE's csrilu02 + SpSV, or rocSPARSE's "
+              "csrilu0 + "
+              "csrsv")
       .at_least("--repeats", &options.run.repeats, 1, "R",
                 "setups and solves timed, the best is reported")
       .at_least("--warmup", &options.run.warmup, 0, "W", "untimed solves before them")
@@ -229,9 +233,11 @@ int benchmark_main(int argc, char* argv[]) {
     ConfigResult vendor_result("vendor_ilu0");
     const bool vendor_wanted = options.vendor != "none";
     if (vendor_wanted) {
-      vendor_result =
-          vendor ? bench::run_vendor_ilu0(space, options.run, problem.matrix, *vendor, b)
-                 : bench::run_cusparse_ilu0(space, options.run, problem.matrix, b);
+      vendor_result = vendor
+                          ? bench::run_vendor_ilu0(space, options.run, problem.matrix, *vendor, b)
+                      : options.vendor == "rocsparse"
+                          ? bench::run_rocsparse_ilu0(space, options.run, problem.matrix, b)
+                          : bench::run_cusparse_ilu0(space, options.run, problem.matrix, b);
       std::fprintf(stderr, "  %-12s %s\n", vendor_result.name.c_str(),
                    vendor_result.skipped.empty()
                        ? (std::to_string(vendor_result.iterations) + " it, setup " +

@@ -14,8 +14,7 @@ namespace fgdd {
 // Solves A x = b from the x given. Throws InvalidInput if A or M has no transpose apply.
 // workspace keeps the work vectors between solves (krylov_workspace.hpp); none: this solve's own.
 SolveResult bicg(const ExecSpace& space, const Operator& A, const Preconditioner& M, ConstVector b,
-                 Vector x, const KrylovOptions& options,
-                 KrylovWorkspace* workspace = nullptr);
+                 Vector x, const KrylovOptions& options, KrylovWorkspace* workspace = nullptr);
 
 // The same with A as a MatrixOperator.
 SolveResult bicg(const ExecSpace& space, const SparseMatrix& A, const Preconditioner& M,

@@ -14,8 +14,7 @@ namespace fgdd {
 // positive definite and comes back as SolveStatus::Breakdown with the reason.
 // workspace keeps the work vectors between solves (krylov_workspace.hpp); none: this solve's own.
 SolveResult cg(const ExecSpace& space, const Operator& A, const Preconditioner& M, ConstVector b,
-               Vector x, const KrylovOptions& options,
-               KrylovWorkspace* workspace = nullptr);
+               Vector x, const KrylovOptions& options, KrylovWorkspace* workspace = nullptr);
 
 // The same with A as a MatrixOperator.
 SolveResult cg(const ExecSpace& space, const SparseMatrix& A, const Preconditioner& M,

@@ -17,8 +17,7 @@ namespace fgdd {
 // end of the cycle (a cycle whose estimate converged but whose true residual did not restarts).
 // workspace keeps the work vectors between solves (krylov_workspace.hpp); none: this solve's own.
 SolveResult gmres(const ExecSpace& space, const Operator& A, const Preconditioner& M, ConstVector b,
-                  Vector x, const KrylovOptions& options,
-                  KrylovWorkspace* workspace = nullptr);
+                  Vector x, const KrylovOptions& options, KrylovWorkspace* workspace = nullptr);
 
 // The same with A as a MatrixOperator.
 SolveResult gmres(const ExecSpace& space, const SparseMatrix& A, const Preconditioner& M,

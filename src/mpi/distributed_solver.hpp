@@ -12,11 +12,11 @@
 //   solver.solve_rows(space, b_mine, x_mine);       // this rank's rows, its ordering
 #pragma once
 
-#include "mpi/distributed_matrix.hpp"
-#include "mpi/distributed_operator.hpp"
 #include "krylov/krylov_workspace.hpp"
 #include "krylov/preconditioner.hpp"
 #include "krylov/solve_result.hpp"
+#include "mpi/distributed_matrix.hpp"
+#include "mpi/distributed_operator.hpp"
 #include "solver/solver_options.hpp"
 
 #include <memory>
@@ -88,7 +88,7 @@ class DistributedSolver {
   std::unique_ptr<DistributedMatrix> matrix_;
   std::unique_ptr<DistributedOperator> operator_;
   std::unique_ptr<Preconditioner> preconditioner_;
-  Vector rows_b_, rows_x_;  // solve_rows' vectors in A_p's local order
+  Vector rows_b_, rows_x_;     // solve_rows' vectors in A_p's local order
   KrylovWorkspace workspace_;  // the Krylov method's vectors, kept from solve to solve
   double setup_seconds_ = 0;
   double update_seconds_ = 0;

@@ -68,7 +68,7 @@ class Solver {
   SolverOptions options_;
   std::unique_ptr<PartitionedMatrix> partitioned_;
   std::unique_ptr<Preconditioner> preconditioner_;
-  Vector b_p_, x_p_;  // the permuted right-hand side and solution, allocated once
+  Vector b_p_, x_p_;           // the permuted right-hand side and solution, allocated once
   KrylovWorkspace workspace_;  // the Krylov method's vectors, kept from solve to solve
   double setup_seconds_ = 0;
   double update_seconds_ = 0;

@@ -21,6 +21,14 @@
 
 namespace fgdd::bench {
 
+// Kokkos-Kernels 4.6 promoted spiluk and sptrsv out of Experimental and deprecated the old
+// names (an error under -Werror); Debian's 3.4 has only the Experimental ones.
+#if defined(KOKKOSKERNELS_VERSION) && KOKKOSKERNELS_VERSION >= 40600
+namespace kk_sparse = KokkosSparse;
+#else
+namespace kk_sparse = KokkosSparse::Experimental;
+#endif
+
 #if defined(KOKKOSKERNELS_ENABLE_TPL_CUSPARSE) && defined(KOKKOS_ENABLE_CUDA)
 constexpr bool kk_cusparse_available = std::is_same_v<ExecSpace, Kokkos::Cuda>;
 #else
@@ -56,8 +64,8 @@ class KkIlu0 {
     U_row_map_ = RowMap("kk::U_row_map", n_ + 1);
     L_entries_ = Entries("kk::L_entries", nnz);
     U_entries_ = Entries("kk::U_entries", nnz);
-    KokkosSparse::Experimental::spiluk_symbolic(&ilu_, 0, row_map_, entries_, L_row_map_,
-                                                L_entries_, U_row_map_, U_entries_);
+    kk_sparse::spiluk_symbolic(&ilu_, 0, row_map_, entries_, L_row_map_, L_entries_, U_row_map_,
+                               U_entries_);
     Kokkos::resize(L_entries_, ilu_.get_spiluk_handle()->get_nnzL());
     Kokkos::resize(U_entries_, ilu_.get_spiluk_handle()->get_nnzU());
     L_values_ = Values("kk::L_values", L_entries_.extent(0));
@@ -68,28 +76,26 @@ class KkIlu0 {
     lower_.create_sptrsv_handle(algorithm, n_, true);
     upper_.create_sptrsv_handle(algorithm, n_, false);
     if (!cusparse_) {
-      KokkosSparse::Experimental::sptrsv_symbolic(&lower_, L_row_map_, L_entries_);
-      KokkosSparse::Experimental::sptrsv_symbolic(&upper_, U_row_map_, U_entries_);
+      kk_sparse::sptrsv_symbolic(&lower_, L_row_map_, L_entries_);
+      kk_sparse::sptrsv_symbolic(&upper_, U_row_map_, U_entries_);
     }
   }
 
   void numeric() {
-    KokkosSparse::Experimental::spiluk_numeric(&ilu_, 0, row_map_, entries_, values_, L_row_map_,
-                                               L_entries_, L_values_, U_row_map_, U_entries_,
-                                               U_values_);
+    kk_sparse::spiluk_numeric(&ilu_, 0, row_map_, entries_, values_, L_row_map_, L_entries_,
+                              L_values_, U_row_map_, U_entries_, U_values_);
     if (cusparse_ && !analysed_) {
       // Later refactors write new values into the same arrays the analysis points to.
-      KokkosSparse::Experimental::sptrsv_symbolic(&lower_, L_row_map_, L_entries_, L_values_);
-      KokkosSparse::Experimental::sptrsv_symbolic(&upper_, U_row_map_, U_entries_, U_values_);
+      kk_sparse::sptrsv_symbolic(&lower_, L_row_map_, L_entries_, L_values_);
+      kk_sparse::sptrsv_symbolic(&upper_, U_row_map_, U_entries_, U_values_);
       analysed_ = true;
     }
   }
 
   // z = U⁻¹ L⁻¹ r, through work.
   void apply(ConstVector r, Vector work, Vector z) {
-    KokkosSparse::Experimental::sptrsv_solve(&lower_, L_row_map_, L_entries_, L_values_, r, work);
-    KokkosSparse::Experimental::sptrsv_solve(&upper_, U_row_map_, U_entries_, U_values_,
-                                             ConstVector(work), z);
+    kk_sparse::sptrsv_solve(&lower_, L_row_map_, L_entries_, L_values_, r, work);
+    kk_sparse::sptrsv_solve(&upper_, U_row_map_, U_entries_, U_values_, ConstVector(work), z);
   }
 
   Offset factor_entries() const { return L_entries_.extent(0) + U_entries_.extent(0); }
@@ -120,8 +126,7 @@ class KkIlu0 {
                                  std::to_string(bytes / 1e9) + " GB of host work space (" +
                                  std::to_string(static_cast<long long>(widest)) +
                                  " rows in its widest level x " + std::to_string(n) +
-                                 " rows); the machine has " + std::to_string(memory / 1e9) +
-                                 " GB");
+                                 " rows); the machine has " + std::to_string(memory / 1e9) + " GB");
     }
   }
 

@@ -47,6 +47,7 @@ fi
 jobs=$(nproc)
 cache=${FGDD_HIP_CACHE:-$HOME/.cache/fgdd-hip}
 builds=${FGDD_HIP_BUILD:-build-hip}
+case $builds in /*) ;; *) builds=$root/$builds ;; esac  # the consumer's prefix path needs it
 log_dir=$builds/logs
 mkdir -p "$cache" "$log_dir"
 status=0
@@ -56,7 +57,7 @@ trap 'rm -rf "$probe_dir"' EXIT
 printf '#include <hip/hip_runtime.h>\n__global__ void probe() {}\n' > "$probe_dir/probe.hip"
 for arch in "${archs[@]}"; do
   prefix=$cache/$arch
-  log=$root/$log_dir/$arch
+  log=$log_dir/$arch
   echo "== $arch"
   gfx=$(echo "${arch#AMD_}" | tr '[:upper:]' '[:lower:]')
   if ! hipcc --offload-arch="$gfx" -c "$probe_dir/probe.hip" -o "$probe_dir/probe.o" \
@@ -93,7 +94,7 @@ for arch in "${archs[@]}"; do
        -DKokkos_ROOT="$prefix/kokkos" -DKokkosKernels_ROOT="$prefix/kernels" \
        -DFGDD_ENABLE_TESTS=ON -DFGDD_ENABLE_PERF_TESTS=ON -DFGDD_ENABLE_MPI=ON \
        -DFGDD_ENABLE_TRILINOS=OFF -DFGDD_WARNINGS_AS_ERRORS=ON > "$log-fgdd.log" 2>&1 &&
-     cmake --build "$build" -j"$jobs" >> "$log-fgdd.log" 2>&1 &&
+     cmake --build "$build" -j"$jobs" -- -k >> "$log-fgdd.log" 2>&1 &&
      cmake --install "$build" --prefix "$build/prefix" >> "$log-fgdd.log" 2>&1 &&
      cmake -S examples/consumer -B "$build/consumer" -DCMAKE_CXX_COMPILER=hipcc \
        -DCMAKE_PREFIX_PATH="$build/prefix;$prefix/kokkos;$prefix/kernels" >> "$log-fgdd.log" 2>&1 &&

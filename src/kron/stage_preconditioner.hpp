@@ -60,6 +60,9 @@ class KroneckerStagePreconditioner final : public Preconditioner {
   // ZeroPivot as the constructors.
   void update_values(const ExecSpace& space, const SparseMatrix& M, const SparseMatrix& L,
                      double tau);
+  // The interface's (permuted, dropped) form stays visible; it throws: a stage preconditioner
+  // takes M, L and tau.
+  using Preconditioner::update_values;
 
   // z = blockdiag_k(K_k⁻¹) r on merged vectors of s·N entries.
   void apply(const ExecSpace& space, ConstVector r, Vector z) const override;

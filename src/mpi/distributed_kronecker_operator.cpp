@@ -185,7 +185,6 @@ DistributedKroneckerOperator::DistributedKroneckerOperator(
     const DistributedKroneckerMatrices& matrices, const StageCoefficients& coefficients, double tau)
     : matrices_(matrices),
       coefficients_(coefficients),
-      tau_(tau),
       device_coefficients_(detail::stage_coefficients_on_device(coefficients, tau)),
       halo_(matrices.comm(), matrices.halo(), matrices.block_size() * coefficients.stages),
       ghosts_("fgdd::mpi::kron_ghosts", matrices.halo().num_ghosts() *

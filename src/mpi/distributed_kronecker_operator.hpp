@@ -99,8 +99,7 @@ class DistributedKroneckerOperator final : public Operator {
  private:
   const DistributedKroneckerMatrices& matrices_;
   StageCoefficients coefficients_;
-  double tau_;
-  Kokkos::View<Scalar*, DeviceType> device_coefficients_;
+  Kokkos::View<Scalar*, DeviceType> device_coefficients_;  // with tau folded in
   mutable HaloExchange halo_;  // block width b·s: one block row of a merged vector
   Vector ghosts_;              // the ghosts' s·b values each, in halo order
 };

@@ -110,7 +110,7 @@ GlobalLevels build_global_levels(const ExecSpace& space, const SparseMatrix& A,
       KOKKOS_LAMBDA(const Ordinal i) {
         peel.remaining(i) = Ordinal(peel.end(i) - peel.begin(i));
         for (Offset k = peel.begin(i); k < peel.end(i); ++k)
-          Kokkos::atomic_increment(&peel.dependents_ptr(peel.col_ind(k)));
+          Kokkos::atomic_add(&peel.dependents_ptr(peel.col_ind(k)), Offset(1));
       });
   const Offset num_dependencies = detail::exclusive_scan_in_place(
       space, "fgdd::factor::global_dependents_scan", peel.dependents_ptr);

@@ -84,26 +84,36 @@ ConfigResult run_vendor_ilu0(const ExecSpace& space, const SolveRunOptions& opti
   return out;
 }
 
-ConfigResult run_cusparse_ilu0(const ExecSpace& space, const SolveRunOptions& options,
-                               const SparseMatrix& A, ConstVector b) {
-  ConfigResult out("cusparse_csrilu02");
-  if (!kk_cusparse_available) {
-    out.skipped = "cuSPARSE is not built in (Kokkos-Kernels' cuSPARSE TPL, Cuda)";
+namespace {
+
+// A vendor library's own ILU(0) under `name`, or skipped with `missing` when not built in.
+template <class Make>
+ConfigResult run_vendor_library(const ExecSpace& space, const SolveRunOptions& options,
+                                const SparseMatrix& A, ConstVector b, const char* name,
+                                bool available, const char* missing, Make make) {
+  ConfigResult out(name);
+  if (!available) {
+    out.skipped = missing;
     return out;
   }
-  run_vendor(space, options, A, b, make_cusparse_ilu0, out);
+  run_vendor(space, options, A, b, make, out);
   return out;
+}
+
+}  // namespace
+
+ConfigResult run_cusparse_ilu0(const ExecSpace& space, const SolveRunOptions& options,
+                               const SparseMatrix& A, ConstVector b) {
+  return run_vendor_library(space, options, A, b, "cusparse_csrilu02", kk_cusparse_available,
+                            "cuSPARSE is not built in (Kokkos-Kernels' cuSPARSE TPL, Cuda)",
+                            make_cusparse_ilu0);
 }
 
 ConfigResult run_rocsparse_ilu0(const ExecSpace& space, const SolveRunOptions& options,
                                 const SparseMatrix& A, ConstVector b) {
-  ConfigResult out("rocsparse_csrilu0");
-  if (!rocsparse_available) {
-    out.skipped = "rocSPARSE is not built in (the HIP backend with rocSPARSE)";
-    return out;
-  }
-  run_vendor(space, options, A, b, make_rocsparse_ilu0, out);
-  return out;
+  return run_vendor_library(space, options, A, b, "rocsparse_csrilu0", rocsparse_available,
+                            "rocSPARSE is not built in (the HIP backend with rocSPARSE)",
+                            make_rocsparse_ilu0);
 }
 
 ConfigResult run_dd(const ExecSpace& space, const SolveRunOptions& options,

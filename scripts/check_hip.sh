@@ -29,20 +29,9 @@ archs=("$@")
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-packages=(hipcc libamdhip64-dev rocm-device-libs librocsparse-dev cmake make g++ libmetis-dev
-          libopenmpi-dev openmpi-bin catch2)
-missing=()
-for package in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
-    missing+=("$package")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  sudo_cmd=()
-  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  "${sudo_cmd[@]}" apt-get update -qq
-  "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-    --no-install-recommends "${missing[@]}"
-fi
+# fgdd's own dependencies and ROCm; neither Trilinos nor the FEM stack, which this build skips.
+FGDD_TRILINOS_DEPS=0 FGDD_FEM_TEST_DEPS=0 scripts/install_deps.sh hipcc libamdhip64-dev \
+  rocm-device-libs librocsparse-dev
 
 jobs=$(nproc)
 cache=${FGDD_HIP_CACHE:-$HOME/.cache/fgdd-hip}

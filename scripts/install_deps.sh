@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Installs fgdd's Debian 12 dependencies when any is missing (Kokkos and Kokkos-Kernels 3.4
-# Serial, METIS, OpenMPI, Catch2, CMake, g++), and what the FEM tests need (DOLFINx, petsc4py,
-# SciPy) unless FGDD_FEM_TEST_DEPS=0. Runs apt-get as root, or through sudo.
+# Serial, METIS, OpenMPI, Catch2, CMake, g++), Trilinos' Tpetra, Belos and Ifpack2 for the
+# adapter in trilinos/ unless FGDD_TRILINOS_DEPS=0, what the FEM tests need (DOLFINx, petsc4py,
+# SciPy) unless FGDD_FEM_TEST_DEPS=0, and the packages given as arguments (check_hip.sh's ROCm).
+# Runs apt-get as root, or through sudo.
 set -euo pipefail
 packages=(cmake g++ make libtrilinos-kokkos-dev libtrilinos-kokkos-kernels-dev libmetis-dev
-          libopenmpi-dev openmpi-bin catch2)
+          libopenmpi-dev openmpi-bin catch2 "$@")
 # trilinos/: Debian's libtrilinos-tpetra-dev does not depend on the -dev packages its CMake
 # config includes (Teuchos, Epetra, Thyra, ...), so they are listed here (about 30 MB).
 if [ "${FGDD_TRILINOS_DEPS:-1}" != 0 ]; then

@@ -142,16 +142,4 @@ LocalBlock local_diagonal_block(const RowMatrix& A) {
   return filtered_block(local, column_owners(A), n);
 }
 
-const char* to_string(BlockSource source) noexcept {
-  switch (source) {
-    case BlockSource::Shared:
-      return "shared";
-    case BlockSource::Filtered:
-      return "filtered";
-    case BlockSource::RowCopy:
-      return "row copy";
-  }
-  return "?";
-}
-
 }  // namespace fgdd::trilinos

@@ -3,6 +3,7 @@
 // Ifpack2's additive Schwarz does without overlap).
 #pragma once
 
+#include "core/enum_names.hpp"
 #include "core/sparse_matrix.hpp"
 #include "trilinos/tpetra_types.hpp"
 
@@ -26,6 +27,13 @@ struct LocalBlock {
 // block (InvalidMatrix naming the local row: a missing diagonal, a non-finite value).
 LocalBlock local_diagonal_block(const RowMatrix& A);
 
-const char* to_string(BlockSource source) noexcept;
+inline const auto block_source_names =
+    make_enum_names<BlockSource>("block source", {{BlockSource::Shared, "shared"},
+                                                  {BlockSource::Filtered, "filtered"},
+                                                  {BlockSource::RowCopy, "row copy"}});
+
+inline const char* to_string(BlockSource source) noexcept {
+  return block_source_names.name(source);
+}
 
 }  // namespace fgdd::trilinos

@@ -190,8 +190,9 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
                               block Jacobi for BSR)
   --apply {apply}
                               kernel applying ildu0-dd / ilu0-dd; default auto
-                              (dag_vc_ILDU0_fused and dag_lanes_ILDU0_fused are bitwise
-                              reproducible run to run; auto: dag_ec_ILDU0_fused on GPUs)
+                              (auto: dag_ec_ordered_ILDU0_fused on GPUs, row_order_ILDU0_fused
+                              on CPUs, both bitwise reproducible run to run;
+                              dag_ec_ILDU0_fused and dag_ec_ILD_U0 add with atomics and are not)
   --global-kernel {global_kernel}
                               how ilu0/ildu0 sweep their triangles: level by level (a row per
                               thread or per vector of lanes) or synchronization-free

@@ -152,8 +152,20 @@ SubdomainLevels build_subdomain_levels(const ExecSpace& space, const SparseMatri
         sum += edge_ptr(base + num_levels(s)) - edge_ptr(base);
       },
       num_edges);
+  Offset widest_level = 0;
+  Kokkos::parallel_reduce(
+      "fgdd::trsv::widest_level", Kokkos::RangePolicy<ExecSpace>(space, 0, num_subdomains),
+      KOKKOS_LAMBDA(const Ordinal s, Offset& widest) {
+        const Ordinal base = offsets(s) + s;
+        for (Ordinal l = 0; l < num_levels(s); ++l) {
+          const Offset width = edge_ptr(base + l + 1) - edge_ptr(base + l);
+          if (width > widest) widest = width;
+        }
+      },
+      Kokkos::Max<Offset>(widest_level));
   levels.max_levels = max_levels;
   levels.num_edges = num_edges;
+  levels.widest_level = widest_level;
   space.fence();
   levels.seconds = timer.seconds();
   return levels;

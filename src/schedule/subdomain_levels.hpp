@@ -34,6 +34,7 @@ struct SubdomainLevels {
   Kokkos::View<Offset*, DeviceType> row_edge_end;
   Ordinal max_levels = 0;  // over all subdomains
   Offset num_edges = 0;    // strictly triangular entries listed
+  Offset widest_level = 0;  // the most entries one level of one subdomain lists
   double seconds = 0;      // device time to build all of this
 };
 

@@ -15,6 +15,8 @@ enum class Traversal {
   Spin,    // no levels: each row waits on done flags of the rows it needs
   Lanes,   // one thread per row of a level, the row's entries over vector lanes summed in a
            // fixed order: deterministic, with edge-level parallelism for long rows
+  EdgeOrdered,  // threads over the level's entries write their products to scratch, then one
+                // thread per row subtracts them in edge order: deterministic, no atomics
 };
 
 enum class StepKind { Solve, SolveTransposed, Scale, ScaleTransposed };
@@ -49,6 +51,7 @@ struct SubdomainSolveKernel {
   StepList steps;
   int runtime_b;
   int scratch_level;
+  Offset level_edges_max = 0;  // EdgeOrdered: entries of the widest level (products in scratch)
 
   KOKKOS_INLINE_FUNCTION int b() const { return B > 0 ? B : runtime_b; }
   KOKKOS_INLINE_FUNCTION const Scalar* block(Offset k) const { return &values(k * b() * b()); }
@@ -167,11 +170,13 @@ struct SubdomainSolveKernel {
     Scalar a[B > 0 ? B* B : 1];
   };
 
+  // with_row false: the row is not needed (EdgeOrdered), so its index is not loaded.
+  template <bool with_row = true>
   KOKKOS_INLINE_FUNCTION void load_edge(const SubdomainLevels& levels, Offset e, Offset end,
                                         EdgeData& d) const {
     d.valid = e < end;
     if (!d.valid) return;
-    d.row = levels.edge_row(e);
+    if constexpr (with_row) d.row = levels.edge_row(e);
     d.col = levels.edge_col(e);
     for (int q = 0; q < B * B; ++q) d.a[q] = edge_values(e * (B * B) + q);
   }
@@ -220,6 +225,147 @@ struct SubdomainSolveKernel {
         end = end_next;
         end_next = end_after;
         current = next;
+      }
+    }
+  }
+
+  // One row of a level: its position's row and edge range (EdgeOrdered), or row -1 for none.
+  struct RowSpan {
+    Ordinal row = -1;
+    Offset begin = 0, end = 0;
+  };
+
+  KOKKOS_INLINE_FUNCTION void load_span(const SubdomainLevels& levels, Ordinal p, Ordinal end,
+                                        RowSpan& r) const {
+    r.row = p < end ? levels.rows(p) : -1;
+    if (r.row < 0) return;
+    r.begin = levels.row_edge_begin(p);
+    r.end = levels.row_edge_end(p);
+  }
+
+  // product = a · x_j, one entry's share of its row's sum.
+  KOKKOS_INLINE_FUNCTION void store_product(Scalar* product, const Scalar* a,
+                                            const Scalar* xj) const {
+    const int n = b();
+    for (int c = 0; c < n; ++c) {
+      Scalar sum = 0;
+      for (int q = 0; q < n; ++q) sum += a[c * n + q] * xj[q];
+      product[c] = sum;
+    }
+  }
+
+  // x_i -= the row's products in edge order (the bits of subtract_product over the row, as the
+  // vertex traversal computes them), then x_i ← D_i⁻¹ x_i when the step divides by the pivots.
+  KOKKOS_INLINE_FUNCTION void finish_row(Scalar* x, Ordinal first, const Scalar* products,
+                                         Offset level_begin, const RowSpan& r,
+                                         const Step& step) const {
+    const int n = b();
+    Scalar* xi = x + Offset(r.row - first) * n;
+    Scalar acc[B > 0 ? B : max_block_size];
+    for (int c = 0; c < n; ++c) acc[c] = xi[c];
+    for (Offset e = r.begin; e < r.end; ++e)
+      for (int c = 0; c < n; ++c) acc[c] -= products[(e - level_begin) * n + c];
+    if (step.pivots) scale_row(acc, r.row, false);
+    for (int c = 0; c < n; ++c) xi[c] = acc[c];
+  }
+
+  // A thread's first share_depth entries and rows of a level (t, t + T, ...), loaded a level
+  // ahead (EdgeOrdered, compile-time block size). Two of each cover levels up to twice the team
+  // size without a load on the critical path; larger blocks hold one, to spare registers.
+  static constexpr int share_depth = B >= 3 ? 1 : 2;
+  struct LevelShare {
+    EdgeData edge[share_depth];
+    RowSpan row[share_depth];
+  };
+
+  KOKKOS_INLINE_FUNCTION void load_share(const SubdomainLevels& levels, Offset begin, Offset end,
+                                         Ordinal row_begin, Ordinal row_end, Offset t,
+                                         Offset threads, LevelShare& share) const {
+    for (int k = 0; k < share_depth; ++k) {
+      load_edge<false>(levels, begin + t + k * threads, end, share.edge[k]);
+      load_span(levels, row_begin + Ordinal(t + k * threads), row_end, share.row[k]);
+    }
+  }
+
+  // EdgeOrdered: per level, threads over its entries store a_ij · x_j in scratch (coalesced
+  // edge-order loads, as the edge traversal makes), a barrier, then one thread per row subtracts
+  // its products in edge order and a barrier. Two barriers a level instead of atomics, and every
+  // row is summed in the same order on every run. With a compile-time block size each thread
+  // loads its first entries and rows of the next level (LevelShare) before working on the
+  // current one: they do not depend on x, so their memory latency leaves the level-to-level
+  // critical path.
+  // A level without entries and without pivots changes nothing and is skipped (level 0).
+  KOKKOS_INLINE_FUNCTION void solve_edge_ordered(const Member& team, Scalar* x, Scalar* products,
+                                                 Ordinal first, const SubdomainLevels& levels,
+                                                 const Step& step) const {
+    const Ordinal s = team.league_rank(), base = first + s, num_levels = levels.num_levels(s);
+    const int n = b();
+    if constexpr (B == 0) {
+      for (Ordinal l = 0; l < num_levels; ++l) {
+        const Offset begin = levels.edge_ptr(base + l), end = levels.edge_ptr(base + l + 1);
+        if (begin == end && !step.pivots) continue;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end), [&](const Offset e) {
+          store_product(products + (e - begin) * n, edge_block(e),
+                        x + Offset(levels.edge_col(e) - first) * n);
+        });
+        team.team_barrier();
+        Kokkos::parallel_for(
+            Kokkos::TeamThreadRange(team, levels.level_ptr(base + l), levels.level_ptr(base + l + 1)),
+            [&](const Ordinal p) {
+              RowSpan r;
+              load_span(levels, p, p + 1, r);
+              finish_row(x, first, products, begin, r, step);
+            });
+        team.team_barrier();
+      }
+    } else {
+      if (num_levels == 0) return;
+      const Offset t = team.team_rank(), threads = team.team_size();
+      Offset begin = levels.edge_ptr(base), end = levels.edge_ptr(base + 1);
+      Offset end_next = num_levels > 1 ? levels.edge_ptr(base + 2) : end;
+      Ordinal row_begin = levels.level_ptr(base), row_end = levels.level_ptr(base + 1);
+      Ordinal row_end_next = num_levels > 1 ? levels.level_ptr(base + 2) : row_end;
+      LevelShare share;
+      load_share(levels, begin, end, row_begin, row_end, t, threads, share);
+      for (Ordinal l = 0; l < num_levels; ++l) {
+        LevelShare next;
+        Offset end_after = end_next;
+        Ordinal row_end_after = row_end_next;
+        if (l + 1 < num_levels) {
+          load_share(levels, end, end_next, row_end, row_end_next, t, threads, next);
+          if (l + 2 < num_levels) {
+            end_after = levels.edge_ptr(base + l + 3);
+            row_end_after = levels.level_ptr(base + l + 3);
+          }
+        }
+        if (begin != end || step.pivots) {
+          for (int k = 0; k < share_depth; ++k)
+            if (share.edge[k].valid)
+              store_product(products + (t + k * threads) * B, share.edge[k].a,
+                            x + Offset(share.edge[k].col - first) * B);
+          for (Offset e = begin + t + share_depth * threads; e < end; e += threads) {
+            EdgeData more;
+            load_edge<false>(levels, e, end, more);
+            store_product(products + (e - begin) * B, more.a, x + Offset(more.col - first) * B);
+          }
+          team.team_barrier();
+          for (int k = 0; k < share_depth; ++k)
+            if (share.row[k].row >= 0) finish_row(x, first, products, begin, share.row[k], step);
+          for (Ordinal p = row_begin + Ordinal(t + share_depth * threads); p < row_end;
+               p += Ordinal(threads)) {
+            RowSpan more;
+            load_span(levels, p, row_end, more);
+            finish_row(x, first, products, begin, more, step);
+          }
+          team.team_barrier();
+        }
+        begin = end;
+        end = end_next;
+        end_next = end_after;
+        row_begin = row_end;
+        row_end = row_end_next;
+        row_end_next = row_end_after;
+        share = next;
       }
     }
   }
@@ -292,10 +438,14 @@ struct SubdomainSolveKernel {
     const Offset length = Offset(m) * n, begin = Offset(first) * n;
     Scalar* x;
     int* done = nullptr;
+    Scalar* products = nullptr;
     if constexpr (InScratch) {
       x = static_cast<Scalar*>(team.team_scratch(scratch_level).get_shmem(sizeof(Scalar) * length));
       if constexpr (traversal == Traversal::Spin)
         done = static_cast<int*>(team.team_scratch(scratch_level).get_shmem(sizeof(int) * m));
+      if constexpr (traversal == Traversal::EdgeOrdered)
+        products = static_cast<Scalar*>(team.team_scratch(scratch_level)
+                                            .get_shmem(sizeof(Scalar) * level_edges_max * n));
     } else {
       x = &z(begin);
     }
@@ -314,6 +464,8 @@ struct SubdomainSolveKernel {
           if constexpr (traversal == Traversal::Edge) solve_edge(team, x, first, levels, step);
           if constexpr (traversal == Traversal::Spin) solve_spin(team, x, done, first, m, step);
           if constexpr (traversal == Traversal::Lanes) solve_lanes(team, x, first, levels, step);
+          if constexpr (traversal == Traversal::EdgeOrdered)
+            solve_edge_ordered(team, x, products, first, levels, step);
           break;
         case StepKind::SolveTransposed:
           solve_transposed(team, x, first, levels, step);

@@ -60,7 +60,22 @@ struct Operands {
   const Kokkos::View<Scalar*, DeviceType>& edge_values;
   int team_size;
   int lanes;  // vector lanes per thread (Traversal::Lanes; 1 otherwise)
+  Offset widest_level = 0;  // entries of the widest level of either triangle (EdgeOrdered)
 };
+
+Operands operands_for(const SubdomainIlu0& f, const SubdomainLevels& lower,
+                      const SubdomainLevels& upper,
+                      const Kokkos::View<Scalar*, DeviceType>& edge_values, int team_size,
+                      int lanes) {
+  return {f, lower, upper, edge_values, team_size, lanes,
+          std::max(lower.widest_level, upper.widest_level)};
+}
+
+// EdgeOrdered keeps the widest level's products (b scalars an entry) after the vector slice.
+detail::TeamScratch ordered_scratch(std::size_t slice_bytes, const Operands& o) {
+  return detail::team_scratch_for(slice_bytes + std::size_t(o.widest_level) *
+                                                    o.f.factors().block_size() * sizeof(Scalar));
+}
 
 template <Traversal traversal, bool InScratch, int B>
 detail::SubdomainSolveKernel<traversal, InScratch, B> make_kernel(const Operands& o,
@@ -82,7 +97,8 @@ detail::SubdomainSolveKernel<traversal, InScratch, B> make_kernel(const Operands
           z,
           steps,
           factors.block_size(),
-          scratch.level};
+          scratch.level,
+          o.widest_level};
 }
 
 // The most threads a team of this kernel may have on the backend (1 on Serial; on GPUs what
@@ -132,7 +148,10 @@ int most_apply_threads(const ExecSpace& space, const Operands& o, detail::TeamSc
          most_threads(space, make_kernel<Traversal::Vertex, true, B>(o, steps, {}, {}, scratch),
                       true, scratch, 1),
          most_threads(space, make_kernel<Traversal::Lanes, true, B>(o, steps, {}, {}, scratch),
-                      true, scratch, o.lanes)});
+                      true, scratch, o.lanes),
+         most_threads(space,
+                      make_kernel<Traversal::EdgeOrdered, true, B>(o, steps, {}, {}, scratch), true,
+                      scratch, 1)});
   };
   return detail::with_block_size(o.f.factors().block_size(), most);
 }
@@ -245,7 +264,7 @@ void SubdomainTrsv::solve(const ExecSpace& space, Triangle triangle, Diagonal di
   if (kernel == TriangularKernel::RowOrder)
     return launch_row_order(space, f, split(space), steps, r, x, "fgdd::trsv::row_order");
   refresh_edge_values(space);
-  const Operands operands{f, lower_, upper_, edge_values_, team_size_, lanes_};
+  const Operands operands = operands_for(f, lower_, upper_, edge_values_, team_size_, lanes_);
   const detail::TeamScratch scratch = detail::team_scratch_for(slice_bytes_);
   switch (kernel) {
     case TriangularKernel::SpinLoopLds:
@@ -274,6 +293,10 @@ void SubdomainTrsv::solve(const ExecSpace& space, Triangle triangle, Diagonal di
     case TriangularKernel::DagLanesLds:
       return launch<Traversal::Lanes, true>(space, operands, steps, r, x, scratch,
                                             "fgdd::trsv::dag_lanes_lds");
+    case TriangularKernel::DagEcOrderedLds:
+      return launch<Traversal::EdgeOrdered, true>(space, operands, steps, r, x,
+                                                  ordered_scratch(slice_bytes_, operands),
+                                                  "fgdd::trsv::dag_ec_ordered_lds");
     case TriangularKernel::RowOrder:
       return;  // launched above
   }
@@ -295,7 +318,7 @@ void SubdomainTrsv::apply(const ExecSpace& space, ApplyKernel kernel, ConstVecto
     return launch_row_order(space, f, split(space), fused, r, z,
                             "fgdd::trsv::row_order_ILDU0_fused");
   refresh_edge_values(space);
-  const Operands operands{f, lower_, upper_, edge_values_, team_size_, lanes_};
+  const Operands operands = operands_for(f, lower_, upper_, edge_values_, team_size_, lanes_);
   const detail::TeamScratch scratch = detail::team_scratch_for(slice_bytes_);
   switch (kernel) {
     case ApplyKernel::Auto:
@@ -308,6 +331,10 @@ void SubdomainTrsv::apply(const ExecSpace& space, ApplyKernel kernel, ConstVecto
     case ApplyKernel::DagLanesIlduFused:
       return launch<Traversal::Lanes, true>(space, operands, fused, r, z, scratch,
                                             "fgdd::trsv::dag_lanes_ILDU0_fused");
+    case ApplyKernel::DagEcOrderedIlduFused:
+      return launch<Traversal::EdgeOrdered, true>(space, operands, fused, r, z,
+                                                  ordered_scratch(slice_bytes_, operands),
+                                                  "fgdd::trsv::dag_ec_ordered_ILDU0_fused");
     case ApplyKernel::DagEcIldU0: {
       // Two launches through z: the lower solve with the diagonal scaling, then the upper solve
       // in place (each team reads and writes only its own rows).
@@ -340,7 +367,7 @@ void SubdomainTrsv::apply_transpose(const ExecSpace& space, ApplyKernel kernel, 
     return launch_row_order(space, f, split(space), steps, r, z,
                             "fgdd::trsv::row_order_ILDU0_fused_transpose");
   refresh_edge_values(space);
-  const Operands operands{f, lower_, upper_, edge_values_, team_size_, lanes_};
+  const Operands operands = operands_for(f, lower_, upper_, edge_values_, team_size_, lanes_);
   launch<Traversal::Edge, true>(space, operands, steps, r, z,
                                 detail::team_scratch_for(slice_bytes_),
                                 "fgdd::trsv::dag_ec_ILDU0_fused_transpose");

@@ -8,7 +8,7 @@ namespace fgdd {
 std::string to_string(TriangularKernel kernel) { return triangular_kernel_names.name(kernel); }
 ApplyKernel resolve_auto(ApplyKernel kernel) {
   if (kernel != ApplyKernel::Auto) return kernel;
-  return host_memory ? ApplyKernel::RowOrderFused : ApplyKernel::DagEcIlduFused;
+  return host_memory ? ApplyKernel::RowOrderFused : ApplyKernel::DagEcOrderedIlduFused;
 }
 
 std::string to_string(ApplyKernel kernel) { return apply_kernel_names.name(kernel); }

@@ -18,18 +18,22 @@ enum class TriangularKernel {
   DagVcLds,     // level by level, one thread per row of the level (deterministic)
   DagLanesLds,  // level by level, a row per thread, its entries over vector lanes summed in a
                 // fixed order (deterministic)
+  DagEcOrderedLds,  // level by level, threads over the level's nonzeros store their products
+                    // in scratch, then a thread per row subtracts them in order (deterministic)
   RowOrder,     // no levels: one thread per subdomain sweeps its rows in order (deterministic;
                 // for CPUs, where a thread owns its subdomain)
 };
 
 // z = M⁻¹ r for the subdomain ILU0 / ILDU0 preconditioner.
 enum class ApplyKernel {
-  Auto,            // resolve_auto: DagEcIlduFused on GPUs, RowOrderFused on CPU backends
+  Auto,            // resolve_auto: DagEcOrderedIlduFused on GPUs, RowOrderFused on CPUs
   DagEcIldU0,      // two launches: lower solve with diagonal scaling, then the upper solve
   DagVcIlduFused,  // one launch: lower, D⁻¹, upper; one thread per row (deterministic)
   DagEcIlduFused,  // one launch: lower, D⁻¹, upper; threads over nonzeros (atomics in scratch)
   DagLanesIlduFused,  // one launch: lower, D⁻¹, upper; a row per thread, its nonzeros over
                       // vector lanes summed in a fixed order (deterministic)
+  DagEcOrderedIlduFused,  // one launch: lower, D⁻¹, upper; threads over nonzeros, products
+                          // summed per row in a fixed order (deterministic, no atomics)
   RowOrderFused,      // one launch: lower, D⁻¹, upper; one thread per subdomain, rows in order,
                       // no level sets built (deterministic; the team size does not apply)
 };
@@ -48,6 +52,7 @@ inline const auto triangular_kernel_names = make_enum_names<TriangularKernel>(
      {TriangularKernel::DagEcLdsUd, "dag_ec_lds_ud"},
      {TriangularKernel::DagVcLds, "dag_vc_lds", deterministic_kernel},
      {TriangularKernel::DagLanesLds, "dag_lanes_lds", deterministic_kernel},
+     {TriangularKernel::DagEcOrderedLds, "dag_ec_ordered_lds", deterministic_kernel},
      {TriangularKernel::RowOrder, "row_order", deterministic_kernel}});
 
 // Auto is first: loops over the table skip it where it would repeat the kernel it stands for.
@@ -57,13 +62,14 @@ inline const auto apply_kernel_names = make_enum_names<ApplyKernel>(
      {ApplyKernel::DagEcIlduFused, "dag_ec_ILDU0_fused"},
      {ApplyKernel::DagVcIlduFused, "dag_vc_ILDU0_fused", deterministic_kernel},
      {ApplyKernel::DagLanesIlduFused, "dag_lanes_ILDU0_fused", deterministic_kernel},
+     {ApplyKernel::DagEcOrderedIlduFused, "dag_ec_ordered_ILDU0_fused", deterministic_kernel},
      {ApplyKernel::DagEcIldU0, "dag_ec_ILD_U0"},
      {ApplyKernel::RowOrderFused, "row_order_ILDU0_fused", deterministic_kernel}});
 
-// The kernel Auto stands for on the default execution space: edge-centric on GPUs (the fastest
-// in the paper and in our runs; measured: docs/PERFORMANCE_HISTORY.md, "Measurements behind code
-// choices"), row order on CPU backends, where a thread owns a subdomain and level sets would
-// cost setup time for no parallelism. Other kernels come back as given.
+// The kernel Auto stands for on the default execution space: on GPUs the edge-centric kernel
+// with ordered row sums (bitwise reproducible; docs/PERFORMANCE.md, "A reproducible default
+// apply"), on CPU backends row order, where a thread owns a subdomain and level sets would cost
+// setup time for no parallelism. Both are deterministic. Other kernels come back as given.
 ApplyKernel resolve_auto(ApplyKernel kernel);
 
 std::string to_string(TriangularKernel kernel);

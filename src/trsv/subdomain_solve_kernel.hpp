@@ -269,31 +269,13 @@ struct SubdomainSolveKernel {
     for (int c = 0; c < n; ++c) xi[c] = acc[c];
   }
 
-  // A thread's first share_depth entries and rows of a level (t, t + T, ...), loaded a level
-  // ahead (EdgeOrdered, compile-time block size). Two of each cover levels up to twice the team
-  // size without a load on the critical path; larger blocks hold one, to spare registers.
-  static constexpr int share_depth = B >= 3 ? 1 : 2;
-  struct LevelShare {
-    EdgeData edge[share_depth];
-    RowSpan row[share_depth];
-  };
-
-  KOKKOS_INLINE_FUNCTION void load_share(const SubdomainLevels& levels, Offset begin, Offset end,
-                                         Ordinal row_begin, Ordinal row_end, Offset t,
-                                         Offset threads, LevelShare& share) const {
-    for (int k = 0; k < share_depth; ++k) {
-      load_edge<false>(levels, begin + t + k * threads, end, share.edge[k]);
-      load_span(levels, row_begin + Ordinal(t + k * threads), row_end, share.row[k]);
-    }
-  }
-
   // EdgeOrdered: per level, threads over its entries store a_ij · x_j in scratch (coalesced
   // edge-order loads, as the edge traversal makes), a barrier, then one thread per row subtracts
   // its products in edge order and a barrier. Two barriers a level instead of atomics, and every
   // row is summed in the same order on every run. With a compile-time block size each thread
-  // loads its first entries and rows of the next level (LevelShare) before working on the
-  // current one: they do not depend on x, so their memory latency leaves the level-to-level
-  // critical path.
+  // loads its first entry and its first row of the next level before working on the current
+  // one: neither depends on x, so their memory latency leaves the level-to-level critical path.
+  // (Holding two of each was slower on an H200: docs/PERFORMANCE.md.)
   // A level without entries and without pivots changes nothing and is skipped (level 0).
   KOKKOS_INLINE_FUNCTION void solve_edge_ordered(const Member& team, Scalar* x, Scalar* products,
                                                  Ordinal first, const SubdomainLevels& levels,
@@ -325,34 +307,35 @@ struct SubdomainSolveKernel {
       Offset end_next = num_levels > 1 ? levels.edge_ptr(base + 2) : end;
       Ordinal row_begin = levels.level_ptr(base), row_end = levels.level_ptr(base + 1);
       Ordinal row_end_next = num_levels > 1 ? levels.level_ptr(base + 2) : row_end;
-      LevelShare share;
-      load_share(levels, begin, end, row_begin, row_end, t, threads, share);
+      EdgeData edge;
+      RowSpan row;
+      load_edge<false>(levels, begin + t, end, edge);
+      load_span(levels, row_begin + Ordinal(t), row_end, row);
       for (Ordinal l = 0; l < num_levels; ++l) {
-        LevelShare next;
+        EdgeData next_edge;
+        RowSpan next_row;
         Offset end_after = end_next;
         Ordinal row_end_after = row_end_next;
         if (l + 1 < num_levels) {
-          load_share(levels, end, end_next, row_end, row_end_next, t, threads, next);
+          load_edge<false>(levels, end + t, end_next, next_edge);
+          load_span(levels, row_end + Ordinal(t), row_end_next, next_row);
           if (l + 2 < num_levels) {
             end_after = levels.edge_ptr(base + l + 3);
             row_end_after = levels.level_ptr(base + l + 3);
           }
         }
         if (begin != end || step.pivots) {
-          for (int k = 0; k < share_depth; ++k)
-            if (share.edge[k].valid)
-              store_product(products + (t + k * threads) * B, share.edge[k].a,
-                            x + Offset(share.edge[k].col - first) * B);
-          for (Offset e = begin + t + share_depth * threads; e < end; e += threads) {
+          if (edge.valid)
+            store_product(products + t * B, edge.a,
+                          x + Offset(edge.col - first) * B);
+          for (Offset e = begin + t + threads; e < end; e += threads) {
             EdgeData more;
             load_edge<false>(levels, e, end, more);
             store_product(products + (e - begin) * B, more.a, x + Offset(more.col - first) * B);
           }
           team.team_barrier();
-          for (int k = 0; k < share_depth; ++k)
-            if (share.row[k].row >= 0) finish_row(x, first, products, begin, share.row[k], step);
-          for (Ordinal p = row_begin + Ordinal(t + share_depth * threads); p < row_end;
-               p += Ordinal(threads)) {
+          if (row.row >= 0) finish_row(x, first, products, begin, row, step);
+          for (Ordinal p = row_begin + Ordinal(t + threads); p < row_end; p += Ordinal(threads)) {
             RowSpan more;
             load_span(levels, p, row_end, more);
             finish_row(x, first, products, begin, more, step);
@@ -365,7 +348,8 @@ struct SubdomainSolveKernel {
         row_begin = row_end;
         row_end = row_end_next;
         row_end_next = row_end_after;
-        share = next;
+        edge = next_edge;
+        row = next_row;
       }
     }
   }

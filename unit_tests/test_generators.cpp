@@ -467,7 +467,7 @@ TEST_CASE("generate_planes gives the whole problem's rows bitwise, with global c
     const std::size_t b2 = std::size_t(all.block_size) * all.block_size;
     std::vector<std::pair<int, int>> ranges = {{0, 1}, {nz - 1, nz}, {nz / 2, nz / 2 + 1},
                                                {0, nz}, {0, nz / 3}, {nz / 3, nz - 1}};
-    for (const auto [first, last] : ranges) {
+    for (const auto& [first, last] : ranges) {
       if (first >= last) continue;
       INFO("planes [" << first << ", " << last << ")");
       const fgdd::GeneratedPlanes planes = fgdd::generate_planes(spec, first, last);
@@ -495,7 +495,7 @@ TEST_CASE("generate_planes gives the whole problem's rows bitwise, with global c
 
 TEST_CASE("generate_planes refuses a plane range outside the grid or empty",
           "[core][generators]") {
-  for (const std::pair<int, int> range : {std::pair{-1, 2}, {0, 0}, {3, 2}, {0, 5}, {4, 5}}) {
+  for (const std::pair<int, int>& range : {std::pair{-1, 2}, {0, 0}, {3, 2}, {0, 5}, {4, 5}}) {
     const int first = range.first, last = range.second;  // lambdas cannot capture bindings
     INFO("planes [" << first << ", " << last << ")");
     const std::string message =

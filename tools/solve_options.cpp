@@ -21,6 +21,7 @@ const std::vector<std::pair<std::string, std::string>> solver_flags = {
     {"--shift", "shift"},
     {"--shift-amount", "shift_amount"},
     {"--team-size", "team_size"},
+    {"--factor-precision", "factor_precision"},
     {"--tol", "tol"},
     {"--abs-tol", "abs_tol"},
     {"--max-iters", "max_iters"},
@@ -223,6 +224,10 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
   --jacobi-block-rows N       block rows per team (owned + overlap); default 256
   --team-size N               threads per subdomain team in the DD apply; default: Kokkos
                               chooses (tuning knob for benchmarks)
+  --factor-precision {factor_precision}
+                              what ildu0-dd / ilu0-dd / ic0-dd apply from: double (default),
+                              or a float copy of the factors (half the bytes per apply; the
+                              factorization, SpMV and Krylov vectors stay double)
   --fill K                    ILU(K) inside each subdomain (0..8): more fill, fewer
                               iterations; default 0
   --shift-pivots              shift tiny pivots instead of failing (the count is reported);
@@ -283,6 +288,7 @@ const char* solve_usage() {
     replace_all(text, "{ortho}", orthogonalization_names.joined());
     replace_all(text, "{preconditioner}", preconditioner_names.joined());
     replace_all(text, "{apply}", apply_kernel_names.joined());
+    replace_all(text, "{factor_precision}", factor_precision_names.joined());
     replace_all(text, "{global_kernel}", global_kernel_names.joined());
     replace_all(text, "{struct_schedule}", struct_schedule_names.joined());
     replace_all(text, "{struct_layout}", struct_layout_names.joined());

@@ -9,7 +9,9 @@
 #include "factor/subdomain_ilu0.hpp"
 #include "partition/partition_matrix.hpp"
 #include "reference/dense.hpp"
+#include "reference/labeling_checks.hpp"
 #include "reference/random_matrix.hpp"
+#include "reference/reference_ilu0.hpp"
 #include "reference/reference_trsv.hpp"
 #include "trsv/subdomain_trsv.hpp"
 
@@ -868,5 +870,110 @@ TEST_CASE("reference trsv: products and solves agree with dense L, D, U", "[trsv
             dense_M_times(r, transposed));
       close(dense_M_times(reference::preconditioner_solve(h, r, transposed), transposed), r);
     }
+  }
+}
+
+namespace {
+
+// The factors as the float apply sees them: strictly triangular blocks and D⁻¹ rounded to float,
+// D the inverse of the rounded D⁻¹ (the reference products use D, the solves D⁻¹). The float
+// apply is the double apply of these factors (it widens every value before multiplying), so it
+// is checked against them with the double tolerances, which are far below float's rounding.
+reference::HostFactors rounded_to_float(reference::HostFactors h) {
+  const int b = h.F.b, bb = b * b;
+  for (double& v : h.inv_diag) v = double(float(v));
+  for (Ordinal i = 0; i < h.F.num_block_rows(); ++i)
+    for (Offset k = h.F.row_map[i]; k < h.F.row_map[i + 1]; ++k) {
+      double* block = &h.F.values[k * bb];
+      if (h.F.col_ind[k] != i) {
+        for (int e = 0; e < bb; ++e) block[e] = double(float(block[e]));
+        continue;
+      }
+      const auto d = reference::block_inverse(&h.inv_diag[Offset(i) * bb], b);
+      std::copy(d.begin(), d.end(), block);
+    }
+  return h;
+}
+
+}  // namespace
+
+TEST_CASE("subdomain trsv: with float factors every apply kernel applies the rounded factors",
+          "[trsv][float]") {
+  for (const Problem& problem : problems()) {
+    INFO(problem.name);
+    for (const IluForm form : {IluForm::Ildu0, IluForm::Ilu0}) {
+      const SubdomainIlu0 ilu = factorize(problem, form);
+      const SubdomainTrsv single(ExecSpace(), ilu, 0, FactorPrecision::Float);
+      CHECK(single.precision() == FactorPrecision::Float);
+      const auto h = rounded_to_float(reference::host_factors(ilu));
+      const auto r_host = reference::random_vector(problem.dropped.num_rows(), 9u);
+      const Vector r = reference::to_device(r_host);
+      for (const ApplyKernel kernel : apply_kernels) {
+        const std::string what = name_of(form) + " float " + to_string(kernel);
+        check_apply(h, r_host, run_apply(single, kernel, r), false, what);
+        check_apply(h, r_host, run_apply_transpose(single, kernel, r), true, what + " transpose");
+      }
+      // Triangular solves read double factors only.
+      CHECK_THROWS_AS(run_solve(single, Triangle::Lower, Diagonal::Unit,
+                                TriangularKernel::DagVcLds, r),
+                      InvalidInput);
+    }
+  }
+}
+
+TEST_CASE("subdomain trsv: float factors follow numeric()", "[trsv][float]") {
+  const HostMatrixArrays arrays = reference::random_matrix(48, 2, 4, 33u);
+  std::vector<Ordinal> labels(48);
+  for (Ordinal i = 0; i < 48; ++i) labels[i] = Ordinal((Offset(i) * i + 3 * i) % 5);
+  const Partition partition = partition_of(labels, 5);
+  ReorderedSystem system = reorder_and_drop(ExecSpace(), make_matrix(arrays), partition);
+  SubdomainIlu0 ilu(ExecSpace(), system.dropped, partition, FactorOptions{});
+  const SubdomainTrsv single(ExecSpace(), ilu, 0, FactorPrecision::Float);
+  const auto r_host = reference::random_vector(system.dropped.num_rows(), 4u);
+  const Vector r = reference::to_device(r_host);
+  for (const ApplyKernel kernel : apply_kernels) run_apply(single, kernel, r);  // first values
+
+  update_values(ExecSpace(), make_matrix(rescaled(arrays)), system);
+  ilu.numeric(ExecSpace(), system.dropped);
+  const auto h = rounded_to_float(reference::host_factors(ilu));
+  for (const ApplyKernel kernel : apply_kernels)
+    check_apply(h, r_host, run_apply(single, kernel, r), false,
+                "after numeric " + to_string(kernel));
+}
+
+TEST_CASE("subdomain trsv: float factors beyond float's range throw ZeroPivot naming the row",
+          "[trsv][float]") {
+  // A diagonal matrix, rows reversed into two subdomains, so the factor row differs from the
+  // caller's; row 5's pivot makes D⁻¹ overflow float (1e39) or underflow it (1e-39).
+  for (const double pivot : {1e-39, 1e39}) {
+    const Ordinal n = 8;
+    HostMatrixArrays m;
+    m.num_block_rows = m.num_block_cols = n;
+    m.block_size = 1;
+    for (Ordinal i = 0; i <= n; ++i) m.row_map.push_back(i);
+    for (Ordinal i = 0; i < n; ++i) m.col_ind.push_back(i);
+    for (Ordinal i = 0; i < n; ++i) m.values.push_back(i == 5 ? pivot : 2.0);
+    std::vector<Ordinal> labels(n);
+    for (Ordinal i = 0; i < n; ++i) labels[i] = i < 4 ? 1 : 0;
+    const Partition partition = partition_of(labels, 2);
+    const Problem problem{"diagonal", reorder_and_drop(ExecSpace(), make_matrix(m), partition).dropped,
+                          partition, 0};
+    INFO("pivot " << pivot);
+    const SubdomainIlu0 ilu = factorize(problem, IluForm::Ildu0);
+    const SubdomainTrsv single(ExecSpace(), ilu, 0, FactorPrecision::Float);
+    for (const ApplyKernel kernel : {ApplyKernel::Auto, ApplyKernel::DagVcIlduFused,
+                                     ApplyKernel::RowOrderFused}) {
+      INFO(to_string(kernel));
+      try {
+        single.prepare(ExecSpace(), kernel);
+        FAIL("no ZeroPivot");
+      } catch (const ZeroPivot& error) {
+        CHECK(error.row() == 5);
+        CHECK(error.value() == Approx(1.0 / pivot));
+        CHECK(std::string(error.what()).find("factor_precision") != std::string::npos);
+      }
+    }
+    const SubdomainTrsv twice(ExecSpace(), ilu);  // double holds it
+    CHECK_NOTHROW(twice.prepare(ExecSpace(), ApplyKernel::Auto));
   }
 }

@@ -88,24 +88,28 @@ KOKKOS_INLINE_FUNCTION void multiply_blocks_transposed(const Scalar* a, const Sc
 }
 
 // acc -= a · x (or aᵀ · x) for a b×b block a and b-vectors acc and x (acc must not alias x).
-KOKKOS_INLINE_FUNCTION void subtract_block_product(Scalar* acc, const Scalar* a, const Scalar* x,
+// a may be stored in float (T); the products and sums are in Scalar.
+template <class T>
+KOKKOS_INLINE_FUNCTION void subtract_block_product(Scalar* acc, const T* a, const Scalar* x,
                                                    int b, bool transposed) {
   for (int c = 0; c < b; ++c) {
     Scalar sum = 0;
-    for (int e = 0; e < b; ++e) sum += (transposed ? a[e * b + c] : a[c * b + e]) * x[e];
+    for (int e = 0; e < b; ++e)
+      sum += Scalar(transposed ? a[e * b + c] : a[c * b + e]) * x[e];
     acc[c] -= sum;
   }
 }
 
-// x ← a · x (or aᵀ · x) in place; Capacity bounds b at compile time.
-template <int Capacity>
-KOKKOS_INLINE_FUNCTION void multiply_block_in_place(const Scalar* a, Scalar* x, int b,
+// x ← a · x (or aᵀ · x) in place; Capacity bounds b at compile time; a may be float (T).
+template <int Capacity, class T>
+KOKKOS_INLINE_FUNCTION void multiply_block_in_place(const T* a, Scalar* x, int b,
                                                     bool transposed) {
   Scalar copy[Capacity];
   for (int c = 0; c < b; ++c) copy[c] = x[c];
   for (int c = 0; c < b; ++c) {
     Scalar sum = 0;
-    for (int e = 0; e < b; ++e) sum += (transposed ? a[e * b + c] : a[c * b + e]) * copy[e];
+    for (int e = 0; e < b; ++e)
+      sum += Scalar(transposed ? a[e * b + c] : a[c * b + e]) * copy[e];
     x[c] = sum;
   }
 }

@@ -8,17 +8,19 @@ namespace fgdd::detail {
 
 // Four partial sums, added in a fixed order (deterministic): one running sum would chain every
 // add of the row behind the previous one, and a triangular sweep's next row waits for this one.
-KOKKOS_INLINE_FUNCTION Scalar sparse_dot(const Scalar* values, const Ordinal* cols,
-                                         const Scalar* x, Offset begin, Offset end) {
+// values may be stored in float (T); the products and sums are in Scalar.
+template <class T>
+KOKKOS_INLINE_FUNCTION Scalar sparse_dot(const T* values, const Ordinal* cols, const Scalar* x,
+                                         Offset begin, Offset end) {
   Scalar s0 = 0, s1 = 0, s2 = 0, s3 = 0;
   Offset k = begin;
   for (; k + 4 <= end; k += 4) {
-    s0 += values[k] * x[cols[k]];
-    s1 += values[k + 1] * x[cols[k + 1]];
-    s2 += values[k + 2] * x[cols[k + 2]];
-    s3 += values[k + 3] * x[cols[k + 3]];
+    s0 += Scalar(values[k]) * x[cols[k]];
+    s1 += Scalar(values[k + 1]) * x[cols[k + 1]];
+    s2 += Scalar(values[k + 2]) * x[cols[k + 2]];
+    s3 += Scalar(values[k + 3]) * x[cols[k + 3]];
   }
-  for (; k < end; ++k) s0 += values[k] * x[cols[k]];
+  for (; k < end; ++k) s0 += Scalar(values[k]) * x[cols[k]];
   return (s0 + s1) + (s2 + s3);
 }
 

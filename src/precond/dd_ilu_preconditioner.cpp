@@ -6,7 +6,8 @@ DdIluPreconditioner::DdIluPreconditioner(const ExecSpace& space, const SparseMat
                                          const Partition& partition, const DdIluOptions& options)
     : options_(options),
       factorization_(std::make_unique<SubdomainIlu0>(space, dropped, partition, options.factor)),
-      trsv_(std::make_unique<SubdomainTrsv>(space, *factorization_, options.team_size)) {
+      trsv_(std::make_unique<SubdomainTrsv>(space, *factorization_, options.team_size,
+                                            options.factor_precision)) {
   trsv_->prepare(space, options_.apply);
 }
 
@@ -28,7 +29,9 @@ std::string DdIluPreconditioner::name() const {
   const char* kind = form == IluForm::Ildu0  ? "ildu0-dd"
                      : form == IluForm::Ilu0 ? "ilu0-dd"
                                              : "ic0-dd";
-  return std::string(kind) + " (" + to_string(options_.apply) + ")";
+  const bool single = options_.factor_precision == FactorPrecision::Float;
+  return std::string(kind) + " (" + to_string(options_.apply) + (single ? ", float factors" : "") +
+         ")";
 }
 
 }  // namespace fgdd

@@ -15,6 +15,8 @@ struct DdIluOptions {
   FactorOptions factor;
   ApplyKernel apply = ApplyKernel::Auto;
   int team_size = 0;  // threads per subdomain team in the apply; 0: Kokkos chooses
+  // What the apply reads the factors in; factorization and Krylov vectors stay double.
+  FactorPrecision factor_precision = FactorPrecision::Double;
 };
 
 class DdIluPreconditioner final : public Preconditioner {

@@ -68,6 +68,7 @@ std::vector<std::string> SolverOptions::keys() {
           "shift_amount",
           "pivot_threshold",
           "team_size",
+          "factor_precision",
           "global_kernel",
           "struct_schedule",
           "struct_layout",
@@ -117,6 +118,8 @@ void SolverOptions::set(const std::string& key, const std::string& value) {
     dd.factor.pivot_threshold = number(key, value);
   else if (key == "team_size")
     dd.team_size = int(integer(key, value, int_max));
+  else if (key == "factor_precision")
+    dd.factor_precision = named(factor_precision_names, key, value);
   else if (key == "global_kernel")
     global_kernel = named(global_kernel_names, key, value);
   else if (key == "struct_schedule")
@@ -196,6 +199,7 @@ std::vector<std::string> SolverOptions::key_values() const {
           item("shift_amount", real(dd.factor.shift_amount)),
           item("pivot_threshold", real(dd.factor.pivot_threshold)),
           item("team_size", std::to_string(dd.team_size)),
+          item("factor_precision", to_string(dd.factor_precision)),
           item("global_kernel", global_kernel_names.name(global_kernel)),
           item("struct_schedule", struct_schedule_names.name(struct_schedule)),
           item("struct_layout", struct_layout_names.name(struct_layout)),

@@ -12,12 +12,15 @@
 
 namespace fgdd::detail {
 
-// B: the block size when known at compile time (1..4), or 0 for any b ≤ max_block_size. The
-// steps are those of SubdomainSolveKernel and mean the same; r and z do not alias.
-template <int B>
+// B: the block size when known at compile time (1..4), or 0 for any b ≤ max_block_size. V: the
+// type the triangles' values and D⁻¹ are stored in (FactorPrecision). The steps are those of
+// SubdomainSolveKernel and mean the same; r and z do not alias.
+template <int B, class V = Scalar>
 struct RowOrderSolveKernel {
-  SplitTriangles split;
-  Kokkos::View<Scalar*, DeviceType> inv_diag;
+  SplitTriangles split;  // the pattern; the values are lower_values / upper_values below
+  Kokkos::View<const V*, DeviceType> lower_values;
+  Kokkos::View<const V*, DeviceType> upper_values;
+  Kokkos::View<const V*, DeviceType> inv_diag;
   Kokkos::View<Ordinal*, DeviceType> offsets;
   ConstVector r;
   Vector z;
@@ -36,14 +39,14 @@ struct RowOrderSolveKernel {
   // Row i's entries of one triangle: [begin, end) in cols and values.
   struct Span {
     const Ordinal* cols;
-    const Scalar* values;
+    const V* values;
     Offset begin, end;
   };
   KOKKOS_INLINE_FUNCTION Span row(bool lower, Ordinal i) const {
     if (lower)
-      return {split.lower_cols.data(), split.lower_values.data(), split.lower_ptr(i),
+      return {split.lower_cols.data(), lower_values.data(), split.lower_ptr(i),
               split.lower_ptr(i + 1)};
-    return {split.upper_cols.data(), split.upper_values.data(), split.upper_ptr(n - 1 - i),
+    return {split.upper_cols.data(), upper_values.data(), split.upper_ptr(n - 1 - i),
             split.upper_ptr(n - i)};
   }
 
@@ -51,7 +54,7 @@ struct RowOrderSolveKernel {
   KOKKOS_INLINE_FUNCTION void solve_row(Ordinal i, const Span& t, bool pivots) const {
     if constexpr (B == 1) {
       z(i) -= sparse_dot(t.values, t.cols, z.data(), t.begin, t.end);
-      if (pivots) z(i) *= inv_diag(i);
+      if (pivots) z(i) *= Scalar(inv_diag(i));
       return;
     }
     const int n_b = b();

@@ -23,10 +23,29 @@ struct RowSpans {
   KOKKOS_INLINE_FUNCTION Offset upper_begin(Ordinal i) const { return upper_ptr(n - 1 - i); }
 };
 
+// Copies each row's lower and upper blocks into lower / upper (double or float).
+template <class V>
+void gather_values(const ExecSpace& space, const SparseMatrix& factors, const RowSpans& spans,
+                   const Kokkos::View<V*, DeviceType>& lower,
+                   const Kokkos::View<V*, DeviceType>& upper) {
+  const Offset bb = Offset(factors.block_size()) * factors.block_size();
+  const auto values = factors.values();
+  Kokkos::parallel_for(
+      "fgdd::trsv::split_values", Policy(space, 0, spans.n), KOKKOS_LAMBDA(const Ordinal i) {
+        const Offset first = spans.row_map(i) * bb, lower_at = spans.lower_ptr(i) * bb;
+        for (Offset e = 0; e < spans.lower_count(i) * bb; ++e)
+          lower(lower_at + e) = V(values(first + e));
+        const Offset after = (spans.diag(i) + 1) * bb, upper_at = spans.upper_begin(i) * bb;
+        for (Offset e = 0; e < spans.upper_count(i) * bb; ++e)
+          upper(upper_at + e) = V(values(after + e));
+      });
+}
+
 }  // namespace
 
 SplitTriangles split_triangles(const ExecSpace& space, const SparseMatrix& factors,
-                               const Kokkos::View<Offset*, DeviceType>& diag_position) {
+                               const Kokkos::View<Offset*, DeviceType>& diag_position,
+                               FactorPrecision precision) {
   const Ordinal n = factors.num_block_rows();
   SplitTriangles split;
   split.lower_ptr = Kokkos::View<Offset*, DeviceType>("fgdd::trsv::lower_ptr", n + 1);
@@ -44,8 +63,15 @@ SplitTriangles split_triangles(const ExecSpace& space, const SparseMatrix& facto
   const Offset bb = Offset(factors.block_size()) * factors.block_size();
   split.lower_cols = detail::uninitialized_view<Ordinal>("fgdd::trsv::lower_cols", lower);
   split.upper_cols = detail::uninitialized_view<Ordinal>("fgdd::trsv::upper_cols", upper);
-  split.lower_values = detail::uninitialized_view<Scalar>("fgdd::trsv::lower_values", lower * bb);
-  split.upper_values = detail::uninitialized_view<Scalar>("fgdd::trsv::upper_values", upper * bb);
+  if (precision == FactorPrecision::Float) {
+    split.lower_values_single =
+        detail::uninitialized_view<float>("fgdd::trsv::lower_values_single", lower * bb);
+    split.upper_values_single =
+        detail::uninitialized_view<float>("fgdd::trsv::upper_values_single", upper * bb);
+  } else {
+    split.lower_values = detail::uninitialized_view<Scalar>("fgdd::trsv::lower_values", lower * bb);
+    split.upper_values = detail::uninitialized_view<Scalar>("fgdd::trsv::upper_values", upper * bb);
+  }
   const auto col_ind = factors.col_ind();
   const SplitTriangles out = split;
   Kokkos::parallel_for(
@@ -63,19 +89,12 @@ SplitTriangles split_triangles(const ExecSpace& space, const SparseMatrix& facto
 void gather_split_values(const ExecSpace& space, const SparseMatrix& factors,
                          const Kokkos::View<Offset*, DeviceType>& diag_position,
                          const SplitTriangles& split) {
-  const Ordinal n = factors.num_block_rows();
-  const RowSpans spans{factors.row_map(), diag_position, split.lower_ptr, split.upper_ptr, n};
-  const Offset bb = Offset(factors.block_size()) * factors.block_size();
-  const auto values = factors.values();
-  Kokkos::parallel_for(
-      "fgdd::trsv::split_values", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal i) {
-        const Offset first = spans.row_map(i) * bb, lower_at = spans.lower_ptr(i) * bb;
-        for (Offset e = 0; e < spans.lower_count(i) * bb; ++e)
-          split.lower_values(lower_at + e) = values(first + e);
-        const Offset after = (spans.diag(i) + 1) * bb, upper_at = spans.upper_begin(i) * bb;
-        for (Offset e = 0; e < spans.upper_count(i) * bb; ++e)
-          split.upper_values(upper_at + e) = values(after + e);
-      });
+  const RowSpans spans{factors.row_map(), diag_position, split.lower_ptr, split.upper_ptr,
+                       factors.num_block_rows()};
+  if (split.lower_values_single.is_allocated())
+    gather_values(space, factors, spans, split.lower_values_single, split.upper_values_single);
+  else
+    gather_values(space, factors, spans, split.lower_values, split.upper_values);
 }
 
 }  // namespace fgdd

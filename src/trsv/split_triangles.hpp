@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/sparse_matrix.hpp"
+#include "trsv/trsv_options.hpp"
 
 namespace fgdd {
 
@@ -18,14 +19,19 @@ struct SplitTriangles {
   Kokkos::View<Offset*, DeviceType> upper_ptr;
   Kokkos::View<Ordinal*, DeviceType> upper_cols;
   Kokkos::View<Scalar*, DeviceType> upper_values;
+  // FactorPrecision::Float keeps the values here instead (and the two above stay empty).
+  Kokkos::View<float*, DeviceType> lower_values_single;
+  Kokkos::View<float*, DeviceType> upper_values_single;
 };
 
 // The pattern (pointers and columns) of factors with diagonal blocks at diag_position; the
-// values arrays are allocated, not filled.
+// values arrays of the given precision are allocated, not filled.
 SplitTriangles split_triangles(const ExecSpace& space, const SparseMatrix& factors,
-                               const Kokkos::View<Offset*, DeviceType>& diag_position);
+                               const Kokkos::View<Offset*, DeviceType>& diag_position,
+                               FactorPrecision precision = FactorPrecision::Double);
 
-// Copies the factor blocks into split (after every numeric factorization).
+// Copies the factor blocks into split's values (after every numeric factorization), rounded to
+// float where split keeps float values.
 void gather_split_values(const ExecSpace& space, const SparseMatrix& factors,
                          const Kokkos::View<Offset*, DeviceType>& diag_position,
                          const SplitTriangles& split);

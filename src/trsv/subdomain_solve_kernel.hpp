@@ -33,7 +33,9 @@ struct StepList {
 };
 
 // B: the block size when known at compile time (1..4, the fast paths), or 0 for any b ≤ 16.
-template <Traversal traversal, bool InScratch, int B>
+// V: the type the factor blocks in edge order and D⁻¹ are stored in (FactorPrecision); the
+// vectors and all arithmetic are Scalar.
+template <Traversal traversal, bool InScratch, int B, class V = Scalar>
 struct SubdomainSolveKernel {
   using Member = Kokkos::TeamPolicy<ExecSpace>::member_type;
 
@@ -41,11 +43,11 @@ struct SubdomainSolveKernel {
   SparseMatrix::ColumnIndices col_ind;
   SparseMatrix::Values values;
   Kokkos::View<Offset*, DeviceType> diag;
-  Kokkos::View<Scalar*, DeviceType> inv_diag;
+  Kokkos::View<const V*, DeviceType> inv_diag;
   Kokkos::View<Ordinal*, DeviceType> offsets;
   SubdomainLevels lower_levels;
   SubdomainLevels upper_levels;
-  Kokkos::View<const Scalar*, DeviceType> edge_values;  // factor blocks in edge order
+  Kokkos::View<const V*, DeviceType> edge_values;  // factor blocks in edge order
   ConstVector r;
   Vector z;
   StepList steps;
@@ -55,7 +57,7 @@ struct SubdomainSolveKernel {
 
   KOKKOS_INLINE_FUNCTION int b() const { return B > 0 ? B : runtime_b; }
   KOKKOS_INLINE_FUNCTION const Scalar* block(Offset k) const { return &values(k * b() * b()); }
-  KOKKOS_INLINE_FUNCTION const Scalar* edge_block(Offset e) const {
+  KOKKOS_INLINE_FUNCTION const V* edge_block(Offset e) const {
     return &edge_values(e * b() * b());
   }
 
@@ -66,9 +68,9 @@ struct SubdomainSolveKernel {
                                                         transposed);
   }
 
-  // acc -= a · xj
-  KOKKOS_INLINE_FUNCTION void subtract_product(Scalar* acc, const Scalar* a,
-                                               const Scalar* xj) const {
+  // acc -= a · xj (a in registers as Scalar, or stored as V)
+  template <class T>
+  KOKKOS_INLINE_FUNCTION void subtract_product(Scalar* acc, const T* a, const Scalar* xj) const {
     subtract_block_product(acc, a, xj, b(), false);
   }
 
@@ -119,9 +121,9 @@ struct SubdomainSolveKernel {
               Kokkos::parallel_reduce(
                   Kokkos::ThreadVectorRange(team, begin, end),
                   [&](const Offset e, Scalar& part) {
-                    const Scalar* a = edge_block(e) + c * n;
+                    const V* a = edge_block(e) + c * n;
                     const Scalar* xj = x + Offset(levels.edge_col(e) - first) * n;
-                    for (int q = 0; q < n; ++q) part += a[q] * xj[q];
+                    for (int q = 0; q < n; ++q) part += Scalar(a[q]) * xj[q];
                   },
                   sums[c]);
             }
@@ -139,14 +141,15 @@ struct SubdomainSolveKernel {
   }
 
   // x_i -= a · x_j with atomics (other threads update row i in the same level).
-  KOKKOS_INLINE_FUNCTION void scatter_product(Scalar* x, Ordinal first, const Scalar* a,
-                                              Ordinal row, Ordinal col) const {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION void scatter_product(Scalar* x, Ordinal first, const T* a, Ordinal row,
+                                              Ordinal col) const {
     const int n = b();
     const Scalar* xj = x + Offset(col - first) * n;
     Scalar* xi = x + Offset(row - first) * n;
     for (int c = 0; c < n; ++c) {
       Scalar sum = 0;
-      for (int q = 0; q < n; ++q) sum += a[c * n + q] * xj[q];
+      for (int q = 0; q < n; ++q) sum += Scalar(a[c * n + q]) * xj[q];
       Kokkos::atomic_add(&xi[c], -sum);
     }
   }
@@ -167,7 +170,7 @@ struct SubdomainSolveKernel {
   struct EdgeData {
     bool valid = false;
     Ordinal row = 0, col = 0;
-    Scalar a[B > 0 ? B* B : 1];
+    V a[B > 0 ? B* B : 1];
   };
 
   // with_row false: the row is not needed (EdgeOrdered), so its index is not loaded.
@@ -244,12 +247,12 @@ struct SubdomainSolveKernel {
   }
 
   // product = a · x_j, one entry's share of its row's sum.
-  KOKKOS_INLINE_FUNCTION void store_product(Scalar* product, const Scalar* a,
-                                            const Scalar* xj) const {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION void store_product(Scalar* product, const T* a, const Scalar* xj) const {
     const int n = b();
     for (int c = 0; c < n; ++c) {
       Scalar sum = 0;
-      for (int q = 0; q < n; ++q) sum += a[c * n + q] * xj[q];
+      for (int q = 0; q < n; ++q) sum += Scalar(a[c * n + q]) * xj[q];
       product[c] = sum;
     }
   }
@@ -404,10 +407,10 @@ struct SubdomainSolveKernel {
           [&](const Offset e) {
             const Scalar* xi = x + Offset(levels.edge_row(e) - first) * n;
             Scalar* xj = x + Offset(levels.edge_col(e) - first) * n;
-            const Scalar* a = edge_block(e);
+            const V* a = edge_block(e);
             for (int c = 0; c < n; ++c) {
               Scalar sum = 0;
-              for (int q = 0; q < n; ++q) sum += a[q * n + c] * xi[q];
+              for (int q = 0; q < n; ++q) sum += Scalar(a[q * n + c]) * xi[q];
               Kokkos::atomic_add(&xj[c], -sum);
             }
           });

@@ -5,16 +5,51 @@
 #include "core/huge_pages.hpp"
 #include "core/team_scratch.hpp"
 #include "core/team_size.hpp"
+#include "trsv/float_range.hpp"
 #include "trsv/row_order_kernel.hpp"
 #include "trsv/subdomain_solve_kernel.hpp"
 
 #include <algorithm>
 #include <string>
 #include <type_traits>
+#include <type_traits>
 
 namespace fgdd {
 
+namespace detail {
+
+// The apply's copy of the factor values in one precision: the blocks in edge order and D⁻¹.
+template <class V>
+struct ApplyValues {
+  Kokkos::View<V*, DeviceType> edge_values;
+  Kokkos::View<V*, DeviceType> inv_diag;
+};
+
+// What every launch reads besides the vectors.
+struct TrsvOperands {
+  const SubdomainIlu0& f;
+  const SubdomainLevels& lower;
+  const SubdomainLevels& upper;
+  ApplyValues<Scalar> values;
+  ApplyValues<float> values_single;  // FactorPrecision::Float
+  int team_size;
+  int lanes;  // vector lanes per thread (Traversal::Lanes; 1 otherwise)
+  Offset widest_level = 0;  // entries of the widest level of either triangle (EdgeOrdered)
+
+  template <class V>
+  const ApplyValues<V>& values_of() const {
+    if constexpr (std::is_same_v<V, float>)
+      return values_single;
+    else
+      return values;
+  }
+};
+
+}  // namespace detail
+
 namespace {
+
+using Operands = detail::TrsvOperands;
 
 using detail::Step;
 using detail::StepKind;
@@ -29,9 +64,10 @@ void check_length(const SparseMatrix& factors, Offset length, const char* name) 
 }
 
 // edge_values(e) = the factor block of edge e, for every edge of both triangles.
+template <class V>
 void gather_edge_values(const ExecSpace& space, const SubdomainIlu0& f,
                         const SubdomainLevels& lower, const SubdomainLevels& upper,
-                        const Kokkos::View<Scalar*, DeviceType>& edge_values) {
+                        const Kokkos::View<V*, DeviceType>& edge_values) {
   const auto values = f.factors().values();
   const auto offsets = f.partition().subdomain_offsets;
   const int bb = f.factors().block_size() * f.factors().block_size();
@@ -46,30 +82,12 @@ void gather_edge_values(const ExecSpace& space, const SubdomainIlu0& f,
           const Offset end = levels.edge_ptr(base + levels.num_levels(s));
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end), [&](const Offset e) {
             const Offset from = levels.edges(e) * bb;
-            for (int j = 0; j < bb; ++j) edge_values(e * bb + j) = values(from + j);
+            for (int j = 0; j < bb; ++j) edge_values(e * bb + j) = V(values(from + j));
           });
         }
       });
 }
 
-// What every launch reads besides the vectors.
-struct Operands {
-  const SubdomainIlu0& f;
-  const SubdomainLevels& lower;
-  const SubdomainLevels& upper;
-  const Kokkos::View<Scalar*, DeviceType>& edge_values;
-  int team_size;
-  int lanes;  // vector lanes per thread (Traversal::Lanes; 1 otherwise)
-  Offset widest_level = 0;  // entries of the widest level of either triangle (EdgeOrdered)
-};
-
-Operands operands_for(const SubdomainIlu0& f, const SubdomainLevels& lower,
-                      const SubdomainLevels& upper,
-                      const Kokkos::View<Scalar*, DeviceType>& edge_values, int team_size,
-                      int lanes) {
-  return {f, lower, upper, edge_values, team_size, lanes,
-          std::max(lower.widest_level, upper.widest_level)};
-}
 
 // EdgeOrdered keeps the widest level's products (b scalars an entry) after the vector slice.
 detail::TeamScratch ordered_scratch(std::size_t slice_bytes, const Operands& o) {
@@ -77,22 +95,23 @@ detail::TeamScratch ordered_scratch(std::size_t slice_bytes, const Operands& o) 
                                                     o.f.factors().block_size() * sizeof(Scalar));
 }
 
-template <Traversal traversal, bool InScratch, int B>
-detail::SubdomainSolveKernel<traversal, InScratch, B> make_kernel(const Operands& o,
-                                                                  const StepList& steps,
-                                                                  ConstVector r, Vector z,
-                                                                  detail::TeamScratch scratch) {
+template <Traversal traversal, bool InScratch, int B, class V = Scalar>
+detail::SubdomainSolveKernel<traversal, InScratch, B, V> make_kernel(const Operands& o,
+                                                                     const StepList& steps,
+                                                                     ConstVector r, Vector z,
+                                                                     detail::TeamScratch scratch) {
   const SparseMatrix& factors = o.f.factors();
   const Partition& partition = o.f.partition();
+  const detail::ApplyValues<V>& values = o.template values_of<V>();
   return {factors.row_map(),
           factors.col_ind(),
           factors.values(),
           o.f.diag_position(),
-          o.f.inv_diag(),
+          values.inv_diag,
           partition.subdomain_offsets,
           o.lower,
           o.upper,
-          o.edge_values,
+          values.edge_values,
           r,
           z,
           steps,
@@ -120,10 +139,10 @@ void check_team_size(int team_size, int most, const std::string& label) {
                        std::to_string(most) + ")");
 }
 
-template <Traversal traversal, bool InScratch, int B>
+template <Traversal traversal, bool InScratch, int B, class V>
 void launch_with_block(const ExecSpace& space, const Operands& o, const StepList& steps,
                        ConstVector r, Vector z, detail::TeamScratch scratch, const char* label) {
-  const auto kernel = make_kernel<traversal, InScratch, B>(o, steps, r, z, scratch);
+  const auto kernel = make_kernel<traversal, InScratch, B, V>(o, steps, r, z, scratch);
   const Ordinal league = o.f.partition().num_subdomains;
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   const int lanes = traversal == Traversal::Lanes ? o.lanes : 1;
@@ -156,27 +175,32 @@ int most_apply_threads(const ExecSpace& space, const Operands& o, detail::TeamSc
   return detail::with_block_size(o.f.factors().block_size(), most);
 }
 
-template <Traversal traversal, bool InScratch>
+template <Traversal traversal, bool InScratch, class V = Scalar>
 void launch(const ExecSpace& space, const Operands& o, const StepList& steps, ConstVector r,
             Vector z, detail::TeamScratch scratch, const char* label) {
   if (o.f.partition().num_subdomains == 0) return;
   const auto go = [&](auto block_size) {
-    launch_with_block<traversal, InScratch, decltype(block_size)::value>(space, o, steps, r, z,
-                                                                         scratch, label);
+    launch_with_block<traversal, InScratch, decltype(block_size)::value, V>(space, o, steps, r, z,
+                                                                            scratch, label);
   };
   detail::with_block_size(o.f.factors().block_size(), go);
 }
 
-// One thread per subdomain, dynamically scheduled: subdomains differ in size.
-void launch_row_order(const ExecSpace& space, const SubdomainIlu0& f, const SplitTriangles& split,
-                      const StepList& steps, ConstVector r, Vector z, const char* label) {
+// One thread per subdomain, dynamically scheduled: subdomains differ in size. The values are
+// split's and inv_diag's, in float where split keeps float values.
+template <class V>
+void launch_row_order_in(const ExecSpace& space, const SubdomainIlu0& f,
+                         const SplitTriangles& split, Kokkos::View<const V*, DeviceType> lower,
+                         Kokkos::View<const V*, DeviceType> upper,
+                         Kokkos::View<const V*, DeviceType> inv_diag, const StepList& steps,
+                         ConstVector r, Vector z, const char* label) {
   const Ordinal league = f.partition().num_subdomains;
   if (league == 0) return;
   const SparseMatrix& factors = f.factors();
   detail::with_block_size(factors.block_size(), [&](auto block_size) {
-    const detail::RowOrderSolveKernel<decltype(block_size)::value> kernel{
-        split, f.inv_diag(), f.partition().subdomain_offsets, r, z, steps, factors.block_size(),
-        factors.num_block_rows()};
+    const detail::RowOrderSolveKernel<decltype(block_size)::value, V> kernel{
+        split, lower, upper, inv_diag, f.partition().subdomain_offsets, r, z, steps,
+        factors.block_size(), factors.num_block_rows()};
     Kokkos::parallel_for(
         label, Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>(space, 0, league),
         kernel);
@@ -190,11 +214,49 @@ StepList one_step(Step step) {
   return list;
 }
 
+// The fused apply (steps) with the level kernel `kernel` names, reading values of type V.
+template <class V>
+void launch_fused(const ExecSpace& space, const Operands& operands, ApplyKernel kernel,
+                  const StepList& fused, bool ildu, ConstVector r, Vector z,
+                  std::size_t slice_bytes) {
+  const detail::TeamScratch scratch = detail::team_scratch_for(slice_bytes);
+  switch (kernel) {
+    case ApplyKernel::Auto:
+    case ApplyKernel::DagEcIlduFused:
+      return launch<Traversal::Edge, true, V>(space, operands, fused, r, z, scratch,
+                                              "fgdd::trsv::dag_ec_ILDU0_fused");
+    case ApplyKernel::DagVcIlduFused:
+      return launch<Traversal::Vertex, true, V>(space, operands, fused, r, z, scratch,
+                                                "fgdd::trsv::dag_vc_ILDU0_fused");
+    case ApplyKernel::DagLanesIlduFused:
+      return launch<Traversal::Lanes, true, V>(space, operands, fused, r, z, scratch,
+                                               "fgdd::trsv::dag_lanes_ILDU0_fused");
+    case ApplyKernel::DagEcOrderedIlduFused:
+      return launch<Traversal::EdgeOrdered, true, V>(space, operands, fused, r, z,
+                                                     ordered_scratch(slice_bytes, operands),
+                                                     "fgdd::trsv::dag_ec_ordered_ILDU0_fused");
+    case ApplyKernel::DagEcIldU0: {
+      // Two launches through z: the lower solve with the diagonal scaling, then the upper solve
+      // in place (each team reads and writes only its own rows).
+      StepList first;
+      first.step[first.count++] = Step{StepKind::Solve, true, false};
+      if (ildu) first.step[first.count++] = Step{StepKind::Scale, true, false};
+      launch<Traversal::Edge, true, V>(space, operands, first, r, z, scratch,
+                                       "fgdd::trsv::dag_ec_ILD_U0_lower");
+      return launch<Traversal::Edge, true, V>(space, operands,
+                                              one_step(Step{StepKind::Solve, false, !ildu}), z, z,
+                                              scratch, "fgdd::trsv::dag_ec_ILD_U0_upper");
+    }
+    case ApplyKernel::RowOrderFused:
+      return;  // launched by the caller
+  }
+}
+
 }  // namespace
 
 SubdomainTrsv::SubdomainTrsv(const ExecSpace& space, const SubdomainIlu0& factorization,
-                             int team_size)
-    : factorization_(&factorization), team_size_(team_size) {
+                             int team_size, FactorPrecision precision)
+    : factorization_(&factorization), team_size_(team_size), precision_(precision) {
   if (team_size < 0) throw InvalidInput("team_size must be >= 0, got " + std::to_string(team_size));
   const SparseMatrix& factors = factorization.factors();
   const Partition& partition = factorization.partition();
@@ -208,11 +270,22 @@ SubdomainTrsv::SubdomainTrsv(const ExecSpace& space, const SubdomainIlu0& factor
   // The flags follow the slice in one request (get_shmem does not align; the doubles go first).
   spin_bytes_ = slice_bytes_ + std::size_t(largest) * sizeof(int) + 64;
   if (team_size > 0) {
-    const Operands operands{factorization, lower_, upper_, edge_values_, team_size_, lanes_};
     check_team_size(team_size,
-                    most_apply_threads(space, operands, detail::team_scratch_for(slice_bytes_)),
+                    most_apply_threads(space, operands(),
+                                       detail::team_scratch_for(slice_bytes_)),
                     "the subdomain apply");
   }
+}
+
+detail::TrsvOperands SubdomainTrsv::operands() const {
+  return {*factorization_,
+          lower_,
+          upper_,
+          {edge_values_, factorization_->inv_diag()},
+          {edge_values_single_, inv_diag_single_},
+          team_size_,
+          lanes_,
+          std::max(lower_.widest_level, upper_.widest_level)};
 }
 
 void SubdomainTrsv::build_levels(const ExecSpace& space) const {
@@ -224,8 +297,12 @@ void SubdomainTrsv::build_levels(const ExecSpace& space) const {
                                                                 f.partition(), Triangle::Lower);
   upper_ = build_subdomain_levels(space, factors, f.diag_position(), f.partition(),
                                   Triangle::Upper, &lower_);
-  edge_values_ =
-      detail::uninitialized_view<Scalar>("fgdd::trsv::edge_values", factors.num_entries());
+  if (precision_ == FactorPrecision::Float)
+    edge_values_single_ = detail::uninitialized_view<float>("fgdd::trsv::edge_values_single",
+                                                            factors.num_entries());
+  else
+    edge_values_ =
+        detail::uninitialized_view<Scalar>("fgdd::trsv::edge_values", factors.num_entries());
 }
 
 void SubdomainTrsv::prepare(const ExecSpace& space, ApplyKernel kernel) const {
@@ -235,11 +312,28 @@ void SubdomainTrsv::prepare(const ExecSpace& space, ApplyKernel kernel) const {
     refresh_edge_values(space);
 }
 
+void SubdomainTrsv::refresh_inv_diag_single(const ExecSpace& space) const {
+  if (precision_ != FactorPrecision::Float || inv_diag_count_ == factorization_->numeric_count())
+    return;
+  const SubdomainIlu0& f = *factorization_;
+  check_factors_fit_float(space, f);
+  const auto inv_diag = f.inv_diag();
+  if (!inv_diag_single_.is_allocated())
+    inv_diag_single_ =
+        detail::uninitialized_view<float>("fgdd::trsv::inv_diag_single", inv_diag.extent(0));
+  const auto single = inv_diag_single_;
+  Kokkos::parallel_for(
+      "fgdd::trsv::inv_diag_single", Kokkos::RangePolicy<ExecSpace>(space, 0, inv_diag.extent(0)),
+      KOKKOS_LAMBDA(const std::size_t e) { single(e) = float(inv_diag(e)); });
+  inv_diag_count_ = f.numeric_count();
+}
+
 const SplitTriangles& SubdomainTrsv::split(const ExecSpace& space) const {
   const SubdomainIlu0& f = *factorization_;
   if (!split_.lower_ptr.is_allocated())
-    split_ = split_triangles(space, f.factors(), f.diag_position());
+    split_ = split_triangles(space, f.factors(), f.diag_position(), precision_);
   if (split_count_ != f.numeric_count()) {
+    refresh_inv_diag_single(space);
     gather_split_values(space, f.factors(), f.diag_position(), split_);
     split_count_ = f.numeric_count();
   }
@@ -250,8 +344,22 @@ void SubdomainTrsv::refresh_edge_values(const ExecSpace& space) const {
   build_levels(space);
   const SubdomainIlu0& f = *factorization_;
   if (gathered_count_ == f.numeric_count()) return;
-  gather_edge_values(space, f, lower_, upper_, edge_values_);
+  refresh_inv_diag_single(space);
+  if (precision_ == FactorPrecision::Float)
+    gather_edge_values(space, f, lower_, upper_, edge_values_single_);
+  else
+    gather_edge_values(space, f, lower_, upper_, edge_values_);
   gathered_count_ = f.numeric_count();
+}
+
+void SubdomainTrsv::launch_row_order(const ExecSpace& space, const StepList& steps,
+                                     ConstVector r, Vector z, const char* label) const {
+  const SplitTriangles& s = split(space);
+  if (precision_ == FactorPrecision::Float)
+    return launch_row_order_in<float>(space, *factorization_, s, s.lower_values_single,
+                                      s.upper_values_single, inv_diag_single_, steps, r, z, label);
+  launch_row_order_in<Scalar>(space, *factorization_, s, s.lower_values, s.upper_values,
+                              factorization_->inv_diag(), steps, r, z, label);
 }
 
 void SubdomainTrsv::solve(const ExecSpace& space, Triangle triangle, Diagonal diagonal,
@@ -259,20 +367,23 @@ void SubdomainTrsv::solve(const ExecSpace& space, Triangle triangle, Diagonal di
   const SubdomainIlu0& f = *factorization_;
   check_length(f.factors(), r.extent(0), "r");
   check_length(f.factors(), x.extent(0), "x");
+  if (precision_ != FactorPrecision::Double)
+    throw InvalidInput("triangular solves read the factors in double; this SubdomainTrsv keeps "
+                       "them in " + to_string(precision_) + " (factor_precision)");
   const StepList steps =
       one_step(Step{StepKind::Solve, triangle == Triangle::Lower, diagonal == Diagonal::Pivots});
   if (kernel == TriangularKernel::RowOrder)
-    return launch_row_order(space, f, split(space), steps, r, x, "fgdd::trsv::row_order");
+    return launch_row_order(space, steps, r, x, "fgdd::trsv::row_order");
   refresh_edge_values(space);
-  const Operands operands = operands_for(f, lower_, upper_, edge_values_, team_size_, lanes_);
+  const Operands o = operands();
   const detail::TeamScratch scratch = detail::team_scratch_for(slice_bytes_);
   switch (kernel) {
     case TriangularKernel::SpinLoopLds:
-      return launch<Traversal::Spin, true>(space, operands, steps, r, x,
+      return launch<Traversal::Spin, true>(space, o, steps, r, x,
                                            detail::team_scratch_for(spin_bytes_),
                                            "fgdd::trsv::spin_loop_lds");
     case TriangularKernel::DagEcNoLds:
-      return launch<Traversal::Edge, false>(space, operands, steps, r, x, scratch,
+      return launch<Traversal::Edge, false>(space, o, steps, r, x, scratch,
                                             "fgdd::trsv::dag_ec_no_lds");
     case TriangularKernel::DagEcLdsUd: {
       StepList deferred;
@@ -281,21 +392,21 @@ void SubdomainTrsv::solve(const ExecSpace& space, Triangle triangle, Diagonal di
       if (scale && !lower) deferred.step[deferred.count++] = Step{StepKind::Scale, false, false};
       deferred.step[deferred.count++] = Step{StepKind::Solve, lower, false};
       if (scale && lower) deferred.step[deferred.count++] = Step{StepKind::Scale, true, false};
-      return launch<Traversal::Edge, true>(space, operands, deferred, r, x, scratch,
+      return launch<Traversal::Edge, true>(space, o, deferred, r, x, scratch,
                                            "fgdd::trsv::dag_ec_lds_ud");
     }
     case TriangularKernel::DagEcLds:
-      return launch<Traversal::Edge, true>(space, operands, steps, r, x, scratch,
+      return launch<Traversal::Edge, true>(space, o, steps, r, x, scratch,
                                            "fgdd::trsv::dag_ec_lds");
     case TriangularKernel::DagVcLds:
-      return launch<Traversal::Vertex, true>(space, operands, steps, r, x, scratch,
+      return launch<Traversal::Vertex, true>(space, o, steps, r, x, scratch,
                                              "fgdd::trsv::dag_vc_lds");
     case TriangularKernel::DagLanesLds:
-      return launch<Traversal::Lanes, true>(space, operands, steps, r, x, scratch,
+      return launch<Traversal::Lanes, true>(space, o, steps, r, x, scratch,
                                             "fgdd::trsv::dag_lanes_lds");
     case TriangularKernel::DagEcOrderedLds:
-      return launch<Traversal::EdgeOrdered, true>(space, operands, steps, r, x,
-                                                  ordered_scratch(slice_bytes_, operands),
+      return launch<Traversal::EdgeOrdered, true>(space, o, steps, r, x,
+                                                  ordered_scratch(slice_bytes_, o),
                                                   "fgdd::trsv::dag_ec_ordered_lds");
     case TriangularKernel::RowOrder:
       return;  // launched above
@@ -315,41 +426,11 @@ void SubdomainTrsv::apply(const ExecSpace& space, ApplyKernel kernel, ConstVecto
   fused.step[fused.count++] = Step{StepKind::Solve, false, !ildu};
   kernel = resolve_auto(kernel);
   if (kernel == ApplyKernel::RowOrderFused)
-    return launch_row_order(space, f, split(space), fused, r, z,
-                            "fgdd::trsv::row_order_ILDU0_fused");
+    return launch_row_order(space, fused, r, z, "fgdd::trsv::row_order_ILDU0_fused");
   refresh_edge_values(space);
-  const Operands operands = operands_for(f, lower_, upper_, edge_values_, team_size_, lanes_);
-  const detail::TeamScratch scratch = detail::team_scratch_for(slice_bytes_);
-  switch (kernel) {
-    case ApplyKernel::Auto:
-    case ApplyKernel::DagEcIlduFused:
-      return launch<Traversal::Edge, true>(space, operands, fused, r, z, scratch,
-                                           "fgdd::trsv::dag_ec_ILDU0_fused");
-    case ApplyKernel::DagVcIlduFused:
-      return launch<Traversal::Vertex, true>(space, operands, fused, r, z, scratch,
-                                             "fgdd::trsv::dag_vc_ILDU0_fused");
-    case ApplyKernel::DagLanesIlduFused:
-      return launch<Traversal::Lanes, true>(space, operands, fused, r, z, scratch,
-                                            "fgdd::trsv::dag_lanes_ILDU0_fused");
-    case ApplyKernel::DagEcOrderedIlduFused:
-      return launch<Traversal::EdgeOrdered, true>(space, operands, fused, r, z,
-                                                  ordered_scratch(slice_bytes_, operands),
-                                                  "fgdd::trsv::dag_ec_ordered_ILDU0_fused");
-    case ApplyKernel::DagEcIldU0: {
-      // Two launches through z: the lower solve with the diagonal scaling, then the upper solve
-      // in place (each team reads and writes only its own rows).
-      StepList first;
-      first.step[first.count++] = Step{StepKind::Solve, true, false};
-      if (ildu) first.step[first.count++] = Step{StepKind::Scale, true, false};
-      launch<Traversal::Edge, true>(space, operands, first, r, z, scratch,
-                                    "fgdd::trsv::dag_ec_ILD_U0_lower");
-      return launch<Traversal::Edge, true>(space, operands,
-                                           one_step(Step{StepKind::Solve, false, !ildu}), z, z,
-                                           scratch, "fgdd::trsv::dag_ec_ILD_U0_upper");
-    }
-    case ApplyKernel::RowOrderFused:
-      return;  // launched above
-  }
+  if (precision_ == FactorPrecision::Float)
+    return launch_fused<float>(space, operands(), kernel, fused, ildu, r, z, slice_bytes_);
+  launch_fused<Scalar>(space, operands(), kernel, fused, ildu, r, z, slice_bytes_);
 }
 
 void SubdomainTrsv::apply_transpose(const ExecSpace& space, ApplyKernel kernel, ConstVector r,
@@ -364,13 +445,13 @@ void SubdomainTrsv::apply_transpose(const ExecSpace& space, ApplyKernel kernel, 
   if (ildu) steps.step[steps.count++] = Step{StepKind::ScaleTransposed, true, false};
   steps.step[steps.count++] = Step{StepKind::SolveTransposed, true, false};
   if (resolve_auto(kernel) == ApplyKernel::RowOrderFused)
-    return launch_row_order(space, f, split(space), steps, r, z,
-                            "fgdd::trsv::row_order_ILDU0_fused_transpose");
+    return launch_row_order(space, steps, r, z, "fgdd::trsv::row_order_ILDU0_fused_transpose");
   refresh_edge_values(space);
-  const Operands operands = operands_for(f, lower_, upper_, edge_values_, team_size_, lanes_);
-  launch<Traversal::Edge, true>(space, operands, steps, r, z,
-                                detail::team_scratch_for(slice_bytes_),
-                                "fgdd::trsv::dag_ec_ILDU0_fused_transpose");
+  const detail::TeamScratch scratch = detail::team_scratch_for(slice_bytes_);
+  const char* label = "fgdd::trsv::dag_ec_ILDU0_fused_transpose";
+  if (precision_ == FactorPrecision::Float)
+    return launch<Traversal::Edge, true, float>(space, operands(), steps, r, z, scratch, label);
+  launch<Traversal::Edge, true>(space, operands(), steps, r, z, scratch, label);
 }
 
 }  // namespace fgdd

@@ -11,6 +11,11 @@
 
 namespace fgdd {
 
+namespace detail {
+struct TrsvOperands;  // what the launches read (subdomain_trsv.cpp)
+struct StepList;
+}  // namespace detail
+
 // The diagonal a triangular solve divides by: the pivot blocks D (through D⁻¹) or the identity.
 enum class Diagonal { Pivots, Unit };
 
@@ -26,7 +31,11 @@ class SubdomainTrsv {
   // (TeamPolicy::team_size_max: 1 on Serial), naming the allowed range; a launch of another
   // kernel checks its own limit alike. Every solve and apply throws DimensionMismatch when a
   // vector's length differs from the factors' row count.
-  SubdomainTrsv(const ExecSpace& space, const SubdomainIlu0& factorization, int team_size = 0);
+  // precision: what the apply kernels read the factor values in (FactorPrecision::Float: a
+  // float copy, checked by check_factors_fit_float, which throws ZeroPivot for values beyond
+  // float's range; triangular solve() then throws InvalidInput, it reads double only).
+  SubdomainTrsv(const ExecSpace& space, const SubdomainIlu0& factorization, int team_size = 0,
+                FactorPrecision precision = FactorPrecision::Double);
 
   // x = T⁻¹ r with T the lower (or upper) triangle of the factors: the strictly triangular blocks
   // plus D (Diagonal::Pivots) or I (Diagonal::Unit). r and x do not alias. The exception is
@@ -62,10 +71,12 @@ class SubdomainTrsv {
   // never wrong). The spin loop adds an int done flag per row and may land on level 1 alone.
   std::size_t slice_bytes() const noexcept { return slice_bytes_; }
   int scratch_level() const noexcept { return detail::team_scratch_for(slice_bytes_).level; }
+  FactorPrecision precision() const noexcept { return precision_; }
 
  private:
   const SubdomainIlu0* factorization_;
   int team_size_ = 0;
+  FactorPrecision precision_ = FactorPrecision::Double;
   int lanes_ = 1;  // vector lanes of the Lanes traversal
   std::size_t slice_bytes_ = 0;
   std::size_t spin_bytes_ = 0;
@@ -76,12 +87,21 @@ class SubdomainTrsv {
   mutable SubdomainLevels upper_;
   mutable Kokkos::View<Scalar*, DeviceType> edge_values_;
   mutable std::uint64_t gathered_count_ = 0;
+  // FactorPrecision::Float: the blocks in edge order and D⁻¹ rounded to float (edge_values_
+  // stays empty), refreshed after each numeric() like the double copy.
+  mutable Kokkos::View<float*, DeviceType> edge_values_single_;
+  mutable Kokkos::View<float*, DeviceType> inv_diag_single_;
+  mutable std::uint64_t inv_diag_count_ = 0;
   // The row-order kernels' data, built by the first of them, refreshed after each numeric().
   mutable SplitTriangles split_;
   mutable std::uint64_t split_count_ = 0;
   const SplitTriangles& split(const ExecSpace& space) const;
   void build_levels(const ExecSpace& space) const;
   void refresh_edge_values(const ExecSpace& space) const;
+  void refresh_inv_diag_single(const ExecSpace& space) const;
+  detail::TrsvOperands operands() const;
+  void launch_row_order(const ExecSpace& space, const detail::StepList& steps, ConstVector r,
+                        Vector z, const char* label) const;
 };
 
 }  // namespace fgdd

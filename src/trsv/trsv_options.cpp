@@ -13,6 +13,8 @@ ApplyKernel resolve_auto(ApplyKernel kernel) {
 
 std::string to_string(ApplyKernel kernel) { return apply_kernel_names.name(kernel); }
 
+std::string to_string(FactorPrecision precision) { return factor_precision_names.name(precision); }
+
 TriangularKernel parse_triangular_kernel(const std::string& name) {
   return triangular_kernel_names.parse(name);
 }

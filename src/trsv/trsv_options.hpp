@@ -38,6 +38,14 @@ enum class ApplyKernel {
                       // no level sets built (deterministic; the team size does not apply)
 };
 
+// The precision of the factor values the DD apply kernels read. The factorization, the vectors
+// and all arithmetic stay double; Float keeps the apply's own copy of the factors (the blocks in
+// the kernels' order and D⁻¹) in float, which halves the bytes of values the apply streams.
+enum class FactorPrecision { Double, Float };
+
+inline const auto factor_precision_names = make_enum_names<FactorPrecision>(
+    "factor precision", {{FactorPrecision::Double, "double"}, {FactorPrecision::Float, "float"}});
+
 // Traits of the kernel tables, for tests and benchmarks that select kernels.
 enum KernelTrait : unsigned {
   // Adds in a fixed order (no atomics): the same bits on every run, for a fixed team size.
@@ -74,6 +82,7 @@ ApplyKernel resolve_auto(ApplyKernel kernel);
 
 std::string to_string(TriangularKernel kernel);
 std::string to_string(ApplyKernel kernel);
+std::string to_string(FactorPrecision precision);
 // Accepts the paper's names ("dag_ec_lds", "dag_ec_ILDU0_fused", ...) and "auto"; throws
 // InvalidInput listing the valid names.
 TriangularKernel parse_triangular_kernel(const std::string& name);

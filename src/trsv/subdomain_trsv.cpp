@@ -207,6 +207,15 @@ void launch_row_order_in(const ExecSpace& space, const SubdomainIlu0& f,
   });
 }
 
+// to(e) = from(e) rounded to float. (A free function: CUDA refuses device lambdas inside
+// private member functions.)
+void round_to_float(const ExecSpace& space, const Kokkos::View<Scalar*, DeviceType>& from,
+                    const Kokkos::View<float*, DeviceType>& to) {
+  Kokkos::parallel_for(
+      "fgdd::trsv::round_to_float", Kokkos::RangePolicy<ExecSpace>(space, 0, from.extent(0)),
+      KOKKOS_LAMBDA(const std::size_t e) { to(e) = float(from(e)); });
+}
+
 StepList one_step(Step step) {
   StepList list;
   list.step[0] = step;
@@ -321,10 +330,7 @@ void SubdomainTrsv::refresh_inv_diag_single(const ExecSpace& space) const {
   if (!inv_diag_single_.is_allocated())
     inv_diag_single_ =
         detail::uninitialized_view<float>("fgdd::trsv::inv_diag_single", inv_diag.extent(0));
-  const auto single = inv_diag_single_;
-  Kokkos::parallel_for(
-      "fgdd::trsv::inv_diag_single", Kokkos::RangePolicy<ExecSpace>(space, 0, inv_diag.extent(0)),
-      KOKKOS_LAMBDA(const std::size_t e) { single(e) = float(inv_diag(e)); });
+  round_to_float(space, inv_diag, inv_diag_single_);
   inv_diag_count_ = f.numeric_count();
 }
 

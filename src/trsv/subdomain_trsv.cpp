@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <string>
 #include <type_traits>
-#include <type_traits>
 
 namespace fgdd {
 
@@ -87,7 +86,6 @@ void gather_edge_values(const ExecSpace& space, const SubdomainIlu0& f,
         }
       });
 }
-
 
 // EdgeOrdered keeps the widest level's products (b scalars an entry) after the vector slice.
 detail::TeamScratch ordered_scratch(std::size_t slice_bytes, const Operands& o) {
@@ -230,7 +228,6 @@ void launch_fused(const ExecSpace& space, const Operands& operands, ApplyKernel 
                   std::size_t slice_bytes) {
   const detail::TeamScratch scratch = detail::team_scratch_for(slice_bytes);
   switch (kernel) {
-    case ApplyKernel::Auto:
     case ApplyKernel::DagEcIlduFused:
       return launch<Traversal::Edge, true, V>(space, operands, fused, r, z, scratch,
                                               "fgdd::trsv::dag_ec_ILDU0_fused");
@@ -256,8 +253,9 @@ void launch_fused(const ExecSpace& space, const Operands& operands, ApplyKernel 
                                               one_step(Step{StepKind::Solve, false, !ildu}), z, z,
                                               scratch, "fgdd::trsv::dag_ec_ILD_U0_upper");
     }
+    case ApplyKernel::Auto:
     case ApplyKernel::RowOrderFused:
-      return;  // launched by the caller
+      return;  // resolved, or launched, by the caller
   }
 }
 

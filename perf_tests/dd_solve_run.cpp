@@ -118,14 +118,16 @@ ConfigResult run_rocsparse_ilu0(const ExecSpace& space, const SolveRunOptions& o
 
 ConfigResult run_dd(const ExecSpace& space, const SolveRunOptions& options,
                     const GeneratedProblem& problem, const PartitionOptions& partition_options,
-                    ApplyKernel kernel, PartitionReport& report) {
+                    ApplyKernel kernel, PartitionReport& report, FactorPrecision precision) {
   kernel = resolve_auto(kernel);
-  ConfigResult out("fgdd_" + to_string(kernel));
+  const bool single = precision == FactorPrecision::Float;
+  ConfigResult out(std::string(single ? "fgdd_float_" : "fgdd_") + to_string(kernel));
   Kokkos::Timer timer;
   const PartitionedMatrix dd =
       partition_matrix(space, problem.matrix, problem.grid, partition_options);
   DdIluOptions dd_options;
   dd_options.apply = kernel;
+  dd_options.factor_precision = precision;
   DdIluPreconditioner M(space, dd.system.dropped, dd.partition, dd_options);
   space.fence();
   out.setup_s = timer.seconds();

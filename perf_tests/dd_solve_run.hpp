@@ -73,12 +73,14 @@ ConfigResult run_rocsparse_ilu0(const ExecSpace& space, const SolveRunOptions& o
 
 // fgdd's DD ILDU0 BiCGSTAB on problem with b = 1, x0 = 0: setup (partition + reorder + factor +
 // levels, once), refactor (update_values), apply and solve. kernel goes through resolve_auto;
-// the result is named "fgdd_<kernel that ran>" and its extra fields hold the setup breakdown
+// the result is named "fgdd_<kernel that ran>" ("fgdd_float_<kernel>" with float factors,
+// DdIluOptions::factor_precision) and its extra fields hold the setup breakdown
 // (partition_s, reorder_s, factor_s, levels_s). The partition's report goes into report.
 // Throws what partition_matrix and DdIluPreconditioner throw (InvalidInput for a subdomain size
 // outside [block size, max_subdomain_rows], ZeroPivot); a solve that fails is a status.
 ConfigResult run_dd(const ExecSpace& space, const SolveRunOptions& options,
                     const GeneratedProblem& problem, const PartitionOptions& partition_options,
-                    ApplyKernel kernel, PartitionReport& report);
+                    ApplyKernel kernel, PartitionReport& report,
+                    FactorPrecision precision = FactorPrecision::Double);
 
 }  // namespace fgdd::bench

@@ -82,8 +82,9 @@ int benchmark_main(int argc, char* argv[]) {
     PartitionReport report;
     PartitionOptions partition_options;
     partition_options.subdomain_rows = options.subdomain_rows;
-    const auto run_dd = [&](ApplyKernel kernel) {
-      return bench::run_dd(space, options.run, problem, partition_options, kernel, report);
+    const auto run_dd = [&](ApplyKernel kernel, FactorPrecision precision) {
+      return bench::run_dd(space, options.run, problem, partition_options, kernel, report,
+                           precision);
     };
     Vector ones("fgdd::bench::b", problem.matrix.num_rows());
     Kokkos::deep_copy(ones, 1.0);
@@ -91,10 +92,12 @@ int benchmark_main(int argc, char* argv[]) {
       return bench::run_vendor_ilu0(space, options.run, problem.matrix, trsv, ones);
     };
     // Every apply kernel of the table (auto would repeat one); the edge-centric one, first in
-    // the table, is the one the ratios below compare.
+    // the table, is the one the ratios below compare. Then the default kernel with float
+    // factors (issue 35).
     std::vector<ConfigResult> configs = {run_vendor(bench::VendorTrsv::LevelSets)};
     for (const ApplyKernel kernel : apply_kernel_names.values())
-      if (kernel != ApplyKernel::Auto) configs.push_back(run_dd(kernel));
+      if (kernel != ApplyKernel::Auto) configs.push_back(run_dd(kernel, FactorPrecision::Double));
+    configs.push_back(run_dd(ApplyKernel::Auto, FactorPrecision::Float));
     configs.push_back(run_jacobi(space, options, problem.matrix));
     configs.push_back(run_vendor(bench::VendorTrsv::CuSparse));
     bench::JsonObject json;

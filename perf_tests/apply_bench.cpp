@@ -152,22 +152,25 @@ int benchmark_main(int argc, char* argv[]) {
         },
         Vector());
     // Preconditioner applies (Table 5.3 analog), each against dag_vc_ILDU0_fused.
+    // Then the same applies reading float factors ("float_*", FactorPrecision::Float): half the
+    // value bytes; against the double apply to 1e-5 relative, about 100 float roundings of these
+    // diagonally dominant factors (the unit tests check them against the rounded factors).
     trsv.apply(space, ApplyKernel::DagVcIlduFused, r, reference);
-    for (const ApplyKernel kernel : apply_kernel_names.values())
-      if (kernel != ApplyKernel::Auto)
-        record(
-            to_string(kernel), apply_bytes, [&] { trsv.apply(space, kernel, r, z); }, reference);
-    // The same applies reading float factors (FactorPrecision::Float): half the value bytes.
-    // Against the double apply to 1e-5 relative, about 100 float roundings of these diagonally
-    // dominant factors (the unit tests check them against the rounded factors exactly).
     const SubdomainTrsv single(space, ilu, 0, FactorPrecision::Float);
-    const double single_bytes = off_diagonal * (block_bytes / 2 + 8) +
-                                block_rows * block_bytes / 2 + vectors;
-    for (const ApplyKernel kernel : apply_kernel_names.values())
-      if (kernel != ApplyKernel::Auto)
-        record(
-            "float_" + to_string(kernel), single_bytes,
-            [&] { single.apply(space, kernel, r, z); }, reference, 1e-5);
+    const double single_bytes =
+        off_diagonal * (block_bytes / 2 + 8) + block_rows * block_bytes / 2 + vectors;
+    struct Precision {
+      const char* prefix;
+      const SubdomainTrsv& applier;
+      double bytes, tolerance;
+    };
+    for (const Precision& p : {Precision{"", trsv, apply_bytes, 1e-10},
+                               Precision{"float_", single, single_bytes, 1e-5}})
+      for (const ApplyKernel kernel : apply_kernel_names.values())
+        if (kernel != ApplyKernel::Auto)
+          record(
+              p.prefix + to_string(kernel), p.bytes,
+              [&] { p.applier.apply(space, kernel, r, z); }, reference, p.tolerance);
     record(
         "apply_transpose", apply_bytes,
         [&] { trsv.apply_transpose(space, ApplyKernel::DagEcIlduFused, r, z); }, Vector());

@@ -1,8 +1,9 @@
 // Paper Tables 5.5 / 5.6 analog: right-preconditioned BiCGSTAB (b = ones, x₀ = 0) on the suite
 // with the vendor ILU0 and no DD (Kokkos-Kernels spiluk + sptrsv on A in its own ordering; BSR
 // expanded to scalar CSR) against fgdd's DD ILDU0 applied by every apply kernel (the ordered
-// edge-centric default and the atomic one among them), and block Jacobi for context. Per configuration: setup (pattern work,
-// once), refactor (new values, same pattern), solve, iterations. Time to solution is
+// edge-centric default and the atomic one among them), and block Jacobi for context. Per
+// configuration: setup (pattern work, once), refactor (new values, same pattern), solve,
+// iterations. Time to solution is
 // setup + solve; a repeated solve (what users do thousands of times) is refactor + solve.
 // Times are the best of the repeats after warm-up. One JSON line per matrix.
 #include "bench_common.hpp"

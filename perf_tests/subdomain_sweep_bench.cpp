@@ -3,8 +3,8 @@
 // and subdomain size (1K rows up to the team-scratch maximum, max_subdomain_rows): dropped
 // fraction, iterations, apply, setup, refactor and solve times and time to solution (setup +
 // solve) of fgdd's DD ILDU0 BiCGSTAB (b = 1, x0 = 0), with the apply kernel Auto resolves to
-// (dag_ec_ordered_ILDU0_fused on GPUs, row_order_ILDU0_fused on CPU backends). Times are the best of the
-// repeats after warm-up. One JSON line per (matrix, size).
+// (dag_ec_ordered_ILDU0_fused on GPUs, row_order_ILDU0_fused on CPU backends). Times are the
+// best of the repeats after warm-up. One JSON line per (matrix, size).
 #include "bench_common.hpp"
 #include "dd_solve_run.hpp"
 

@@ -117,7 +117,8 @@ TEST_CASE("Solver with float factors converges like double factors", "[solver][f
   // Only the apply's copy of the factors is rounded (relative 6e-8), far below what ILU(0)
   // leaves out, so the Krylov method sees nearly the same preconditioner: issue 35 asks for
   // iterations within 5 % and the same true residual.
-  for (const char* spec : {"gen:lap7:11:9:8", "gen:bsr3:6", "gen:convdiff:10", "gen:reservoir:9:8:7"}) {
+  for (const char* spec :
+       {"gen:lap7:11:9:8", "gen:bsr3:6", "gen:convdiff:10", "gen:reservoir:9:8:7"}) {
     for (const char* method : {"method=bicgstab", "method=gmres"}) {
       INFO(spec << " " << method);
       const GeneratedProblem problem = generate_problem(spec);

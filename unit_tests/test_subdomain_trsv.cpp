@@ -956,7 +956,8 @@ TEST_CASE("subdomain trsv: float factors beyond float's range throw ZeroPivot na
     std::vector<Ordinal> labels(n);
     for (Ordinal i = 0; i < n; ++i) labels[i] = i < 4 ? 1 : 0;
     const Partition partition = partition_of(labels, 2);
-    const Problem problem{"diagonal", reorder_and_drop(ExecSpace(), make_matrix(m), partition).dropped,
+    const Problem problem{"diagonal",
+                          reorder_and_drop(ExecSpace(), make_matrix(m), partition).dropped,
                           partition, 0};
     INFO("pivot " << pivot);
     const SubdomainIlu0 ilu = factorize(problem, IluForm::Ildu0);

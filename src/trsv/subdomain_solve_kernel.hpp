@@ -295,7 +295,8 @@ struct SubdomainSolveKernel {
         });
         team.team_barrier();
         Kokkos::parallel_for(
-            Kokkos::TeamThreadRange(team, levels.level_ptr(base + l), levels.level_ptr(base + l + 1)),
+            Kokkos::TeamThreadRange(team, levels.level_ptr(base + l),
+                                    levels.level_ptr(base + l + 1)),
             [&](const Ordinal p) {
               RowSpan r;
               load_span(levels, p, p + 1, r);
@@ -329,8 +330,7 @@ struct SubdomainSolveKernel {
         }
         if (begin != end || step.pivots) {
           if (edge.valid)
-            store_product(products + t * B, edge.a,
-                          x + Offset(edge.col - first) * B);
+            store_product(products + t * B, edge.a, x + Offset(edge.col - first) * B);
           for (Offset e = begin + t + threads; e < end; e += threads) {
             EdgeData more;
             load_edge<false>(levels, e, end, more);

@@ -129,6 +129,22 @@ TEST_CASE("parse_solve_command names the bad argument", "[tools][cli]") {
   CHECK(cli::parse_solve_command({"--help"}).help);
 }
 
+TEST_CASE("fgdd-solve --factor-precision", "[tools][cli][float]") {
+  CHECK(cli::parse_solve_command({"--matrix", "a.mtx"}).options.dd.factor_precision ==
+        FactorPrecision::Double);
+  CHECK(cli::parse_solve_command({"--matrix", "a.mtx", "--factor-precision", "float"})
+            .options.dd.factor_precision == FactorPrecision::Float);
+  CHECK_THROWS_WITH(
+      cli::parse_solve_command({"--matrix", "a.mtx", "--factor-precision", "half"}),
+      FGDD_CONTAINS("double|float"));
+  ScratchDir dir;
+  const Run run = run_solve("--matrix gen:bsr3:5 --tol 1e-10 --factor-precision float", dir);
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.output.find("float factors") != std::string::npos);
+  CHECK(run.output.find("status:        converged") != std::string::npos);
+}
+
 TEST_CASE("canonical_items: equal commands compare equal however ordered", "[tools][cli]") {
   const auto items = [](const std::vector<std::string>& args) {
     return cli::canonical_items(cli::parse_solve_command(args));

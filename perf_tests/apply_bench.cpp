@@ -43,6 +43,7 @@ struct Options {
   int repeats = 20;
   int warmup = 3;
   double copy_mb = 1024;
+  std::vector<int> team_sizes;  // fixed team sizes the fused level kernels also run with
 };
 
 int benchmark_main(int argc, char* argv[]) {
@@ -59,6 +60,8 @@ int benchmark_main(int argc, char* argv[]) {
       .at_least("--repeats", &options.repeats, 1, "R", "timed runs per kernel")
       .at_least("--warmup", &options.warmup, 0, "W", "untimed runs before them")
       .at_least("--copy-mb", &options.copy_mb, 1.0, "MB", "size of the copy-bandwidth reference")
+      .list("--team-sizes", &options.team_sizes, "T,T,...",
+            "also run the fused level kernels with T threads a team, as KERNEL@T")
       .parse(argc, argv);
   const ExecSpace space;
   const double copy_gbs =
@@ -171,6 +174,15 @@ int benchmark_main(int argc, char* argv[]) {
           record(
               p.prefix + to_string(kernel), p.bytes,
               [&] { p.applier.apply(space, kernel, r, z); }, reference, p.tolerance);
+    // The level kernels at fixed team sizes (the team size Kokkos picks is not always best).
+    for (const int team_size : options.team_sizes) {
+      const SubdomainTrsv sized(space, ilu, team_size);
+      for (const ApplyKernel kernel : {ApplyKernel::DagEcIlduFused, ApplyKernel::DagVcIlduFused,
+                                       ApplyKernel::DagEcOrderedIlduFused})
+        record(
+            to_string(kernel) + "@" + std::to_string(team_size), apply_bytes,
+            [&] { sized.apply(space, kernel, r, z); }, reference);
+    }
     record(
         "apply_transpose", apply_bytes,
         [&] { trsv.apply_transpose(space, ApplyKernel::DagEcIlduFused, r, z); }, Vector());
@@ -239,6 +251,7 @@ int benchmark_main(int argc, char* argv[]) {
         .add("dropped_percent", 100 * dd.report.dropped_fraction, bench::fixed(2))
         .add("lower_levels_max", trsv.levels(space, Triangle::Lower).max_levels)
         .add("upper_levels_max", trsv.levels(space, Triangle::Upper).max_levels)
+        .add("level_entries_mean", trsv.mean_level_entries(space), bench::fixed(1))
         .add("global_levels", int(global.factorization().lower_levels().num_levels))
         .add("level_build_s", trsv.level_seconds(), bench::fixed(6))
         .add("refactor_min_s", refactor.min, bench::fixed(6))

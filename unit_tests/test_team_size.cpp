@@ -43,3 +43,15 @@ TEST_CASE("resident teams count whole SIMD groups", "[core]") {
   CHECK(resident_teams_for(2, 1, 1) == 2);  // two CPU threads
   CHECK(resident_teams_for(1, 4096, 64) == 1);
 }
+
+TEST_CASE("level kernels take the power of two nearest half a level's mean entries", "[core]") {
+  // The suite's mean level widths (entries a level, both triangles) on the GPU partition.
+  CHECK(level_team_size_for(55.6, 32) == 64);   // bsr3 96³: at least two warps
+  CHECK(level_team_size_for(122.1, 32) == 64);  // lap7 160³ (61 threads wanted)
+  CHECK(level_team_size_for(224.1, 32) == 128);  // lap27 100³ (112 wanted)
+  CHECK(level_team_size_for(1e6, 32) == 256);     // a cap: barriers of more warps cost more
+  CHECK(level_team_size_for(0, 32) == 64);
+  CHECK(level_team_size_for(224.1, 64) == 128);  // two wavefronts
+  CHECK(level_team_size_for(600, 64) == 256);
+  CHECK(level_team_size_for(224.1, 1) == 0);  // CPU backends: Kokkos chooses
+}

@@ -72,4 +72,22 @@ inline int resident_teams(const ExecSpace& space, int threads) {
   return resident_teams_for(space.concurrency(), threads, simd_width());
 }
 
+// Threads per team for the deterministic level kernels (one thread per row, or threads over a
+// level's entries then one per row) on GPUs: the power of two nearest half a level's mean
+// entries, so a level takes about two passes, from two SIMD groups to 256 threads. Each level
+// ends at a team barrier, which costs more with more warps. On an H200 this picked the fastest
+// of 32/64/128/256 threads on all five suite matrices (64 for 56-122 entries a level, 128 for
+// lap27's 224; docs/PERFORMANCE.md), where Kokkos' choice (128) was up to 1.3x slower.
+// 0 (Kokkos chooses) on CPU backends, whose team threads are few.
+constexpr int level_team_size_for(double mean_level_entries, int simd) {
+  if (simd <= 1) return 0;
+  int threads = 2 * simd;
+  // Next power of two while it is nearer (in ratio) to half the mean: threads·√2 below it.
+  while (threads < 256 && threads * 1.41421356 < mean_level_entries / 2) threads *= 2;
+  return threads;
+}
+inline int level_team_size(double mean_level_entries) {
+  return level_team_size_for(mean_level_entries, simd_width());
+}
+
 }  // namespace fgdd::detail

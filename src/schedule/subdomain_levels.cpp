@@ -152,6 +152,10 @@ SubdomainLevels build_subdomain_levels(const ExecSpace& space, const SparseMatri
         sum += edge_ptr(base + num_levels(s)) - edge_ptr(base);
       },
       num_edges);
+  Offset total_levels = 0;
+  Kokkos::parallel_reduce(
+      "fgdd::trsv::total_levels", Kokkos::RangePolicy<ExecSpace>(space, 0, num_subdomains),
+      KOKKOS_LAMBDA(const Ordinal s, Offset& sum) { sum += num_levels(s); }, total_levels);
   Offset widest_level = 0;
   Kokkos::parallel_reduce(
       "fgdd::trsv::widest_level", Kokkos::RangePolicy<ExecSpace>(space, 0, num_subdomains),
@@ -166,6 +170,7 @@ SubdomainLevels build_subdomain_levels(const ExecSpace& space, const SparseMatri
   levels.max_levels = max_levels;
   levels.num_edges = num_edges;
   levels.widest_level = widest_level;
+  levels.total_levels = total_levels;
   space.fence();
   levels.seconds = timer.seconds();
   return levels;

@@ -35,6 +35,7 @@ struct SubdomainLevels {
   Ordinal max_levels = 0;  // over all subdomains
   Offset num_edges = 0;    // strictly triangular entries listed
   Offset widest_level = 0;  // the most entries one level of one subdomain lists
+  Offset total_levels = 0;  // levels of all subdomains together (num_edges / it: mean width)
   double seconds = 0;      // device time to build all of this
 };
 

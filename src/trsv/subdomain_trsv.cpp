@@ -33,6 +33,7 @@ struct TrsvOperands {
   ApplyValues<float> values_single;  // FactorPrecision::Float
   int team_size;
   int lanes;  // vector lanes per thread (Traversal::Lanes; 1 otherwise)
+  int level_team_size;  // Vertex and EdgeOrdered when team_size is 0 (0: Kokkos chooses)
   Offset widest_level = 0;  // entries of the widest level of either triangle (EdgeOrdered)
 
   template <class V>
@@ -146,15 +147,20 @@ void launch_with_block(const ExecSpace& space, const Operands& o, const StepList
   const int lanes = traversal == Traversal::Lanes ? o.lanes : 1;
   if (o.team_size > 0)
     check_team_size(o.team_size, most_threads(space, kernel, InScratch, scratch, lanes), label);
-  Policy policy = o.team_size > 0 ? Policy(space, league, o.team_size, lanes)
-                                  : Policy(space, league, Kokkos::AUTO, lanes);
+  int team_size = o.team_size;
+  if (team_size == 0 && o.level_team_size > 0 &&
+      (traversal == Traversal::Vertex || traversal == Traversal::EdgeOrdered))
+    team_size = std::min(o.level_team_size, most_threads(space, kernel, InScratch, scratch, 1));
+  Policy policy = team_size > 0 ? Policy(space, league, team_size, lanes)
+                                : Policy(space, league, Kokkos::AUTO, lanes);
   if (InScratch) policy.set_scratch_size(scratch.level, Kokkos::PerTeam(scratch.bytes));
   Kokkos::parallel_for(label, policy, kernel);
 }
 
-// The most threads per team both fused apply kernels allow for these factors, so that a
-// team_size too large fails when the preconditioner is built (on every rank alike), not in the
-// middle of a solve.
+// The most threads per team the one-lane fused apply kernels (Auto's among them) allow for
+// these factors, so that a team_size too large fails when the preconditioner is built (on
+// every rank alike), not in the middle of a solve. The lanes kernel, whose threads each hold
+// several lanes, checks its own limit when it is launched.
 int most_apply_threads(const ExecSpace& space, const Operands& o, detail::TeamScratch scratch) {
   const auto most = [&](auto block_size) {
     constexpr int B = decltype(block_size)::value;
@@ -164,8 +170,6 @@ int most_apply_threads(const ExecSpace& space, const Operands& o, detail::TeamSc
                       scratch, 1),
          most_threads(space, make_kernel<Traversal::Vertex, true, B>(o, steps, {}, {}, scratch),
                       true, scratch, 1),
-         most_threads(space, make_kernel<Traversal::Lanes, true, B>(o, steps, {}, {}, scratch),
-                      true, scratch, o.lanes),
          most_threads(space,
                       make_kernel<Traversal::EdgeOrdered, true, B>(o, steps, {}, {}, scratch), true,
                       scratch, 1)});
@@ -292,6 +296,7 @@ detail::TrsvOperands SubdomainTrsv::operands() const {
           {edge_values_single_, inv_diag_single_},
           team_size_,
           lanes_,
+          detail::level_team_size(mean_entries_built()),
           std::max(lower_.widest_level, upper_.widest_level)};
 }
 
@@ -310,6 +315,16 @@ void SubdomainTrsv::build_levels(const ExecSpace& space) const {
   else
     edge_values_ =
         detail::uninitialized_view<Scalar>("fgdd::trsv::edge_values", factors.num_entries());
+}
+
+double SubdomainTrsv::mean_level_entries(const ExecSpace& space) const {
+  build_levels(space);
+  return mean_entries_built();
+}
+
+double SubdomainTrsv::mean_entries_built() const {
+  const Offset levels = lower_.total_levels + upper_.total_levels;
+  return levels > 0 ? double(lower_.num_edges + upper_.num_edges) / double(levels) : 0.0;
 }
 
 void SubdomainTrsv::prepare(const ExecSpace& space, ApplyKernel kernel) const {

@@ -26,10 +26,11 @@ class SubdomainTrsv {
   // row-order kernels' (the two triangles split apart, split_triangles.hpp). After
   // factorization.numeric(...) the next solve notices (numeric_count) and gathers the new values
   // again; nothing else is redone. The factorization must outlive this. team_size: threads per
-  // subdomain team; 0 lets Kokkos choose (Kokkos::AUTO). Throws InvalidInput for a negative
-  // team_size or one above what the backend allows for the fused apply kernels
-  // (TeamPolicy::team_size_max: 1 on Serial), naming the allowed range; a launch of another
-  // kernel checks its own limit alike. Every solve and apply throws DimensionMismatch when a
+  // subdomain team; 0 chooses: on GPUs the vertex and ordered level kernels take
+  // detail::level_team_size of the levels' mean width, the others (and CPU backends) Kokkos::AUTO.
+  // Throws InvalidInput for a negative team_size or one above what the backend allows for the
+  // one-lane fused apply kernels (TeamPolicy::team_size_max: 1 on Serial), naming the allowed
+  // range; a launch of another kernel (the lanes kernel) checks its own limit alike. Every solve and apply throws DimensionMismatch when a
   // vector's length differs from the factors' row count.
   // precision: what the apply kernels read the factor values in (FactorPrecision::Float: a
   // float copy, checked by check_factors_fit_float, which throws ZeroPivot for values beyond
@@ -66,6 +67,9 @@ class SubdomainTrsv {
     build_levels(space);
     return triangle == Triangle::Lower ? lower_ : upper_;
   }
+  // Strictly triangular entries a level lists, on average over both triangles' levels of
+  // every subdomain (builds the levels if no solve needed them yet).
+  double mean_level_entries(const ExecSpace& space) const;
   // Bytes of team scratch the largest subdomain's vector slice needs, and the level it lives in:
   // 0 when it fits the fast per-team scratch, 1 otherwise (backed by global memory: slower,
   // never wrong). The spin loop adds an int done flag per row and may land on level 1 alone.
@@ -97,6 +101,7 @@ class SubdomainTrsv {
   mutable std::uint64_t split_count_ = 0;
   const SplitTriangles& split(const ExecSpace& space) const;
   void build_levels(const ExecSpace& space) const;
+  double mean_entries_built() const;  // mean_level_entries of the levels built (0: none yet)
   void refresh_edge_values(const ExecSpace& space) const;
   void refresh_inv_diag_single(const ExecSpace& space) const;
   detail::TrsvOperands operands() const;

@@ -222,12 +222,15 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
   --overlap F                 directed block overlap, a fraction of the block (0, 0.03, 0.13,
                               0.25, 0.5); default 0
   --jacobi-block-rows N       block rows per team (owned + overlap); default 256
-  --team-size N               threads per subdomain team in the DD apply; default: Kokkos
-                              chooses (tuning knob for benchmarks)
+  --team-size N               threads per subdomain team in the DD apply; default: chosen
+                              from the level widths on GPUs, by Kokkos on CPUs (tuning knob)
   --factor-precision {factor_precision}
                               what ildu0-dd / ilu0-dd / ic0-dd apply from: double (default),
-                              or a float copy of the factors (half the bytes per apply; the
-                              factorization, SpMV and Krylov vectors stay double)
+                              a float copy of the factors (half the bytes per apply; the
+                              factorization, SpMV and Krylov vectors stay double), or auto:
+                              float for 3x3 and larger blocks, double for scalar and 2x2,
+                              double where the factors leave float's range (the JSON's
+                              precond says which and why)
   --fill K                    ILU(K) inside each subdomain (0..8): more fill, fewer
                               iterations; default 0
   --shift-pivots              shift tiny pivots instead of failing (the count is reported);

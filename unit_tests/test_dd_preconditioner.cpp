@@ -1,10 +1,15 @@
 // DdIluPreconditioner: after update_values the applies use the new factors (the solves keep the
-// factor blocks in their own edge order and must notice the refactor), for every apply kernel.
+// factor blocks in their own edge order and must notice the refactor), for every apply kernel;
+// and what factor_precision auto picks.
 #include "catch_compat.hpp"
+#include "core/errors.hpp"
 #include "precond/dd_ilu_preconditioner.hpp"
 #include "partition/partition_matrix.hpp"
 #include "reference/dense.hpp"
 #include "reference/random_matrix.hpp"
+
+#include <memory>
+#include <string>
 
 using namespace fgdd;
 
@@ -46,4 +51,64 @@ TEST_CASE("DD preconditioner applies the refactored values", "[trsv][dd]") {
     else
       CHECK(got[i] == FGDD_CATCH_APPROX(expected[i]).margin(1e-12 * scale));
   }
+}
+
+TEST_CASE("factor_precision auto: float for 3x3 blocks and up, double otherwise",
+          "[dd][float]") {
+  CHECK(resolve_factor_precision(FactorPrecision::Auto, 1).precision == FactorPrecision::Double);
+  CHECK(resolve_factor_precision(FactorPrecision::Auto, 2).precision == FactorPrecision::Double);
+  CHECK(resolve_factor_precision(FactorPrecision::Auto, 3).precision == FactorPrecision::Float);
+  CHECK(resolve_factor_precision(FactorPrecision::Auto, 4).reason.find("4x4") !=
+        std::string::npos);
+  // A precision the user names is kept, without a reason.
+  const FactorPrecisionChoice named = resolve_factor_precision(FactorPrecision::Float, 1);
+  CHECK(named.precision == FactorPrecision::Float);
+  CHECK(named.reason.empty());
+}
+
+TEST_CASE("factor_precision auto applies what the precision it picked applies, and falls back "
+          "to double for factors beyond float's range",
+          "[dd][float]") {
+  const int block_size = GENERATE(1, 3);
+  CAPTURE(block_size);
+  auto arrays = reference::random_matrix(50, block_size, 4, 12u);
+  PartitionOptions partition_options;
+  partition_options.partitioner = Partitioner::Natural;
+  partition_options.subdomain_rows = 12 * block_size;
+  PartitionedMatrix dd =
+      partition_matrix(ExecSpace(), make_matrix(arrays), GridInfo{}, partition_options);
+  const auto preconditioner = [&](FactorPrecision precision) {
+    DdIluOptions options;
+    options.factor_precision = precision;
+    return std::make_unique<DdIluPreconditioner>(ExecSpace(), dd.system.dropped, dd.partition,
+                                                 options);
+  };
+  const auto r = reference::to_device(reference::random_vector(dd.system.dropped.num_rows(), 4u));
+  const auto apply = [&](const DdIluPreconditioner& M) {
+    Vector z("z", r.extent(0));
+    M.apply(ExecSpace(), r, z);
+    return reference::to_host(z);
+  };
+  const auto automatic = preconditioner(FactorPrecision::Auto);
+  const FactorPrecision picked =
+      block_size >= 3 ? FactorPrecision::Float : FactorPrecision::Double;
+  CHECK(automatic->factor_precision().precision == picked);
+  CHECK(automatic->name().find("auto") != std::string::npos);
+  // The default apply kernel is deterministic: the same bits as the named precision.
+  CHECK(apply(*automatic) == apply(*preconditioner(picked)));
+
+  // All values times 1e-40: L and U keep their size, D⁻¹ grows to about 1e40, past float's
+  // largest value (3.4e38). Auto then reads double, on refactorization as in a new setup.
+  for (auto& v : arrays.values) v *= 1e-40;
+  update_values(ExecSpace(), make_matrix(arrays), dd.system);
+  automatic->update_values(ExecSpace(), dd.system.dropped);
+  const auto fresh = preconditioner(FactorPrecision::Auto);
+  const auto twice = apply(*preconditioner(FactorPrecision::Double));
+  for (const DdIluPreconditioner* M : {automatic.get(), fresh.get()}) {
+    CHECK(M->factor_precision().precision == FactorPrecision::Double);
+    if (block_size >= 3) CHECK(M->name().find("do not fit float") != std::string::npos);
+    CHECK(apply(*M) == twice);
+  }
+  if (block_size >= 3)
+    CHECK_THROWS_AS(preconditioner(FactorPrecision::Float), ZeroPivot);
 }

@@ -136,13 +136,22 @@ TEST_CASE("fgdd-solve --factor-precision", "[tools][cli][float]") {
             .options.dd.factor_precision == FactorPrecision::Float);
   CHECK_THROWS_WITH(
       cli::parse_solve_command({"--matrix", "a.mtx", "--factor-precision", "half"}),
-      FGDD_CONTAINS("double|float"));
+      FGDD_CONTAINS("double|float|auto"));
   ScratchDir dir;
   const Run run = run_solve("--matrix gen:bsr3:5 --tol 1e-10 --factor-precision float", dir);
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   CHECK(run.output.find("float factors") != std::string::npos);
   CHECK(run.output.find("status:        converged") != std::string::npos);
+  // auto: float for BSR3, double for a scalar grid, each saying why.
+  const Run bsr = run_solve("--matrix gen:bsr3:5 --tol 1e-10 --factor-precision auto", dir);
+  INFO(bsr.output);
+  REQUIRE(bsr.exit_code == 0);
+  CHECK(bsr.output.find("float factors (auto: 3x3 blocks") != std::string::npos);
+  const Run scalar = run_solve("--matrix gen:lap7:8 --tol 1e-10 --factor-precision auto", dir);
+  INFO(scalar.output);
+  REQUIRE(scalar.exit_code == 0);
+  CHECK(scalar.output.find("double factors (auto: scalar entries") != std::string::npos);
 }
 
 TEST_CASE("canonical_items: equal commands compare equal however ordered", "[tools][cli]") {

@@ -145,6 +145,25 @@ TEST_CASE("Solver with float factors converges like double factors", "[solver][f
   }
 }
 
+TEST_CASE("factor_precision float is refused where only double factors are applied",
+          "[solver][float]") {
+  for (const char* preconditioner : {"ildu0-dd", "ilu0-dd", "ic0-dd"}) {
+    SolverOptions options;
+    options.set_all({std::string("preconditioner=") + preconditioner, "factor_precision=float"});
+    CHECK_NOTHROW(options.validate());
+    options.set("trsv", "jacobi");
+    CHECK_THROWS_WITH(options.validate(), FGDD_CONTAINS("with trsv jacobi reads its factors"));
+  }
+  for (const char* preconditioner : {"ilu0", "ildu0", "struct-ilu0", "struct-ic0", "jacobi"}) {
+    SolverOptions options;
+    options.set_all({std::string("preconditioner=") + preconditioner, "factor_precision=float"});
+    CHECK_THROWS_WITH(options.validate(), FGDD_CONTAINS(std::string(preconditioner) +
+                                                        " reads its factors in double"));
+    options.set("factor_precision", "auto");  // auto picks double there
+    CHECK_NOTHROW(options.validate());
+  }
+}
+
 TEST_CASE("Solver::update_values reuses the setup and matches a fresh solver", "[solver]") {
   const std::string preconditioner = GENERATE(as<std::string>(), "ildu0-dd", "ilu0", "jacobi");
   CAPTURE(preconditioner);

@@ -1,19 +1,51 @@
 #include "precond/dd_ilu_preconditioner.hpp"
 
+#include "core/errors.hpp"
+
 namespace fgdd {
+
+FactorPrecisionChoice resolve_factor_precision(FactorPrecision requested, int block_size) {
+  if (requested != FactorPrecision::Auto) return {requested, ""};
+  const std::string b = std::to_string(block_size);
+  if (block_size >= 3)
+    return {FactorPrecision::Float, "auto: " + b + "x" + b + " blocks, float halves their bytes"};
+  return {FactorPrecision::Double,
+          "auto: " + std::string(block_size == 1 ? "scalar entries" : b + "x" + b + " blocks") +
+              ", float saves too little of the apply"};
+}
 
 DdIluPreconditioner::DdIluPreconditioner(const ExecSpace& space, const SparseMatrix& dropped,
                                          const Partition& partition, const DdIluOptions& options)
     : options_(options),
-      factorization_(std::make_unique<SubdomainIlu0>(space, dropped, partition, options.factor)),
-      trsv_(std::make_unique<SubdomainTrsv>(space, *factorization_, options.team_size,
-                                            options.factor_precision)) {
-  trsv_->prepare(space, options_.apply);
+      precision_(resolve_factor_precision(options.factor_precision, dropped.block_size())),
+      factorization_(std::make_unique<SubdomainIlu0>(space, dropped, partition, options.factor)) {
+  build_trsv(space);
+}
+
+void DdIluPreconditioner::build_trsv(const ExecSpace& space) {
+  trsv_ = std::make_unique<SubdomainTrsv>(space, *factorization_, options_.team_size,
+                                          precision_.precision);
+  try {
+    trsv_->prepare(space, options_.apply);
+  } catch (const ZeroPivot& error) {
+    const bool automatic = options_.factor_precision == FactorPrecision::Auto;
+    if (!automatic || precision_.precision != FactorPrecision::Float) throw;
+    precision_ = {FactorPrecision::Double,
+                  std::string("auto: double, the factors do not fit float: ") + error.what()};
+    build_trsv(space);
+  }
 }
 
 void DdIluPreconditioner::update_values(const ExecSpace& space, const SparseMatrix& dropped) {
   factorization_->numeric(space, dropped);
-  trsv_->prepare(space, options_.apply);
+  try {
+    trsv_->prepare(space, options_.apply);
+  } catch (const ZeroPivot&) {
+    // An automatic float that no longer fits falls back to double (and stays there, so later
+    // refactorizations do not rebuild the level sets again).
+    if (options_.factor_precision != FactorPrecision::Auto) throw;
+    build_trsv(space);
+  }
 }
 
 void DdIluPreconditioner::apply(const ExecSpace& space, ConstVector r, Vector z) const {
@@ -29,9 +61,12 @@ std::string DdIluPreconditioner::name() const {
   const char* kind = form == IluForm::Ildu0  ? "ildu0-dd"
                      : form == IluForm::Ilu0 ? "ilu0-dd"
                                              : "ic0-dd";
-  const bool single = options_.factor_precision == FactorPrecision::Float;
-  return std::string(kind) + " (" + to_string(options_.apply) + (single ? ", float factors" : "") +
-         ")";
+  const bool single = precision_.precision == FactorPrecision::Float;
+  std::string precision = single ? ", float factors" : "";
+  if (!precision_.reason.empty())
+    precision = std::string(", ") + (single ? "float" : "double") + " factors (" +
+                precision_.reason + ")";
+  return std::string(kind) + " (" + to_string(options_.apply) + precision + ")";
 }
 
 }  // namespace fgdd

@@ -269,6 +269,9 @@ SubdomainTrsv::SubdomainTrsv(const ExecSpace& space, const SubdomainIlu0& factor
                              int team_size, FactorPrecision precision)
     : factorization_(&factorization), team_size_(team_size), precision_(precision) {
   if (team_size < 0) throw InvalidInput("team_size must be >= 0, got " + std::to_string(team_size));
+  if (precision == FactorPrecision::Auto)
+    throw InvalidInput("SubdomainTrsv reads the factors in double or float; resolve "
+                       "factor_precision auto first (DdIluPreconditioner does)");
   const SparseMatrix& factors = factorization.factors();
   const Partition& partition = factorization.partition();
   const Ordinal largest = partition.largest_subdomain();

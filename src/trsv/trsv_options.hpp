@@ -41,10 +41,14 @@ enum class ApplyKernel {
 // The precision of the factor values the DD apply kernels read. The factorization, the vectors
 // and all arithmetic stay double; Float keeps the apply's own copy of the factors (the blocks in
 // the kernels' order and D⁻¹) in float, which halves the bytes of values the apply streams.
-enum class FactorPrecision { Double, Float };
+// Auto: the DD preconditioner picks (resolve_factor_precision in dd_ilu_preconditioner.hpp);
+// a SubdomainTrsv takes Double or Float only.
+enum class FactorPrecision { Double, Float, Auto };
 
 inline const auto factor_precision_names = make_enum_names<FactorPrecision>(
-    "factor precision", {{FactorPrecision::Double, "double"}, {FactorPrecision::Float, "float"}});
+    "factor precision", {{FactorPrecision::Double, "double"},
+                         {FactorPrecision::Float, "float"},
+                         {FactorPrecision::Auto, "auto"}});
 
 // Traits of the kernel tables, for tests and benchmarks that select kernels.
 enum KernelTrait : unsigned {

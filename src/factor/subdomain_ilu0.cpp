@@ -4,7 +4,6 @@
 #include "core/dense_block.hpp"
 #include "core/errors.hpp"
 #include "core/huge_pages.hpp"
-#include "core/team_size.hpp"
 #include "factor/pivot_shift.hpp"
 #include "factor/symmetry.hpp"
 #include "schedule/subdomain_levels.hpp"
@@ -273,22 +272,8 @@ void launch_subdomain_ilu0(const ExecSpace& space, const SubdomainIlu0Kernel<0>&
                                 settings.subdomain_shift,
                                 settings.subdomain_attempts};
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  // A thread per row of a level, a team barrier after each level: on GPUs whole warps that
-  // cover a level's mean rows once (at least two), since a barrier of more warps costs more
-  // (as for the apply, detail::level_team_size); Kokkos chooses on CPU backends.
-  const Offset levels = kernel.levels.total_levels;
-  const int mean_rows = levels > 0 ? int((kernel.levels.level_ptr.extent(0) - num_subdomains - 1 +
-                                          levels - 1) / levels)
-                                   : 1;
-  const int simd = detail::simd_width();
-  const int team_size =
-      simd > 1 ? detail::team_size_within(space, kernel, 1,
-                                          detail::whole_simd_groups(std::max(mean_rows, 2 * simd),
-                                                                    simd, 256))
-               : 0;
-  Policy policy = kernel.row_order  ? Policy(space, num_subdomains, 1)
-                  : team_size > 0 ? Policy(space, num_subdomains, team_size)
-                                  : Policy(space, num_subdomains, Kokkos::AUTO);
+  Policy policy = kernel.row_order ? Policy(space, num_subdomains, 1)
+                                   : Policy(space, num_subdomains, Kokkos::AUTO);
   if (kernel.row_order)
     policy.set_scratch_size(
         1, Kokkos::PerTeam(sizeof(int) * std::size_t(kernel.largest_subdomain)));

@@ -2,9 +2,15 @@
 // Each problem is set up and solved ten times from scratch (partition, reorder, factor, level
 // sets, apply, SpMV, dot products, BiCGSTAB, GMRES) and every x, iteration count and residual
 // history must equal the first; on GPUs this is what catches atomics and order-dependent
-// reductions. The default apply (auto) and the lanes kernel are checked.
+// reductions. The default apply (auto) and the lanes kernel are checked, float factors, the
+// structured preconditioners, and GMRES on the Kronecker operator with the stage
+// preconditioner. (The distributed solve: unit_tests/mpi/test_distributed.cpp.)
 #include "catch_compat.hpp"
 #include "core/generators.hpp"
+#include "kron/kronecker_operator.hpp"
+#include "kron/kronecker_problem.hpp"
+#include "kron/stage_preconditioner.hpp"
+#include "krylov/gmres.hpp"
 #include "reference/dense.hpp"
 #include "reference/random_matrix.hpp"
 #include "solver/solver.hpp"
@@ -56,9 +62,13 @@ TEST_CASE("default solves and the lanes apply are bitwise reproducible run to ru
   const std::vector<std::vector<std::string>> configurations = {
       {"subdomain_rows=200", "tol=1e-10"},
       {"subdomain_rows=200", "tol=1e-10", "method=gmres", "restart=20"},
-      {"subdomain_rows=200", "tol=1e-10", "apply=dag_lanes_ILDU0_fused"}};
+      {"subdomain_rows=200", "tol=1e-10", "apply=dag_lanes_ILDU0_fused"},
+      {"subdomain_rows=200", "tol=1e-10", "factor_precision=float"},
+      {"tol=1e-10", "preconditioner=struct-ilu0"}};
   for (const auto& problem : problems) {
     for (const auto& keys : configurations) {
+      // The structured preconditioners need the grid the generators give.
+      if (keys.back() == "preconditioner=struct-ilu0" && problem.grid.empty()) continue;
       CAPTURE(problem.description, keys.size());
       const Run first = solve_once(problem, keys);
       CHECK(first.iterations > 0);
@@ -69,5 +79,34 @@ TEST_CASE("default solves and the lanes apply are bitwise reproducible run to ru
         CHECK(same_bits(again.x, first.x));
       }
     }
+  }
+}
+
+TEST_CASE("GMRES on the Kronecker operator with the stage preconditioner is bitwise reproducible",
+          "[reproducible][kronecker]") {
+  const KroneckerProblem p = make_irk_problem(ExecSpace(), generate_problem("gen:convdiff:9"),
+                                              IrkScheme::RadauIIA, 3, MassKind::Consistent, 0.4);
+  const int s = p.coefficients.stages;
+  const Offset length = p.M.num_rows() * s;
+  const auto once = [&] {
+    const KroneckerOperator op(p.M, p.L, p.coefficients, p.tau);
+    StagePreconditionerOptions options;
+    options.partition.subdomain_rows = 150;
+    const KroneckerStagePreconditioner P(ExecSpace(), p.M, p.L, p.coefficients, p.tau, p.grid,
+                                         options);
+    Vector f("f", length), u("u", length);
+    Kokkos::deep_copy(f, 1.0);
+    KrylovOptions krylov;
+    krylov.relative_tolerance = 1e-10;
+    const SolveResult result = gmres(ExecSpace(), op, P, f, u, krylov);
+    return Run{reference::to_host(u), result.iterations, result.residual_history};
+  };
+  const Run first = once();
+  CHECK(first.iterations > 0);
+  for (int run = 1; run < 10; ++run) {
+    const Run again = once();
+    CHECK(again.iterations == first.iterations);
+    CHECK(same_bits(again.history, first.history));
+    CHECK(same_bits(again.x, first.x));
   }
 }

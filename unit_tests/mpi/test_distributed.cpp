@@ -10,8 +10,10 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace fgdd;
@@ -217,6 +219,46 @@ TEST_CASE("DistributedSolver converges like Solver on the same partition", "[mpi
           sum_error_bound(k) * norm2(absolute_product(problem.matrix, difference));
       CHECK(norm2(reference::to_host(A_difference)) <=
             result.true_residual + reference.true_residual + rounding);
+    }
+  }
+}
+
+TEST_CASE("DistributedSolver gives the same bits run to run at a fixed rank count",
+          "[mpi][dist][reproducible]") {
+  // Issue 34: setup and solve from scratch five times; x (gathered on the root), the iteration
+  // count and the residual history must equal the first run's. MPI's reductions combine the
+  // ranks' partial sums in an order fixed by the rank count.
+  const Communicator comm;
+  const ExecSpace space;
+  const SparseMatrix random = make_matrix(reference::random_matrix(301, 1, 5, 7, true));
+  const std::vector<Case> cases = {{"convdiff 14³", generate_problem("gen:convdiff:14"), 150},
+                                   {"random CSR 301", {random, GridInfo{}, "random"}, 24}};
+  for (const Case& c : cases) {
+    for (const char* method : {"method=bicgstab", "method=gmres"}) {
+      CAPTURE(c.name, method, comm.size());
+      SolverOptions options;
+      options.set_all({method, "tol=1e-10", "subdomain_rows=" + std::to_string(c.subdomain_rows)});
+      const Offset n = c.problem.matrix.num_rows();
+      const auto once = [&] {
+        DistributedSolver solver(comm, options);
+        solver.setup(space, comm.is_root() ? &c.problem.matrix : nullptr, c.problem.grid);
+        Vector b("b", comm.is_root() ? n : 0), x("x", comm.is_root() ? n : 0);
+        Kokkos::deep_copy(b, 1.0);
+        const SolveResult result = solver.solve(space, b, x);
+        return std::make_tuple(result.iterations, result.residual_history,
+                               reference::to_host(x));
+      };
+      const auto [iterations, history, x] = once();
+      CHECK(iterations > 0);
+      for (int run = 1; run < 5; ++run) {
+        const auto [again_iterations, again_history, again_x] = once();
+        CHECK(again_iterations == iterations);
+        CHECK(again_history.size() == history.size());
+        CHECK(std::memcmp(again_history.data(), history.data(),
+                          history.size() * sizeof(double)) == 0);
+        CHECK(again_x.size() == x.size());
+        CHECK(std::memcmp(again_x.data(), x.data(), x.size() * sizeof(double)) == 0);
+      }
     }
   }
 }

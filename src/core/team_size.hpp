@@ -72,12 +72,13 @@ inline int resident_teams(const ExecSpace& space, int threads) {
   return resident_teams_for(space.concurrency(), threads, simd_width());
 }
 
-// Threads per team for the deterministic level kernels (one thread per row, or threads over a
-// level's entries then one per row) on GPUs: the power of two nearest half a level's mean
-// entries, so a level takes about two passes, from two SIMD groups to 256 threads. Each level
-// ends at a team barrier, which costs more with more warps. On an H200 this picked the fastest
-// of 32/64/128/256 threads on all five suite matrices (64 for 56-122 entries a level, 128 for
-// lap27's 224; docs/PERFORMANCE.md), where Kokkos' choice (128) was up to 1.3x slower.
+// Threads per team for the ordered level kernels (threads over a level's entries, then one per
+// row) on GPUs: the power of two nearest half a level's mean entries, so a level takes about two
+// passes, from two SIMD groups to 256 threads. Each level ends at team barriers, which cost more
+// with more warps. On an H200 this picked the fastest of 32/64/128/256 threads on all five suite
+// matrices (64 for 56-122 entries a level, 128 for lap27's 224; docs/PERFORMANCE.md), where
+// Kokkos' choice (128) was up to 1.3x slower, on an H100 as well. (The vertex kernel preferred
+// 64 on the H200 but 128 on two matrices on the H100, so it keeps Kokkos' choice.)
 // 0 (Kokkos chooses) on CPU backends, whose team threads are few.
 constexpr int level_team_size_for(double mean_level_entries, int simd) {
   if (simd <= 1) return 0;

@@ -28,10 +28,11 @@ struct FactorPrecisionChoice {
 
 // FactorPrecision::Auto for factors of this block size: Float for blocks of 3×3 and larger,
 // whose values are most of what the apply reads (BSR3 96³: the apply 1.19× faster with float
-// factors on an H100, BiCGSTAB 1.06-1.12× to solution, the same iterations), Double for scalar
+// factors on an H100, the BiCGSTAB solve 1.05-1.13×, the same iterations), Double for scalar
 // and 2×2 blocks, where the apply gained at most 1.03× and the reservoir took 6 % more
-// iterations (docs/PERFORMANCE.md, "Float factors on the GPU"). Double or Float come back as
-// given. Float is then still subject to the range check: see DdIluPreconditioner.
+// iterations (docs/PERFORMANCE.md, "Level-kernel team size and float factors on the GPU").
+// Double or Float come back as given. Float is then still subject to the range check: see
+// DdIluPreconditioner.
 FactorPrecisionChoice resolve_factor_precision(FactorPrecision requested, int block_size);
 
 class DdIluPreconditioner final : public Preconditioner {

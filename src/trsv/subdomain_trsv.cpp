@@ -33,7 +33,7 @@ struct TrsvOperands {
   ApplyValues<float> values_single;  // FactorPrecision::Float
   int team_size;
   int lanes;  // vector lanes per thread (Traversal::Lanes; 1 otherwise)
-  int level_team_size;  // Vertex and EdgeOrdered when team_size is 0 (0: Kokkos chooses)
+  int level_team_size;  // EdgeOrdered when team_size is 0 (0: Kokkos chooses)
   Offset widest_level = 0;  // entries of the widest level of either triangle (EdgeOrdered)
 
   template <class V>
@@ -148,8 +148,7 @@ void launch_with_block(const ExecSpace& space, const Operands& o, const StepList
   if (o.team_size > 0)
     check_team_size(o.team_size, most_threads(space, kernel, InScratch, scratch, lanes), label);
   int team_size = o.team_size;
-  if (team_size == 0 && o.level_team_size > 0 &&
-      (traversal == Traversal::Vertex || traversal == Traversal::EdgeOrdered))
+  if (team_size == 0 && o.level_team_size > 0 && traversal == Traversal::EdgeOrdered)
     team_size = std::min(o.level_team_size, most_threads(space, kernel, InScratch, scratch, 1));
   Policy policy = team_size > 0 ? Policy(space, league, team_size, lanes)
                                 : Policy(space, league, Kokkos::AUTO, lanes);

@@ -26,12 +26,12 @@ class SubdomainTrsv {
   // row-order kernels' (the two triangles split apart, split_triangles.hpp). After
   // factorization.numeric(...) the next solve notices (numeric_count) and gathers the new values
   // again; nothing else is redone. The factorization must outlive this. team_size: threads per
-  // subdomain team; 0 chooses: on GPUs the vertex and ordered level kernels take
-  // detail::level_team_size of the levels' mean width, the others (and CPU backends) Kokkos::AUTO.
-  // Throws InvalidInput for a negative team_size or one above what the backend allows for the
-  // one-lane fused apply kernels (TeamPolicy::team_size_max: 1 on Serial), naming the allowed
-  // range; a launch of another kernel (the lanes kernel) checks its own limit alike. Every solve and apply throws DimensionMismatch when a
-  // vector's length differs from the factors' row count.
+  // subdomain team; 0 chooses: on GPUs the ordered level kernels take detail::level_team_size
+  // of the levels' mean width, the others (and CPU backends) Kokkos::AUTO. Throws InvalidInput
+  // for a negative team_size or one above what the backend allows for the one-lane fused apply
+  // kernels (TeamPolicy::team_size_max: 1 on Serial), naming the allowed range; a launch of
+  // another kernel (the lanes kernel) checks its own limit alike. Every solve and apply throws
+  // DimensionMismatch when a vector's length differs from the factors' row count.
   // precision: what the apply kernels read the factor values in (FactorPrecision::Float: a
   // float copy, checked by check_factors_fit_float, which throws ZeroPivot for values beyond
   // float's range; triangular solve() then throws InvalidInput, it reads double only).

@@ -13,17 +13,25 @@
 
 using namespace fgdd;
 
+namespace {
+
+// The matrix cut in its own order into subdomains of 12 block rows.
+PartitionedMatrix natural_subdomains(const HostMatrixArrays& arrays) {
+  PartitionOptions options;
+  options.partitioner = Partitioner::Natural;
+  options.subdomain_rows = 12 * arrays.block_size;
+  return partition_matrix(ExecSpace(), make_matrix(arrays), GridInfo{}, options);
+}
+
+}  // namespace
+
 TEST_CASE("DD preconditioner applies the refactored values", "[trsv][dd]") {
   const auto kernels = apply_kernel_names.values();
   const ApplyKernel kernel = GENERATE_REF(from_range(kernels.begin(), kernels.end()));
   const int block_size = GENERATE(1, 3);
   CAPTURE(to_string(kernel), block_size);
   auto arrays = reference::random_matrix(50, block_size, 4, 12u);
-  PartitionOptions partition_options;
-  partition_options.partitioner = Partitioner::Natural;
-  partition_options.subdomain_rows = 12 * block_size;
-  PartitionedMatrix dd =
-      partition_matrix(ExecSpace(), make_matrix(arrays), GridInfo{}, partition_options);
+  PartitionedMatrix dd = natural_subdomains(arrays);
   DdIluOptions options;
   options.apply = kernel;
   DdIluPreconditioner M(ExecSpace(), dd.system.dropped, dd.partition, options);
@@ -72,11 +80,7 @@ TEST_CASE("factor_precision auto applies what the precision it picked applies, a
   const int block_size = GENERATE(1, 3);
   CAPTURE(block_size);
   auto arrays = reference::random_matrix(50, block_size, 4, 12u);
-  PartitionOptions partition_options;
-  partition_options.partitioner = Partitioner::Natural;
-  partition_options.subdomain_rows = 12 * block_size;
-  PartitionedMatrix dd =
-      partition_matrix(ExecSpace(), make_matrix(arrays), GridInfo{}, partition_options);
+  PartitionedMatrix dd = natural_subdomains(arrays);
   const auto preconditioner = [&](FactorPrecision precision) {
     DdIluOptions options;
     options.factor_precision = precision;

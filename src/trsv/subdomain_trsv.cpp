@@ -34,6 +34,7 @@ struct TrsvOperands {
   int team_size;
   int lanes;  // vector lanes per thread (Traversal::Lanes; 1 otherwise)
   int level_team_size;  // EdgeOrdered when team_size is 0 (0: Kokkos chooses)
+  int* ordered_team_size;  // level_team_size within the ordered kernel's limit (0: not asked yet)
   Offset widest_level = 0;  // entries of the widest level of either triangle (EdgeOrdered)
 
   template <class V>
@@ -148,8 +149,14 @@ void launch_with_block(const ExecSpace& space, const Operands& o, const StepList
   if (o.team_size > 0)
     check_team_size(o.team_size, most_threads(space, kernel, InScratch, scratch, lanes), label);
   int team_size = o.team_size;
-  if (team_size == 0 && o.level_team_size > 0 && traversal == Traversal::EdgeOrdered)
-    team_size = std::min(o.level_team_size, most_threads(space, kernel, InScratch, scratch, 1));
+  if (team_size == 0 && o.level_team_size > 0 && traversal == Traversal::EdgeOrdered) {
+    // Block size, value type and scratch are the same in every ordered launch of one
+    // SubdomainTrsv, so its limit is asked once, not in every apply.
+    int& chosen = *o.ordered_team_size;
+    if (chosen == 0)
+      chosen = std::min(o.level_team_size, most_threads(space, kernel, InScratch, scratch, 1));
+    team_size = chosen;
+  }
   Policy policy = team_size > 0 ? Policy(space, league, team_size, lanes)
                                 : Policy(space, league, Kokkos::AUTO, lanes);
   if (InScratch) policy.set_scratch_size(scratch.level, Kokkos::PerTeam(scratch.bytes));
@@ -299,6 +306,7 @@ detail::TrsvOperands SubdomainTrsv::operands() const {
           team_size_,
           lanes_,
           detail::level_team_size(mean_entries_built()),
+          &ordered_team_size_,
           std::max(lower_.widest_level, upper_.widest_level)};
 }
 

@@ -91,6 +91,7 @@ class SubdomainTrsv {
   mutable SubdomainLevels upper_;
   mutable Kokkos::View<Scalar*, DeviceType> edge_values_;
   mutable std::uint64_t gathered_count_ = 0;
+  mutable int ordered_team_size_ = 0;  // the ordered kernel's chosen team size (0: not yet)
   // FactorPrecision::Float: the blocks in edge order and D⁻¹ rounded to float (edge_values_
   // stays empty), refreshed after each numeric() like the double copy.
   mutable Kokkos::View<float*, DeviceType> edge_values_single_;

@@ -185,8 +185,8 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
                               diagonal blocks, one GPU team per subdomain (ilu0-dd: the same
                               M scaled as ILU0; ic0-dd: L D Lᵀ for symmetric matrices, half
                               the factorization work; ilu0/ildu0: exact global ILU0, nothing
-                              dropped, applied level by level: fewer iterations, slower
-                              applies; struct-ilu0/struct-ic0: the same exact ILU(0) / IC(0)
+                              dropped, applied level by level on GPUs (fewer iterations,
+                              slower applies), rows in order on CPUs; struct-ilu0/struct-ic0: the same exact ILU(0) / IC(0)
                               for generated grids, levels known from the stencil; jacobi:
                               block Jacobi for BSR)
   --apply {apply}
@@ -196,7 +196,9 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
                               dag_ec_ILDU0_fused and dag_ec_ILD_U0 add with atomics and are not)
   --global-kernel {global_kernel}
                               how ilu0/ildu0 sweep their triangles: level by level (a row per
-                              thread or per vector of lanes) or synchronization-free
+                              thread or per vector of lanes), synchronization-free, or
+                              row_order (one thread, rows in order: the serial substitution);
+                              default auto: row_order on CPUs, thread or lanes on GPUs
   --struct-schedule {struct_schedule}
                               how struct-ilu0/struct-ic0 walk their wavefronts: a launch per
                               level, or one launch whose teams wait on a counter of finished

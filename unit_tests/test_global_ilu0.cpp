@@ -314,7 +314,7 @@ TEST_CASE("global trsv: apply and solves meet the backward-error bound; Ildu0 an
   const std::string name = GENERATE(from_range(std::begin(all_cases), std::end(all_cases)));
   const GlobalRowKernel kernel =
       GENERATE(GlobalRowKernel::Auto, GlobalRowKernel::ThreadPerRow, GlobalRowKernel::LanesPerRow,
-               GlobalRowKernel::SyncFree);
+               GlobalRowKernel::SyncFree, GlobalRowKernel::RowOrder);
   CAPTURE(name, int(kernel));
   const SparseMatrix A = make_case(name).A;
   const Offset n = A.num_rows();
@@ -402,12 +402,17 @@ TEST_CASE("global trsv: apply and solves meet the backward-error bound; Ildu0 an
 TEST_CASE("global ILU0: numeric refactor equals a fresh factorization; levels are reused",
           "[global]") {
   const int b = GENERATE(1, 2, 3);
-  CAPTURE(b);
+  // RowOrder reads a split copy of the factors, which must follow the refactorization.
+  const GlobalRowKernel kernel = GENERATE(GlobalRowKernel::ThreadPerRow, GlobalRowKernel::RowOrder);
+  CAPTURE(b, int(kernel));
   auto arrays = reference::random_matrix(45, b, 4, 21u);
   const SparseMatrix A = make_matrix(arrays);
   GlobalIlu0 ilu(ExecSpace(), A, FactorOptions{});
-  const GlobalTrsv trsv(ExecSpace(), ilu);
+  const GlobalTrsv trsv(ExecSpace(), ilu, kernel);
   const Ordinal* levels_before = ilu.lower_levels().rows.data();
+  const Vector r = reference::to_device(reference::random_vector(A.num_rows(), 8u));
+  Vector z("z", A.num_rows()), z_fresh("z_fresh", A.num_rows());
+  trsv.apply(ExecSpace(), r, z);  // with the old values
 
   for (std::size_t e = 0; e < arrays.values.size(); ++e) arrays.values[e] *= 1.5 + 0.01 * (e % 7);
   const SparseMatrix A_new = make_matrix(arrays);  // same pattern, other arrays
@@ -419,9 +424,7 @@ TEST_CASE("global ILU0: numeric refactor equals a fresh factorization; levels ar
   CHECK(ilu.lower_levels().rows.data() == levels_before);
 
   // The solves see the new values with no further setup.
-  const GlobalTrsv fresh_trsv(ExecSpace(), fresh);
-  const Vector r = reference::to_device(reference::random_vector(A.num_rows(), 8u));
-  Vector z("z", A.num_rows()), z_fresh("z_fresh", A.num_rows());
+  const GlobalTrsv fresh_trsv(ExecSpace(), fresh, kernel);
   trsv.apply(ExecSpace(), r, z);
   fresh_trsv.apply(ExecSpace(), r, z_fresh);
   CHECK(reference::to_host(z) == reference::to_host(z_fresh));

@@ -251,6 +251,7 @@ const FactorReport& GlobalIlu0::numeric(const ExecSpace& space, const SparseMatr
     data.pivot.alpha = alpha;
     launch(space, data, scale);
   });
+  ++numeric_count_;
   report_.numeric_seconds = timer.seconds();
   return report_;
 }

@@ -43,6 +43,8 @@ class GlobalIlu0 {
   const Kokkos::View<Offset*, DeviceType>& diag_position() const noexcept { return diag_position_; }
   const FactorReport& report() const noexcept { return report_; }
   IluForm form() const noexcept { return options_.form; }
+  // How many times the values were (re)computed; solves that keep a copy compare it.
+  std::uint64_t numeric_count() const noexcept { return numeric_count_; }
   // The level sets of the lower triangle: the factorization runs in their order and the lower
   // triangular solves reuse them.
   const GlobalLevels& lower_levels() const noexcept { return lower_levels_; }
@@ -57,6 +59,7 @@ class GlobalIlu0 {
   Kokkos::View<Offset*, DeviceType> diag_position_;
   GlobalLevels lower_levels_;
   FactorReport report_;
+  std::uint64_t numeric_count_ = 0;
   int vector_length_ = 1;  // lanes per row in the elimination kernel
   detail::PivotStatus pivots_;
   Kokkos::View<Scalar*, DeviceType> shift_scale_;  // shift positive_definite: s_r per scalar row

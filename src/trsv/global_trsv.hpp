@@ -8,25 +8,33 @@
 #include "factor/global_ilu0.hpp"
 #include "schedule/global_levels.hpp"
 #include "schedule/subdomain_levels.hpp"
+#include "trsv/split_triangles.hpp"
 #include "trsv/subdomain_trsv.hpp"
+
+#include <cstdint>
 
 namespace fgdd {
 
 // How the rows of one level are spread over the device.
 enum class GlobalRowKernel {
-  Auto,          // LanesPerRow when a row holds 16 or more strictly triangular blocks on
-                 // average in the triangle solved, else ThreadPerRow
+  Auto,          // RowOrder on CPU backends; on GPUs LanesPerRow when a row holds 16 or more
+                 // strictly triangular blocks on average in the triangle solved, else
+                 // ThreadPerRow
   ThreadPerRow,  // one thread per row, the row's blocks in column order
   LanesPerRow,   // one team thread per row, its vector lanes over the row's blocks (long rows)
   SyncFree,      // no levels: one launch, rows wait on done flags of the rows they read
                  // (ilupack-gpu-data-parallel.txt §6); teams take rows in dependency order
+  RowOrder,      // no levels: one thread sweeps the rows in order (the serial substitution)
+                 // over a copy of the factors split into their two triangles, each stored in
+                 // the order the sweep reads it; the CPU default
 };
 
 inline const auto global_kernel_names =
     make_enum_names<GlobalRowKernel>("global kernel", {{GlobalRowKernel::Auto, "auto"},
                                                        {GlobalRowKernel::ThreadPerRow, "thread"},
                                                        {GlobalRowKernel::LanesPerRow, "lanes"},
-                                                       {GlobalRowKernel::SyncFree, "sync_free"}});
+                                                       {GlobalRowKernel::SyncFree, "sync_free"},
+                                                       {GlobalRowKernel::RowOrder, "row_order"}});
 
 namespace detail {
 // Done flags and the ticket counter of the synchronization-free sweeps; a sweep bumps epoch
@@ -41,8 +49,10 @@ struct SyncFreeState {
 class GlobalTrsv {
  public:
   // Takes the lower level sets from the factorization and builds the upper ones on the device.
-  // The factors are shared, not copied: after factorization.numeric(...) the solves use the new
-  // values with no further setup. The factorization must outlive this object.
+  // The level kernels share the factors; RowOrder keeps them split into two triangles
+  // (split_triangles.hpp). Either way, after factorization.numeric(...) the solves use the new
+  // values with no further call (RowOrder's next solve notices numeric_count and gathers them).
+  // The factorization must outlive this object.
   GlobalTrsv(const ExecSpace& space, const GlobalIlu0& factorization,
              GlobalRowKernel kernel = GlobalRowKernel::Auto);
 
@@ -75,6 +85,12 @@ class GlobalTrsv {
   int lower_lanes_ = 1;  // vector lanes per row for LanesPerRow
   int upper_lanes_ = 1;
   detail::SyncFreeState sync_free_;  // allocated for GlobalRowKernel::SyncFree only
+  // RowOrder: the factors' triangles, refreshed when the factorization's numeric_count moves,
+  // and the one "subdomain" [0, n) the row-order kernel sweeps.
+  const SplitTriangles& split(const ExecSpace& space) const;
+  mutable SplitTriangles split_;
+  mutable std::uint64_t split_count_ = 0;
+  Kokkos::View<Ordinal*, DeviceType> whole_range_;
 };
 
 }  // namespace fgdd

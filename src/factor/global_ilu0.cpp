@@ -53,6 +53,28 @@ struct GlobalIlu0LevelKernel {
     const Ordinal p = level_begin + member.league_rank() * member.team_size() + member.team_rank();
     if (p >= level_end) return;  // no team barrier below, so idle threads may leave
     const Ordinal i = data.level_rows(p);
+    const Offset end = data.row_map(i + 1);
+    // Row i's block in column c, searched for after position kj (columns are sorted), or end.
+    const auto find = [&](const Ordinal c, const Offset kj) {
+      Offset lo = kj + 1, hi = end;
+      while (lo < hi) {
+        const Offset mid = lo + (hi - lo) / 2;
+        if (data.col_ind(mid) < c)
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      return lo < end && data.col_ind(lo) == c ? lo : end;
+    };
+    eliminate(member, i, find);
+  }
+
+  // Row i, once every row it reads is final, by the calling thread and its vector lanes.
+  // find(c, kj): the position of row i's block in column c (c > the column at kj), or the end
+  // of row i when it holds none.
+  template <class Find>
+  KOKKOS_INLINE_FUNCTION void eliminate(const Member& member, const Ordinal i,
+                                        const Find& find) const {
     const int bb = b() * b();
     const Offset begin = data.row_map(i), end = data.row_map(i + 1), d = data.diag(i);
     Scalar row_max = 0;
@@ -76,16 +98,8 @@ struct GlobalIlu0LevelKernel {
       // A_ik -= L_ij · U_jk for every k > j that row i also holds (k > j lies after kj).
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(member, data.diag(j) + 1, data.row_map(j + 1)),
                            [&](const Offset kk) {
-                             const Ordinal c = data.col_ind(kk);
-                             Offset lo = kj + 1, hi = end;
-                             while (lo < hi) {
-                               const Offset mid = lo + (hi - lo) / 2;
-                               if (data.col_ind(mid) < c)
-                                 lo = mid + 1;
-                               else
-                                 hi = mid;
-                             }
-                             if (lo == end || data.col_ind(lo) != c) return;
+                             const Offset lo = find(data.col_ind(kk), kj);
+                             if (lo == end) return;
                              Scalar product[capacity];
                              multiply_blocks(l, block(kk), product, b());
                              Scalar* t = block(lo);
@@ -109,6 +123,33 @@ struct GlobalIlu0LevelKernel {
       else if (result > 0)
         Kokkos::atomic_add(&data.shifted(), Offset(result));
     });
+  }
+};
+
+// The same elimination by one thread, rows in order (every row it reads is final before it gets
+// there), looking columns up in a map of the row's positions instead of searching: on CPUs this
+// reads the factors front to back instead of gathering a level's rows, and needs one launch
+// instead of one per level.
+template <int B>
+struct GlobalIlu0RowOrderKernel {
+  using Member = Kokkos::TeamPolicy<ExecSpace>::member_type;
+  GlobalIlu0LevelKernel<B> row;
+  Ordinal n = 0;
+
+  static constexpr Offset none = ~Offset(0);
+  Kokkos::View<Offset*, DeviceType> position;  // per block column: row i's block there, or none
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
+    const GlobalIlu0Data& data = row.data;
+    for (Ordinal i = 0; i < n; ++i) {
+      const Offset begin = data.row_map(i), end = data.row_map(i + 1);
+      for (Offset k = begin; k < end; ++k) position(data.col_ind(k)) = k;
+      row.eliminate(member, i, [&](const Ordinal c, Offset) {
+        const Offset at = position(c);
+        return at == none ? end : at;
+      });
+      for (Offset k = begin; k < end; ++k) position(data.col_ind(k)) = none;
+    }
   }
 };
 
@@ -136,14 +177,22 @@ void launch_global_ilu0(const ExecSpace& space, const GlobalIlu0Data& data,
                         Ordinal n) {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   GlobalIlu0LevelKernel<B> kernel{data, 0, 0};
-  // A few rows per team, one per thread; their lanes share a row's work.
-  const int team_size = independent_team_size(space, kernel, vector_length, 128 / vector_length);
-  for (std::size_t l = 0; l + 1 < level_ptr.size(); ++l) {
-    kernel.level_begin = level_ptr[l];
-    kernel.level_end = level_ptr[l + 1];
-    const Ordinal league = (kernel.level_end - kernel.level_begin + team_size - 1) / team_size;
-    Kokkos::parallel_for("fgdd::factor::global_ilu0_level",
-                         Policy(space, league, team_size, vector_length), kernel);
+  if (host_memory) {
+    Kokkos::View<Offset*, DeviceType> position(
+        Kokkos::view_alloc(space, "fgdd::factor::global_ilu0_positions"), n);
+    Kokkos::deep_copy(space, position, GlobalIlu0RowOrderKernel<B>::none);
+    Kokkos::parallel_for("fgdd::factor::global_ilu0_row_order", Policy(space, 1, 1),
+                         GlobalIlu0RowOrderKernel<B>{kernel, n, position});
+  } else {
+    // A few rows per team, one per thread; their lanes share a row's work.
+    const int team_size = independent_team_size(space, kernel, vector_length, 128 / vector_length);
+    for (std::size_t l = 0; l + 1 < level_ptr.size(); ++l) {
+      kernel.level_begin = level_ptr[l];
+      kernel.level_end = level_ptr[l + 1];
+      const Ordinal league = (kernel.level_end - kernel.level_begin + team_size - 1) / team_size;
+      Kokkos::parallel_for("fgdd::factor::global_ilu0_level",
+                           Policy(space, league, team_size, vector_length), kernel);
+    }
   }
   if (scale_upper)
     Kokkos::parallel_for("fgdd::factor::global_ildu0_scale_upper",

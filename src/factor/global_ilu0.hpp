@@ -1,6 +1,6 @@
 // Exact, dependency-preserving ILU0 / ILDU0 of a whole matrix (no subdomains, nothing dropped):
-// the same factors as the serial IKJ ILU0 up to rounding, computed level by level on the device
-// (one launch per level of the lower triangle). CSR and BSR. The exact baseline the DD
+// the same factors as the serial IKJ ILU0 up to rounding, computed level by level on GPUs (one
+// launch per level of the lower triangle) and by one thread in row order on CPUs. CSR and BSR. The exact baseline the DD
 // preconditioner is measured against, and a preconditioner users may choose.
 #pragma once
 

@@ -38,7 +38,12 @@ const std::vector<std::pair<std::string, std::string>> solver_flags = {
     {"--jacobi-sweeps", "jacobi_sweeps"},
     {"--jacobi-iters", "jacobi_iters"},
     {"--overlap", "overlap"},
-    {"--jacobi-block-rows", "jacobi_block_rows"}};
+    {"--jacobi-block-rows", "jacobi_block_rows"},
+    {"--ml-drop-tol", "multilevel_drop_tol"},
+    {"--ml-inverse-bound", "multilevel_inverse_bound"},
+    {"--ml-coarsest", "multilevel_coarsest"},
+    {"--ml-max-levels", "multilevel_max_levels"},
+    {"--ml-ordering", "multilevel_ordering"}};
 
 // --block-size's value: a whole number from 1 up.
 int parse_block_size(const std::string& text) {
@@ -186,9 +191,11 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
                               M scaled as ILU0; ic0-dd: L D Lᵀ for symmetric matrices, half
                               the factorization work; ilu0/ildu0: exact global ILU0, nothing
                               dropped, applied level by level on GPUs (fewer iterations,
-                              slower applies), rows in order on CPUs; struct-ilu0/struct-ic0: the same exact ILU(0) / IC(0)
-                              for generated grids, levels known from the stencil; jacobi:
-                              block Jacobi for BSR)
+                              slower applies), rows in order on CPUs; struct-ilu0/struct-ic0:
+                              the same exact ILU(0) / IC(0) for generated grids, levels known
+                              from the stencil; multilevel-ilu: ILUPACK's inverse-based
+                              multilevel ILU (set up on the host, applied on the device), for
+                              systems where ILU(0) stagnates; jacobi: block Jacobi for BSR)
   --apply {apply}
                               kernel applying ildu0-dd / ilu0-dd; default auto
                               (auto: dag_ec_ordered_ILDU0_fused on GPUs, row_order_ILDU0_fused
@@ -224,6 +231,16 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
   --overlap F                 directed block overlap, a fraction of the block (0, 0.03, 0.13,
                               0.25, 0.5); default 0
   --jacobi-block-rows N       block rows per team (owned + overlap); default 256
+  --ml-drop-tol T             multilevel-ilu: drop tolerance tau; default 0.01
+  --ml-inverse-bound K        multilevel-ilu: pivots are deferred to the next level while the
+                              estimates of ||L^-1|| or ||U^-1|| would exceed K; default 5
+  --ml-coarsest N             multilevel-ilu: a Schur complement of at most N rows is
+                              inverted densely; default 500 (at most 4096)
+  --ml-max-levels N           multilevel-ilu: levels at most (the last accepts every pivot);
+                              default 10
+  --ml-ordering {multilevel_ordering}
+                              multilevel-ilu: fill-reducing order of each level (nd: METIS
+                              nested dissection); default auto (nd with METIS, else rcm)
   --team-size N               threads per subdomain team in the DD apply; default: chosen
                               from the level widths on GPUs, by Kokkos on CPUs (tuning knob)
   --factor-precision {factor_precision}
@@ -295,6 +312,7 @@ const char* solve_usage() {
     replace_all(text, "{apply}", apply_kernel_names.joined());
     replace_all(text, "{factor_precision}", factor_precision_names.joined());
     replace_all(text, "{global_kernel}", global_kernel_names.joined());
+    replace_all(text, "{multilevel_ordering}", multilevel_ordering_names.joined());
     replace_all(text, "{struct_schedule}", struct_schedule_names.joined());
     replace_all(text, "{struct_layout}", struct_layout_names.joined());
     replace_all(text, "{shift}", pivot_shift_names.joined());

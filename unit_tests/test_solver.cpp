@@ -417,7 +417,7 @@ TEST_CASE("Solver: ilu0 and ildu0 factor in the caller's order unless a partitio
   Solver solver(options);
   solver.setup(ExecSpace(), A);
   CHECK(solver.partition_report().partitioner == Partitioner::Natural);
-  CHECK(solver.partition_report().reason == "auto: the global ILU factors in the caller's order");
+  CHECK(solver.partition_report().reason == "auto: the global factorization keeps the caller's order");
   const auto& global = dynamic_cast<const GlobalIluPreconditioner&>(solver.preconditioner());
   const auto reference = reference::ilu0(reference::to_host_csr(A));
   const auto values = reference::host_vector(global.factorization().factors().values());

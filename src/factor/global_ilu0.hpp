@@ -6,6 +6,7 @@
 
 #include "core/sparse_matrix.hpp"
 #include "factor/factor_options.hpp"
+#include "factor/global_factors.hpp"
 #include "schedule/global_levels.hpp"
 #include "factor/pivot_status.hpp"
 #include "factor/subdomain_ilu0.hpp"
@@ -45,6 +46,10 @@ class GlobalIlu0 {
   IluForm form() const noexcept { return options_.form; }
   // How many times the values were (re)computed; solves that keep a copy compare it.
   std::uint64_t numeric_count() const noexcept { return numeric_count_; }
+  // What GlobalTrsv reads; it follows numeric() (this object must not move while it is used).
+  GlobalFactors global_factors() const {
+    return GlobalFactors(factors_, inv_diag_, diag_position_, options_.form, &numeric_count_);
+  }
   // The level sets of the lower triangle: the factorization runs in their order and the lower
   // triangular solves reuse them.
   const GlobalLevels& lower_levels() const noexcept { return lower_levels_; }

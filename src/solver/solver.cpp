@@ -43,7 +43,7 @@ void Solver::setup(const ExecSpace& space, const SparseMatrix& A, const GridInfo
     partitioned_ = std::make_unique<PartitionedMatrix>(
         partition_matrix(space, A, grid, coordinates, partition));
     if (partition.partitioner != options_.partition.partitioner)
-      partitioned_->report.reason = "auto: the global ILU factors in the caller's order";
+      partitioned_->report.reason = "auto: the global factorization keeps the caller's order";
     // The partition stays (and its report readable) if the factorization throws; solve and
     // update_values then refuse until a setup completes.
     preconditioner_ =

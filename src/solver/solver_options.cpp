@@ -85,7 +85,12 @@ std::vector<std::string> SolverOptions::keys() {
           "jacobi_sweeps",
           "jacobi_iters",
           "overlap",
-          "jacobi_block_rows"};
+          "jacobi_block_rows",
+          "multilevel_drop_tol",
+          "multilevel_inverse_bound",
+          "multilevel_coarsest",
+          "multilevel_max_levels",
+          "multilevel_ordering"};
 }
 
 bool SolverOptions::is_krylov_key(const std::string& key) {
@@ -162,6 +167,16 @@ void SolverOptions::set(const std::string& key, const std::string& value) {
     jacobi.overlap = number(key, value);
   } else if (key == "jacobi_block_rows") {
     jacobi.block_rows = Ordinal(integer(key, value, int_max));
+  } else if (key == "multilevel_drop_tol") {
+    multilevel.drop_tolerance = number(key, value);
+  } else if (key == "multilevel_inverse_bound") {
+    multilevel.inverse_bound = number(key, value);
+  } else if (key == "multilevel_coarsest") {
+    multilevel.coarsest_size = Ordinal(integer(key, value, int_max));
+  } else if (key == "multilevel_max_levels") {
+    multilevel.max_levels = int(integer(key, value, int_max));
+  } else if (key == "multilevel_ordering") {
+    multilevel.ordering = named(multilevel_ordering_names, key, value);
   } else {
     std::string valid;
     for (const auto& k : keys()) valid += (valid.empty() ? "" : ", ") + k;
@@ -218,7 +233,12 @@ std::vector<std::string> SolverOptions::key_values() const {
           item("jacobi_sweeps", std::to_string(jacobi.sweeps)),
           item("jacobi_iters", std::to_string(jacobi.iterations)),
           item("overlap", real(jacobi.overlap)),
-          item("jacobi_block_rows", std::to_string(jacobi.block_rows))};
+          item("jacobi_block_rows", std::to_string(jacobi.block_rows)),
+          item("multilevel_drop_tol", real(multilevel.drop_tolerance)),
+          item("multilevel_inverse_bound", real(multilevel.inverse_bound)),
+          item("multilevel_coarsest", std::to_string(multilevel.coarsest_size)),
+          item("multilevel_max_levels", std::to_string(multilevel.max_levels)),
+          item("multilevel_ordering", multilevel_ordering_names.name(multilevel.ordering))};
 }
 
 void SolverOptions::validate() const {
@@ -226,6 +246,7 @@ void SolverOptions::validate() const {
   dd.factor.validate();
   if (dd.team_size < 0) throw InvalidInput("team_size must be >= 0");
   jacobi.validate();
+  multilevel.validate();
   const auto offers = [&](unsigned trait) {
     return preconditioner_names.has(preconditioner, trait);
   };

@@ -4,6 +4,7 @@
 
 #include "precond/dd_ilu_preconditioner.hpp"
 #include "krylov/krylov_method.hpp"
+#include "multilevel/multilevel_options.hpp"
 #include "partition/partition_options.hpp"
 #include "struct/struct_ilu0.hpp"
 #include "trsv/global_trsv.hpp"
@@ -28,6 +29,7 @@ enum class PreconditionerKind {
   Ildu0,       // the same, ILDU0 scaling
   StructIlu0,  // exact ILU(0) on a structured grid (needs grid metadata), wavefront sweeps
   StructIc0,   // the same as IC(0), L D Lᵀ, symmetric A
+  MultilevelIlu,  // inverse-based multilevel ILU (ILUPACK's): robust on hard systems
   Jacobi,      // point / block Jacobi
   None,
 };
@@ -48,6 +50,7 @@ inline const auto preconditioner_names = make_enum_names<PreconditionerKind>(
      {PreconditionerKind::Ildu0, "ildu0", ilu_factors},
      {PreconditionerKind::StructIlu0, "struct-ilu0", ilu_factors | exact_sweeps_only},
      {PreconditionerKind::StructIc0, "struct-ic0", ilu_factors | exact_sweeps_only},
+     {PreconditionerKind::MultilevelIlu, "multilevel-ilu", 0},
      {PreconditionerKind::Jacobi, "jacobi", transpose_apply},
      {PreconditionerKind::None, "none", transpose_apply}});
 
@@ -71,20 +74,23 @@ struct SolverOptions {
   // Exact triangular solves, or Jacobi ones with the jacobi options (ILU preconditioners only).
   TrsvMethod trsv = TrsvMethod::Exact;
   JacobiTrsvOptions jacobi;
+  // The multilevel ILU's drop tolerance, inverse bound, coarsest size, levels and ordering.
+  MultilevelIluOptions multilevel;
   KrylovOptions krylov;
 
   // Sets one option from text. Keys: method (bicgstab|gmres|cg|bicg), preconditioner
-  // (ildu0-dd|ilu0-dd|ic0-dd|ilu0|ildu0|struct-ilu0|struct-ic0|jacobi|none), partitioner,
-  // subdomain_rows, apply, fill, shift_pivots (true|false: shift nonzero), shift
+  // (ildu0-dd|ilu0-dd|ic0-dd|ilu0|ildu0|struct-ilu0|struct-ic0|multilevel-ilu|jacobi|none),
+  // partitioner, subdomain_rows, apply, fill, shift_pivots (true|false: shift nonzero), shift
   // (none|nonzero|positive_definite, FactorOptions::shift), shift_amount (the first α of
   // positive_definite), pivot_threshold, team_size, factor_precision (double|float|auto: what the
   // DD apply reads the factors in; resolve_factor_precision),
-  // global_kernel (auto|thread|lanes|sync_free), struct_schedule (auto|levels|
+  // global_kernel (auto|thread|lanes|sync_free|row_order), struct_schedule (auto|levels|
   // level_counters|sync_free|tiles), struct_layout (auto|grid|level), struct_factor_lanes,
   // struct_factor_threads (StructFactorLaunch; 0: chosen), trsv (exact|jacobi, or an
   // apply kernel name, which also means exact), jacobi_sweeps, jacobi_iters, overlap,
-  // jacobi_block_rows, tol, abs_tol, max_iters, restart, ortho (cgs2|mgs), stagnation. Throws
-  // InvalidInput naming the key and the value.
+  // jacobi_block_rows, multilevel_drop_tol, multilevel_inverse_bound, multilevel_coarsest,
+  // multilevel_max_levels, multilevel_ordering (auto|nd|rcm|natural), tol, abs_tol, max_iters,
+  // restart, ortho (cgs2|mgs), stagnation. Throws InvalidInput naming the key and the value.
   void set(const std::string& key, const std::string& value);
   // Applies "key=value" items in order.
   void set_all(const std::vector<std::string>& key_values);

@@ -4,6 +4,7 @@
 #include "precond/dd_ilu_preconditioner.hpp"
 #include "precond/global_ilu_preconditioner.hpp"
 #include "precond/jacobi_ilu_preconditioner.hpp"
+#include "precond/multilevel_ilu_preconditioner.hpp"
 #include "precond/struct_ilu0_preconditioner.hpp"
 
 namespace fgdd::detail {
@@ -28,8 +29,10 @@ IluForm form_of(PreconditionerKind kind) {
 
 PartitionOptions partition_options_for(const SolverOptions& options) {
   PartitionOptions partition = options.partition;
+  // The global factorizations keep the caller's order (the multilevel ILU reorders per level).
   const bool global = options.preconditioner == PreconditionerKind::Ilu0 ||
-                      options.preconditioner == PreconditionerKind::Ildu0;
+                      options.preconditioner == PreconditionerKind::Ildu0 ||
+                      options.preconditioner == PreconditionerKind::MultilevelIlu;
   if (global && partition.partitioner == Partitioner::Auto)
     partition.partitioner = Partitioner::Natural;
   return partition;
@@ -74,6 +77,8 @@ std::unique_ptr<Preconditioner> make_preconditioner(
       return std::make_unique<StructIlu0Preconditioner>(space, permuted, grid, structured,
                                                         partition.perm);
     }
+    case PreconditionerKind::MultilevelIlu:
+      return std::make_unique<MultilevelIluPreconditioner>(space, permuted, options.multilevel);
     case PreconditionerKind::Jacobi:
       return std::make_unique<BlockJacobi>(permuted);
     case PreconditionerKind::None:

@@ -239,7 +239,7 @@ void global_sweep(const ExecSpace& space, const GlobalSolveData& data, const Glo
 }
 
 // The row-order sweeps (steps) of the whole matrix as one "subdomain" [0, n), by one thread.
-void row_order_sweep(const ExecSpace& space, const GlobalIlu0& f, const SplitTriangles& split,
+void row_order_sweep(const ExecSpace& space, const GlobalFactors& f, const SplitTriangles& split,
                      const Kokkos::View<Ordinal*, DeviceType>& whole_range, const StepList& steps,
                      ConstVector r, Vector x) {
   const SparseMatrix& factors = f.factors();
@@ -282,9 +282,19 @@ void choose_kernel(GlobalRowKernel requested, const GlobalLevels& levels, Ordina
 
 GlobalTrsv::GlobalTrsv(const ExecSpace& space, const GlobalIlu0& factorization,
                        GlobalRowKernel kernel)
-    : factorization_(&factorization) {
+    : GlobalTrsv(space, factorization.global_factors(), factorization.lower_levels(), kernel) {}
+
+GlobalTrsv::GlobalTrsv(const ExecSpace& space, const GlobalFactors& factors,
+                       GlobalRowKernel kernel)
+    : GlobalTrsv(space, factors,
+                 build_global_levels(space, factors.factors(), factors.diag_position(),
+                                     Triangle::Lower),
+                 kernel) {}
+
+GlobalTrsv::GlobalTrsv(const ExecSpace& space, const GlobalFactors& factorization,
+                       GlobalLevels lower, GlobalRowKernel kernel)
+    : factorization_(factorization), lower_(std::move(lower)) {
   const SparseMatrix& factors = factorization.factors();
-  lower_ = factorization.lower_levels();
   upper_ = build_global_levels(space, factors, factorization.diag_position(), Triangle::Upper);
   choose_kernel(kernel, lower_, factors.num_block_rows(), lower_kernel_, lower_lanes_);
   choose_kernel(kernel, upper_, factors.num_block_rows(), upper_kernel_, upper_lanes_);
@@ -302,7 +312,7 @@ GlobalTrsv::GlobalTrsv(const ExecSpace& space, const GlobalIlu0& factorization,
 
 void GlobalTrsv::solve(const ExecSpace& space, Triangle triangle, Diagonal diagonal, ConstVector r,
                        Vector x) const {
-  const GlobalIlu0& f = *factorization_;
+  const GlobalFactors& f = factorization_;
   check_length(f.factors(), r.extent(0), "r");
   check_length(f.factors(), x.extent(0), "x");
   const bool lower = triangle == Triangle::Lower;
@@ -329,7 +339,7 @@ void GlobalTrsv::solve(const ExecSpace& space, Triangle triangle, Diagonal diago
 }
 
 void GlobalTrsv::apply(const ExecSpace& space, ConstVector r, Vector z) const {
-  const GlobalIlu0& f = *factorization_;
+  const GlobalFactors& f = factorization_;
   check_length(f.factors(), r.extent(0), "r");
   check_length(f.factors(), z.extent(0), "z");
   const bool ildu = f.form() == IluForm::Ildu0;
@@ -366,7 +376,7 @@ void GlobalTrsv::apply(const ExecSpace& space, ConstVector r, Vector z) const {
 }
 
 const SplitTriangles& GlobalTrsv::split(const ExecSpace& space) const {
-  const GlobalIlu0& f = *factorization_;
+  const GlobalFactors& f = factorization_;
   if (!split_.lower_ptr.is_allocated())
     split_ = split_triangles(space, f.factors(), f.diag_position());
   if (split_count_ != f.numeric_count()) {

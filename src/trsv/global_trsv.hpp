@@ -55,6 +55,9 @@ class GlobalTrsv {
   // The factorization must outlive this object.
   GlobalTrsv(const ExecSpace& space, const GlobalIlu0& factorization,
              GlobalRowKernel kernel = GlobalRowKernel::Auto);
+  // The same for factors computed elsewhere: builds both triangles' level sets.
+  GlobalTrsv(const ExecSpace& space, const GlobalFactors& factors,
+             GlobalRowKernel kernel = GlobalRowKernel::Auto);
 
   // x = T⁻¹ r with T the lower (or upper) triangle of the factors: the strictly triangular blocks
   // plus D (Diagonal::Pivots) or I (Diagonal::Unit). One launch per level of that triangle. r and
@@ -77,7 +80,10 @@ class GlobalTrsv {
   }
 
  private:
-  const GlobalIlu0* factorization_;
+  GlobalTrsv(const ExecSpace& space, const GlobalFactors& factors, GlobalLevels lower,
+             GlobalRowKernel kernel);
+
+  GlobalFactors factorization_;
   GlobalLevels lower_;
   GlobalLevels upper_;
   GlobalRowKernel lower_kernel_ = GlobalRowKernel::ThreadPerRow;
@@ -89,7 +95,7 @@ class GlobalTrsv {
   // and the one "subdomain" [0, n) the row-order kernel sweeps.
   const SplitTriangles& split(const ExecSpace& space) const;
   mutable SplitTriangles split_;
-  mutable std::uint64_t split_count_ = 0;
+  mutable std::uint64_t split_count_ = ~std::uint64_t(0);  // none gathered yet
   Kokkos::View<Ordinal*, DeviceType> whole_range_;
 };
 

@@ -1,0 +1,209 @@
+#include "multilevel/multilevel_ilu.hpp"
+
+#include "core/errors.hpp"
+#include "core/host_copy.hpp"
+#include "core/sparse_dot.hpp"
+#include "schedule/global_levels.hpp"
+
+#include <Kokkos_Timer.hpp>
+
+#include <sstream>
+#include <utility>
+
+namespace fgdd {
+
+namespace detail {
+
+// A rectangular CSR block on the device (L_C, U_F): rows × the columns of the vector it reads.
+struct DeviceRectCsr {
+  Ordinal rows = 0;
+  Kokkos::View<Offset*, DeviceType> ptr;
+  Kokkos::View<Ordinal*, DeviceType> col;
+  Kokkos::View<Scalar*, DeviceType> val;
+};
+
+struct MultilevelDeviceLevel {
+  Ordinal n = 0;
+  Ordinal nb = 0;
+  Kokkos::View<Ordinal*, DeviceType> perm;
+  Kokkos::View<Scalar*, DeviceType> row_scale, col_scale, inv_d;
+  GlobalFactors factors;
+  std::unique_ptr<GlobalTrsv> trsv;
+  DeviceRectCsr lc, uf;
+  Vector x;  // n: the level's vector in factored order, B first
+  Vector w;  // n − nb: the next level's result
+};
+
+namespace {
+
+DeviceRectCsr upload(const HostCsr& M, const std::string& name) {
+  return {M.rows, to_device(M.ptr, "fgdd::multilevel::" + name + "_ptr"),
+          to_device(M.col, "fgdd::multilevel::" + name + "_col"),
+          to_device(M.val, "fgdd::multilevel::" + name + "_val")};
+}
+
+// x(q) = s(q) r(perm(q))
+void gather_scaled(const ExecSpace& space, ConstVector r, const MultilevelDeviceLevel& level) {
+  const auto perm = level.perm;
+  const auto scale = level.row_scale;
+  const Vector x = level.x;
+  Kokkos::parallel_for(
+      "fgdd::multilevel::gather", Kokkos::RangePolicy<ExecSpace>(space, 0, level.n),
+      KOKKOS_LAMBDA(const Ordinal q) { x(q) = scale(q) * r(perm(q)); });
+}
+
+// z(perm(q)) = s(q) · (x(q) for q in B, w(q − nb) for q in C)
+void scatter_scaled(const ExecSpace& space, const MultilevelDeviceLevel& level, Vector z) {
+  const auto perm = level.perm;
+  const auto scale = level.col_scale;
+  const Vector x = level.x, w = level.w;
+  const Ordinal nb = level.nb;
+  Kokkos::parallel_for(
+      "fgdd::multilevel::scatter", Kokkos::RangePolicy<ExecSpace>(space, 0, level.n),
+      KOKKOS_LAMBDA(const Ordinal q) { z(perm(q)) = scale(q) * (q < nb ? x(q) : w(q - nb)); });
+}
+
+// y −= M x, a row per thread.
+void subtract_product(const ExecSpace& space, const DeviceRectCsr& M, ConstVector x, Vector y) {
+  const auto ptr = M.ptr;
+  const auto col = M.col;
+  const auto val = M.val;
+  Kokkos::parallel_for(
+      "fgdd::multilevel::subtract_product", Kokkos::RangePolicy<ExecSpace>(space, 0, M.rows),
+      KOKKOS_LAMBDA(const Ordinal i) {
+        y(i) -= sparse_dot(val.data(), col.data(), x.data(), ptr(i), ptr(i + 1));
+      });
+}
+
+// x ← D⁻¹ x
+void scale_in_place(const ExecSpace& space, const Kokkos::View<Scalar*, DeviceType>& inv_d,
+                    Vector x) {
+  Kokkos::parallel_for(
+      "fgdd::multilevel::scale", Kokkos::RangePolicy<ExecSpace>(space, 0, x.extent(0)),
+      KOKKOS_LAMBDA(const Offset i) { x(i) *= inv_d(i); });
+}
+
+// z = S⁻¹ r with the dense inverse, a row per thread.
+void dense_apply(const ExecSpace& space,
+                 const Kokkos::View<Scalar**, Kokkos::LayoutRight, DeviceType>& inverse,
+                 ConstVector r, Vector z) {
+  const Ordinal n = Ordinal(inverse.extent(0));
+  Kokkos::parallel_for(
+      "fgdd::multilevel::dense_apply", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+      KOKKOS_LAMBDA(const Ordinal i) {
+        Scalar sum = 0;
+        for (Ordinal j = 0; j < n; ++j) sum += inverse(i, j) * r(j);
+        z(i) = sum;
+      });
+}
+
+std::unique_ptr<MultilevelDeviceLevel> upload_level(const ExecSpace& space, const HostLevel& h) {
+  auto level = std::make_unique<MultilevelDeviceLevel>();
+  level->n = h.n;
+  level->nb = h.nb;
+  level->perm = to_device(h.perm, "fgdd::multilevel::perm");
+  level->row_scale = to_device(h.row_scale, "fgdd::multilevel::row_scale");
+  level->col_scale = to_device(h.col_scale, "fgdd::multilevel::col_scale");
+  level->inv_d = to_device(h.inv_d, "fgdd::multilevel::inv_d");
+  const SparseMatrix factors = to_device_matrix(h.factors);
+  level->factors = GlobalFactors(factors, level->inv_d, diagonal_positions(space, factors),
+                                 IluForm::Ildu0);
+  level->trsv = std::make_unique<GlobalTrsv>(space, level->factors);
+  level->lc = upload(h.LC, "lc");
+  level->uf = upload(h.UF, "uf");
+  level->x = Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::multilevel::x"), h.n);
+  level->w = Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::multilevel::w"),
+                    h.n - h.nb);
+  return level;
+}
+
+}  // namespace
+
+}  // namespace detail
+
+std::string MultilevelReport::summary() const {
+  std::ostringstream out;
+  out << levels.size() << " level" << (levels.size() == 1 ? "" : "s") << ", rows";
+  for (const MultilevelLevelReport& level : levels) out << ' ' << level.rows;
+  if (dense_rows > 0) out << ", dense " << dense_rows;
+  out << ", fill " << fill_ratio;
+  return out.str();
+}
+
+MultilevelIlu::MultilevelIlu(const ExecSpace& space, const SparseMatrix& A,
+                             const MultilevelIluOptions& options)
+    : n_(A.num_rows()) {
+  options.validate();
+  Kokkos::Timer timer;
+  const detail::HostCsr host = detail::scalar_host_csr(A);
+  const detail::MultilevelHostSetup setup = detail::multilevel_setup(host, options);
+  report_.host_seconds = timer.seconds();
+  timer.reset();
+  report_.matrix_entries = host.nnz();
+  Offset stored = 0;
+  for (const detail::HostLevel& h : setup.levels) {
+    MultilevelLevelReport level;
+    level.rows = h.n;
+    level.accepted = h.nb;
+    level.deferred = h.n - h.nb;
+    level.factor_entries = h.factors.nnz();
+    level.coupling_entries = h.LC.nnz() + h.UF.nnz();
+    level.shifted = h.shifted;
+    level.seconds = h.seconds;
+    report_.levels.push_back(level);
+    stored += level.factor_entries + level.coupling_entries;
+    levels_.push_back(detail::upload_level(space, h));
+  }
+  dense_n_ = setup.dense_n;
+  report_.dense_rows = setup.dense_n;
+  report_.dense_shifted = setup.dense_shifted;
+  report_.dense_seconds = setup.dense_seconds;
+  if (dense_n_ > 0) {
+    dense_inverse_ = Kokkos::View<Scalar**, Kokkos::LayoutRight, DeviceType>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::multilevel::dense_inverse"),
+        dense_n_, dense_n_);
+    Kokkos::deep_copy(dense_inverse_,
+                      Kokkos::View<const Scalar**, Kokkos::LayoutRight, Kokkos::HostSpace,
+                                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                          setup.dense_inverse.data(), dense_n_, dense_n_));
+    stored += Offset(dense_n_) * Offset(dense_n_);
+  }
+  report_.fill_ratio = report_.matrix_entries > 0 ? double(stored) / report_.matrix_entries : 0;
+  space.fence();
+  report_.upload_seconds = timer.seconds();
+}
+
+MultilevelIlu::~MultilevelIlu() = default;
+MultilevelIlu::MultilevelIlu(MultilevelIlu&&) noexcept = default;
+MultilevelIlu& MultilevelIlu::operator=(MultilevelIlu&&) noexcept = default;
+
+void MultilevelIlu::apply(const ExecSpace& space, ConstVector r, Vector z) const {
+  if (r.extent(0) != n_ || z.extent(0) != n_)
+    throw DimensionMismatch("multilevel ILU apply: r has " + std::to_string(r.extent(0)) +
+                            " and z " + std::to_string(z.extent(0)) + " entries, the matrix " +
+                            std::to_string(n_) + " rows");
+  if (n_ == 0) return;
+  apply_level(space, 0, r, z);
+}
+
+void MultilevelIlu::apply_level(const ExecSpace& space, std::size_t index, ConstVector r,
+                                Vector z) const {
+  if (index == levels_.size()) return detail::dense_apply(space, dense_inverse_, r, z);
+  const detail::MultilevelDeviceLevel& level = *levels_[index];
+  const auto b_part = std::make_pair(Offset(0), Offset(level.nb));
+  const auto c_part = std::make_pair(Offset(level.nb), Offset(level.n));
+  const Vector x_b = Kokkos::subview(level.x, b_part), x_c = Kokkos::subview(level.x, c_part);
+  detail::gather_scaled(space, r, level);
+  level.trsv->solve(space, Triangle::Lower, Diagonal::Unit, x_b, x_b);
+  const bool coupled = level.nb < level.n;
+  if (coupled) detail::subtract_product(space, level.lc, x_b, x_c);
+  detail::scale_in_place(space, level.inv_d, x_b);
+  if (coupled) {
+    apply_level(space, index + 1, x_c, level.w);
+    detail::subtract_product(space, level.uf, level.w, x_b);
+  }
+  level.trsv->solve(space, Triangle::Upper, Diagonal::Unit, x_b, x_b);
+  detail::scatter_scaled(space, level, z);
+}
+
+}  // namespace fgdd

@@ -1,0 +1,72 @@
+// The inverse-based multilevel ILU on the device (ilupack-gpu-data-parallel.txt §2.1, eq. 5):
+// set up on the host (multilevel_setup.hpp), uploaded once, applied with no host work but the
+// launches. Per level: gather and scale r, the exact lower solve with L_B (trsv/global_trsv:
+// level sets on GPUs, rows in order on CPUs), y_C −= L_C y_B, D_B⁻¹, the next level on y_C,
+// x_B −= U_F x_C, the upper solve with U_B, scatter and scale; the last Schur complement, when
+// any is left, is a dense inverse applied as a matrix-vector product. Every step is a fixed-order
+// sum, so the apply is bitwise reproducible run to run.
+#pragma once
+
+#include "multilevel/multilevel_options.hpp"
+#include "multilevel/multilevel_setup.hpp"
+#include "trsv/global_trsv.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fgdd {
+
+// What the setup did, per level and in all.
+struct MultilevelLevelReport {
+  Ordinal rows = 0;        // the level's size
+  Ordinal accepted = 0;    // pivots in its leading block B
+  Ordinal deferred = 0;    // rejected pivots: the next level's size
+  Offset factor_entries = 0;    // nnz of L_B + D_B + U_B
+  Offset coupling_entries = 0;  // nnz of L_C + U_F
+  Offset shifted = 0;      // tiny pivots shifted (the last level, which accepts every pivot)
+  double seconds = 0;      // host setup time of the level
+};
+
+struct MultilevelReport {
+  std::vector<MultilevelLevelReport> levels;
+  Ordinal dense_rows = 0;       // the last Schur complement, inverted densely (0: none)
+  Offset dense_shifted = 0;
+  double dense_seconds = 0;
+  Offset matrix_entries = 0;    // nnz(A) in scalar entries
+  double fill_ratio = 0;        // (all factor, coupling and dense entries) / nnz(A)
+  double host_seconds = 0;      // the whole host setup
+  double upload_seconds = 0;    // building the device levels (level sets included)
+  std::string summary() const;  // one line: levels, sizes, fill
+};
+
+namespace detail {
+struct MultilevelDeviceLevel;
+}
+
+class MultilevelIlu {
+ public:
+  // A: any SparseMatrix (BSR is factored by its scalar entries). Throws InvalidInput for invalid
+  // options.
+  MultilevelIlu(const ExecSpace& space, const SparseMatrix& A, const MultilevelIluOptions& options);
+  ~MultilevelIlu();
+  MultilevelIlu(MultilevelIlu&&) noexcept;
+  MultilevelIlu& operator=(MultilevelIlu&&) noexcept;
+
+  // z = M⁻¹ r. r and z have A's row count and do not alias. Throws DimensionMismatch.
+  void apply(const ExecSpace& space, ConstVector r, Vector z) const;
+
+  Offset num_rows() const noexcept { return n_; }
+  const MultilevelReport& report() const noexcept { return report_; }
+
+ private:
+  void apply_level(const ExecSpace& space, std::size_t level, ConstVector r, Vector z) const;
+
+  Offset n_ = 0;
+  std::vector<std::unique_ptr<detail::MultilevelDeviceLevel>> levels_;
+  Ordinal dense_n_ = 0;
+  Kokkos::View<Scalar**, Kokkos::LayoutRight, DeviceType> dense_inverse_;
+  MultilevelReport report_;
+};
+
+}  // namespace fgdd

@@ -1,0 +1,136 @@
+#include "multilevel/multilevel_setup.hpp"
+
+#include "multilevel/crout_ildu.hpp"
+#include "multilevel/level_ordering.hpp"
+
+#include <Kokkos_Timer.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+namespace fgdd::detail {
+
+namespace {
+
+// L_B, D_B and U_B in one square matrix with sorted rows (what GlobalTrsv reads as Ildu0).
+HostCsr combined_factors(const CroutFactors& f) {
+  HostCsr M;
+  const Ordinal nb = Ordinal(f.d.size());
+  M.cols = nb;
+  for (Ordinal i = 0; i < nb; ++i) {
+    for (Offset k = f.L.ptr[i]; k < f.L.ptr[i + 1]; ++k) M.push(f.L.col[k], f.L.val[k]);
+    M.push(i, f.d[i]);
+    for (Offset k = f.U.ptr[i]; k < f.U.ptr[i + 1]; ++k) M.push(f.U.col[k], f.U.val[k]);
+    M.end_row();
+  }
+  return M;
+}
+
+HostLevel factor_level(const HostCsr& A, const MultilevelIluOptions& options, bool last,
+                       HostCsr& schur) {
+  Kokkos::Timer timer;
+  std::vector<Scalar> row_scale, col_scale;
+  equilibrate(A, row_scale, col_scale);
+  const std::vector<Ordinal> order = fill_reducing_order(A, options.ordering);
+  const HostCsr scaled = scaled_permuted(A, row_scale, col_scale, order);
+  CroutOptions crout;
+  crout.drop_tolerance = options.drop_tolerance;
+  crout.inverse_bound = options.inverse_bound;
+  crout.schur_drop = options.drop_tolerance / 10;
+  crout.accept_all = last;
+  CroutFactors f = crout_ildu(scaled, crout);
+  // Deferring nearly everything makes no progress (the next level would be as large and
+  // denser): accept every pivot here instead.
+  if (!last && f.deferred.size() * 10 > std::size_t(A.rows) * 9) {
+    crout.accept_all = true;
+    f = crout_ildu(scaled, crout);
+  }
+  HostLevel level;
+  level.n = A.rows;
+  level.nb = Ordinal(f.accepted.size());
+  for (const std::vector<Ordinal>* set : {&f.accepted, &f.deferred})
+    for (const Ordinal q : *set) {
+      level.perm.push_back(order[q]);
+      level.row_scale.push_back(row_scale[order[q]]);
+      level.col_scale.push_back(col_scale[order[q]]);
+    }
+  level.factors = combined_factors(f);
+  level.inv_d.resize(f.d.size());
+  for (std::size_t i = 0; i < f.d.size(); ++i) level.inv_d[i] = 1 / f.d[i];
+  level.LC = std::move(f.LC);
+  level.UF = std::move(f.UF);
+  level.shifted = f.shifted;
+  schur = std::move(f.S);
+  level.seconds = timer.seconds();
+  return level;
+}
+
+}  // namespace
+
+std::vector<Scalar> dense_inverse(const HostCsr& S, double shift, Offset& shifted) {
+  const Ordinal n = S.rows;
+  std::vector<Scalar> lu(Offset(n) * n, 0), inverse(Offset(n) * n, 0);
+  std::vector<Scalar> row_max(n, 0);
+  for (Ordinal i = 0; i < n; ++i)
+    for (Offset k = S.ptr[i]; k < S.ptr[i + 1]; ++k) {
+      lu[Offset(i) * n + S.col[k]] = S.val[k];
+      row_max[i] = std::max(row_max[i], std::fabs(S.val[k]));
+    }
+  std::vector<Ordinal> pivot_row(n);
+  for (Ordinal c = 0; c < n; ++c) {
+    Ordinal best = c;
+    for (Ordinal r = c + 1; r < n; ++r)
+      if (std::fabs(lu[Offset(r) * n + c]) > std::fabs(lu[Offset(best) * n + c])) best = r;
+    pivot_row[c] = best;
+    if (best != c)
+      std::swap_ranges(lu.begin() + Offset(c) * n, lu.begin() + Offset(c + 1) * n,
+                       lu.begin() + Offset(best) * n);
+    Scalar& p = lu[Offset(c) * n + c];
+    if (!(std::fabs(p) > 1e-14 * std::max(row_max[c], Scalar(1e-300)))) {
+      p = std::max(Scalar(shift) * std::max(row_max[c], Scalar(1e-300)), Scalar(1e-300));
+      ++shifted;
+    }
+    for (Ordinal r = c + 1; r < n; ++r) {
+      const Scalar m = lu[Offset(r) * n + c] /= p;
+      if (m != 0)
+        for (Ordinal j = c + 1; j < n; ++j) lu[Offset(r) * n + j] -= m * lu[Offset(c) * n + j];
+    }
+  }
+  // Solve L U X = P I column by column.
+  std::vector<Scalar> x(n);
+  for (Ordinal e = 0; e < n; ++e) {
+    std::fill(x.begin(), x.end(), Scalar(0));
+    x[e] = 1;
+    for (Ordinal c = 0; c < n; ++c) std::swap(x[c], x[pivot_row[c]]);
+    for (Ordinal r = 0; r < n; ++r)
+      for (Ordinal j = 0; j < r; ++j) x[r] -= lu[Offset(r) * n + j] * x[j];
+    for (Ordinal r = n; r-- > 0;) {
+      for (Ordinal j = r + 1; j < n; ++j) x[r] -= lu[Offset(r) * n + j] * x[j];
+      x[r] /= lu[Offset(r) * n + r];
+    }
+    for (Ordinal r = 0; r < n; ++r) inverse[Offset(r) * n + e] = x[r];
+  }
+  return inverse;
+}
+
+MultilevelHostSetup multilevel_setup(const HostCsr& A, const MultilevelIluOptions& options) {
+  options.validate();
+  MultilevelHostSetup setup;
+  HostCsr current = A;
+  for (int level = 0; current.rows > 0; ++level) {
+    if (current.rows <= options.coarsest_size) {
+      Kokkos::Timer timer;
+      setup.dense_n = current.rows;
+      setup.dense_inverse = dense_inverse(current, options.drop_tolerance, setup.dense_shifted);
+      setup.dense_seconds = timer.seconds();
+      break;
+    }
+    HostCsr schur;
+    setup.levels.push_back(factor_level(current, options, level + 1 == options.max_levels, schur));
+    current = std::move(schur);
+  }
+  return setup;
+}
+
+}  // namespace fgdd::detail

@@ -1,0 +1,34 @@
+// The inverse-based multilevel ILU (multilevel/multilevel_ilu.hpp) as a Krylov preconditioner:
+// --precond multilevel-ilu. For systems where ILU(0) stagnates or diverges.
+#pragma once
+
+#include "krylov/preconditioner.hpp"
+#include "multilevel/multilevel_ilu.hpp"
+
+namespace fgdd {
+
+class MultilevelIluPreconditioner final : public Preconditioner {
+ public:
+  // Sets up on the host and uploads the levels. Throws InvalidInput for invalid options.
+  MultilevelIluPreconditioner(const ExecSpace& space, const SparseMatrix& A,
+                              const MultilevelIluOptions& options);
+
+  void apply(const ExecSpace& space, ConstVector r, Vector z) const override {
+    ilu_.apply(space, r, z);
+  }
+  // "multilevel-ilu (L levels, rows n0 n1 …, dense m, fill f; setups s)".
+  std::string name() const override;
+  // New values: a full setup again (the accepted pivots depend on the values); setups() counts.
+  void update_values(const ExecSpace& space, const SparseMatrix& permuted,
+                     const SparseMatrix&) override;
+
+  const MultilevelIlu& multilevel() const noexcept { return ilu_; }
+  int setups() const noexcept { return setups_; }
+
+ private:
+  MultilevelIluOptions options_;
+  MultilevelIlu ilu_;
+  int setups_ = 1;
+};
+
+}  // namespace fgdd

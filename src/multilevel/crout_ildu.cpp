@@ -76,9 +76,18 @@ CroutFactors crout_ildu(const HostCsr& A, const CroutOptions& options) {
   std::vector<Offset> first_l(n, 0), first_u(n, 0);
   std::vector<Scalar> d(n, 0), sum_l(n, 0), sum_u(n, 0), row_max(n, 0);
   std::vector<char> accepted(n, 0);
-  for (Ordinal i = 0; i < n; ++i)
-    for (Offset k = A.ptr[i]; k < A.ptr[i + 1]; ++k)
+  for (Ordinal i = 0; i < n; ++i) {
+    Offset left = 0;
+    for (Offset k = A.ptr[i]; k < A.ptr[i + 1]; ++k) {
       row_max[i] = std::max(row_max[i], std::fabs(A.val[k]));
+      left += A.col[k] < i;
+    }
+    Offset above = 0;
+    for (Offset k = At.ptr[i]; k < At.ptr[i + 1]; ++k) above += At.col[k] < i;
+    // Room for the entries of A's pattern and as many again of fill, before any reallocation.
+    l_row[i].reserve(2 * left);
+    u_col[i].reserve(2 * above);
+  }
   Accumulator z(n), w(n);
   CroutFactors out;
 
@@ -138,6 +147,8 @@ CroutFactors crout_ildu(const HostCsr& A, const CroutOptions& options) {
     d[k] = pivot;
     const Scalar x_l = estimator_entry(sum_l[k]), x_u = estimator_entry(sum_u[k]);
     std::sort(w.touched.begin(), w.touched.end());
+    l_col[k].reserve(w.touched.size());
+    u_row[k].reserve(z.touched.size());
     for (const Ordinal i : w.touched) {
       const Scalar l = w.value[i] / pivot;
       if (!(std::fabs(l) * nu_l > tau)) continue;

@@ -157,7 +157,7 @@ const char* usage_template() {
 Solves A x = b with a preconditioned Krylov method on the Kokkos default execution space.
 
   --matrix FILE.mtx|gen:SPEC  Matrix Market file, or a generated problem:
-                              gen:lap7:N[:NY:NZ]  gen:lap27:N[:NY:NZ]  gen:convdiff:N
+                              gen:lap7:N[:NY:NZ]  gen:lap27:N[:NY:NZ]  gen:convdiff:N[:peP]
                               gen:reservoir[:NX:NY:NZ]  gen:bsr3:N
   --block-size B              read FILE.mtx as BSR with BxB blocks (3 for 3-D elasticity or
                               three-phase reservoir unknowns numbered point by point); the

@@ -390,6 +390,12 @@ TEST_CASE("generate_problem parses every valid spec", "[core][generators]") {
   require_grid(convdiff, 4, 4, 4);
   require_equal_to_reference(to_host(convdiff.matrix),
                              fgdd::reference::convection_diffusion(4, 10.0));
+  const GeneratedProblem high_peclet = fgdd::generate_problem("gen:convdiff:4:pe1000");
+  require_grid(high_peclet, 4, 4, 4);
+  require_equal_to_reference(to_host(high_peclet.matrix),
+                             fgdd::reference::convection_diffusion(4, 1000.0));
+  require_equal_to_reference(to_host(fgdd::generate_problem("gen:convdiff:3:pe-2.5").matrix),
+                             fgdd::reference::convection_diffusion(3, -2.5));
 
   const GeneratedProblem reservoir = fgdd::generate_problem("gen:reservoir:5:4:3");
   require_grid(reservoir, 5, 4, 3);
@@ -433,6 +439,11 @@ TEST_CASE("generate_problem names the bad part of an invalid spec", "[core][gene
       {"gen:lap7:1:2:3:9", "extra part \"9\""},
       {"gen:lap27:3:3", "got 2 sizes"},
       {"gen:convdiff:3:8:9", "extra part \"8\""},
+      {"gen:convdiff:3:pe", "Peclet \"pe\""},
+      {"gen:convdiff:3:pe1e3x", "Peclet \"pe1e3x\""},
+      {"gen:convdiff:3:penan", "Peclet \"penan\""},
+      {"gen:convdiff:pe100", "no size"},
+      {"gen:lap7:4:pe100", "\"pe100\" is not a whole number"},
       {"gen:bsr3:4:7", "extra part \"7\""},
       {"gen:reservoir:5", "got 1 size"},
       {"gen:reservoir:5:4:3:2", "extra part \"2\""},

@@ -477,7 +477,8 @@ namespace {
 
 const char* const valid_forms =
     "valid forms: gen:lap7:N, gen:lap7:NX:NY:NZ, gen:lap27:N, gen:lap27:NX:NY:NZ, "
-    "gen:convdiff:N, gen:reservoir (60x220x85), gen:reservoir:NX:NY:NZ, gen:bsr3:N";
+    "gen:convdiff:N, gen:convdiff:N:peP (Peclet P, default 10), gen:reservoir (60x220x85), "
+    "gen:reservoir:NX:NY:NZ, gen:bsr3:N";
 
 [[noreturn]] void bad_spec(const std::string& spec, const std::string& why) {
   throw InvalidInput("invalid generator spec \"" + spec + "\": " + why + "; " + valid_forms);
@@ -525,7 +526,7 @@ struct GeneratorKind {
 const GeneratorKind kinds[] = {
     {"lap7", "gen:lap7:N or gen:lap7:NX:NY:NZ", false, true, true, gen::Kind::Lap7},
     {"lap27", "gen:lap27:N or gen:lap27:NX:NY:NZ", false, true, true, gen::Kind::Lap27},
-    {"convdiff", "gen:convdiff:N", false, true, false, gen::Kind::ConvDiff},
+    {"convdiff", "gen:convdiff:N or gen:convdiff:N:peP", false, true, false, gen::Kind::ConvDiff},
     {"reservoir", "gen:reservoir or gen:reservoir:NX:NY:NZ", true, false, true,
      gen::Kind::Reservoir},
     {"bsr3", "gen:bsr3:N", false, true, false, gen::Kind::Bsr3},
@@ -547,7 +548,17 @@ ParsedSpec parse_spec(const std::string& spec) {
   }
   if (kind == nullptr) bad_spec(spec, "unknown generator kind \"" + parts[1] + "\"");
 
-  const std::vector<std::string> tokens(parts.begin() + 2, parts.end());
+  std::vector<std::string> tokens(parts.begin() + 2, parts.end());
+  // convdiff's optional last part: peP, the Péclet number.
+  double peclet = 10.0;
+  if (kind->kind == gen::Kind::ConvDiff && !tokens.empty() && tokens.back().rfind("pe", 0) == 0) {
+    const std::string number = tokens.back().substr(2);
+    const char* end = number.data() + number.size();
+    const auto [ptr, ec] = std::from_chars(number.data(), end, peclet);
+    if (number.empty() || ec != std::errc() || ptr != end || !std::isfinite(peclet))
+      bad_spec(spec, "Peclet \"" + tokens.back() + "\" is not pe followed by a finite number");
+    tokens.pop_back();
+  }
   const std::size_t max_sizes = kind->takes_three ? 3 : (kind->takes_one ? 1 : 0);
   if (tokens.size() > max_sizes) {
     bad_spec(spec, "unexpected extra part \"" + tokens[max_sizes] + "\" (" + kind->forms + ")");
@@ -566,6 +577,7 @@ ParsedSpec parse_spec(const std::string& spec) {
   if (sizes.empty()) sizes = {60, 220, 85};  // SPE10 model 2's grid
   if (sizes.size() == 1) sizes = {sizes[0], sizes[0], sizes[0]};
   ParsedSpec parsed{{kind->kind}, GridInfo{}};
+  if (kind->kind == gen::Kind::ConvDiff) parsed.generator.peclet = peclet;
   try {
     parsed.grid = gen::checked_grid(kind->name, sizes[0], sizes[1], sizes[2],
                                     gen::block_size_of(kind->kind));

@@ -44,7 +44,8 @@ GeneratedProblem multicomponent_bsr3(Ordinal n);
 
 // Parses a generator spec and builds the problem. Valid forms:
 //   gen:lap7:N  gen:lap7:NX:NY:NZ  gen:lap27:N  gen:lap27:NX:NY:NZ  gen:convdiff:N
-//   gen:reservoir (60:220:85, SPE10's size)  gen:reservoir:NX:NY:NZ  gen:bsr3:N
+//   gen:convdiff:N:peP (Péclet P; default 10)  gen:reservoir (60:220:85, SPE10's size)
+//   gen:reservoir:NX:NY:NZ  gen:bsr3:N
 // Throws InvalidInput naming the offending part of the spec and listing the valid forms.
 GeneratedProblem generate_problem(const std::string& spec);
 

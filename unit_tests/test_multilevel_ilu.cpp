@@ -253,8 +253,8 @@ TEST_CASE("multilevel: options are validated; new values set up again", "[mlilu]
   SolverOptions options;
   CHECK_THROWS_WITH(options.set("multilevel_ordering", "amd"), FGDD_CONTAINS("nd|rcm"));
   options.set("preconditioner", "multilevel-ilu");
-  options.set("method", "bicg");
-  CHECK_THROWS_WITH(options.validate(), FGDD_CONTAINS("transpose"));
+  options.set("trsv", "jacobi");
+  CHECK_THROWS_WITH(options.validate(), FGDD_CONTAINS("ILU preconditioner"));
 
   MultilevelIluPreconditioner M(ExecSpace(), A, MultilevelIluOptions{});
   const std::vector<double> r = reference::random_vector(A.num_rows(), 9u);
@@ -272,4 +272,57 @@ TEST_CASE("multilevel: options are validated; new values set up again", "[mlilu]
   (void)twice;
   Vector short_vector("short", A.num_rows() - 1);
   CHECK_THROWS_AS(M.apply(ExecSpace(), reference::to_device(r), short_vector), DimensionMismatch);
+  CHECK_FALSE(M.has_transpose());
+  CHECK_THROWS_WITH(M.apply_transpose(ExecSpace(), reference::to_device(r), z),
+                    FGDD_CONTAINS("with_transpose"));
+}
+
+TEST_CASE("multilevel: the transpose apply is the transpose of the apply; BiCG converges",
+          "[mlilu]") {
+  const SparseMatrix A = convection(4, 300.0);  // 64 rows, nonsymmetric
+  const Offset n = A.num_rows();
+  MultilevelIluOptions options;
+  options.inverse_bound = 1.5;
+  options.coarsest_size = 8;
+  options.max_levels = 5;
+  const MultilevelIlu ilu(ExecSpace(), A, options, true);
+  CAPTURE(ilu.report().summary());
+  REQUIRE(ilu.report().levels.size() >= 2);
+  REQUIRE(ilu.has_transpose());
+  // Column j of M⁻¹ and of M⁻ᵀ from unit vectors: (M⁻ᵀ)_ij must equal (M⁻¹)_ji.
+  std::vector<double> inverse(n * n), inverse_transposed(n * n);
+  double largest = 0;
+  for (Offset j = 0; j < n; ++j) {
+    std::vector<double> e(n, 0.0);
+    e[j] = 1;
+    Vector z("z", n), zt("zt", n);
+    ilu.apply(ExecSpace(), reference::to_device(e), z);
+    ilu.apply_transpose(ExecSpace(), reference::to_device(e), zt);
+    const auto z_host = reference::to_host(z), zt_host = reference::to_host(zt);
+    for (Offset i = 0; i < n; ++i) {
+      inverse[i * n + j] = z_host[i];
+      inverse_transposed[i * n + j] = zt_host[i];
+      largest = std::max(largest, std::fabs(z_host[i]));
+    }
+  }
+  double worst = 0;
+  for (Offset i = 0; i < n; ++i)
+    for (Offset j = 0; j < n; ++j)
+      worst = std::max(worst, std::fabs(inverse_transposed[i * n + j] - inverse[j * n + i]));
+  CAPTURE(worst, largest);
+  // The same products in another order per level: rounding, times the levels' growth.
+  CHECK(worst <= 1e-10 * largest);
+
+  SolverOptions solver_options;
+  solver_options.set("method", "bicg");
+  solver_options.set("preconditioner", "multilevel-ilu");
+  Solver solver(solver_options);
+  const SparseMatrix B = make_matrix(reference::reservoir_pressure(12, 12, 6, 4u));
+  solver.setup(ExecSpace(), B);
+  Vector x("x", B.num_rows());
+  const SolveResult result =
+      solver.solve(ExecSpace(), reference::to_device(std::vector<double>(B.num_rows(), 1.0)), x);
+  CAPTURE(result.iterations, result.reason);
+  CHECK(result.converged());
+  CHECK(result.relative_true_residual <= 1e-8);
 }

@@ -97,6 +97,23 @@ void dense_apply(const ExecSpace& space,
       });
 }
 
+// The level of M⁻ᵀ: eq. (5) transposed is eq. (5) again with Fᵀ as the factors (its lower
+// triangle U_Bᵀ, its upper L_Bᵀ, the same pivots), U_Fᵀ in the place of L_C, L_Cᵀ in that of U_F,
+// and the row and column scalings swapped.
+HostLevel transposed_level(const HostLevel& h) {
+  HostLevel t;
+  t.n = h.n;
+  t.nb = h.nb;
+  t.perm = h.perm;
+  t.row_scale = h.col_scale;
+  t.col_scale = h.row_scale;
+  t.factors = transpose(h.factors);
+  t.inv_d = h.inv_d;
+  t.LC = transpose(h.UF);
+  t.UF = transpose(h.LC);
+  return t;
+}
+
 std::unique_ptr<MultilevelDeviceLevel> upload_level(const ExecSpace& space, const HostLevel& h) {
   auto level = std::make_unique<MultilevelDeviceLevel>();
   level->n = h.n;
@@ -117,6 +134,21 @@ std::unique_ptr<MultilevelDeviceLevel> upload_level(const ExecSpace& space, cons
   return level;
 }
 
+// The dense inverse (row-major on the host), or its transpose, on the device.
+Kokkos::View<Scalar**, Kokkos::LayoutRight, DeviceType> upload_dense(
+    const std::vector<Scalar>& host, Ordinal n, bool transposed) {
+  std::vector<Scalar> values(host);
+  if (transposed)
+    for (Ordinal i = 0; i < n; ++i)
+      for (Ordinal j = 0; j < n; ++j) values[Offset(i) * n + j] = host[Offset(j) * n + i];
+  Kokkos::View<Scalar**, Kokkos::LayoutRight, DeviceType> device(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::multilevel::dense_inverse"), n, n);
+  Kokkos::deep_copy(device, Kokkos::View<const Scalar**, Kokkos::LayoutRight, Kokkos::HostSpace,
+                                         Kokkos::MemoryTraits<Kokkos::Unmanaged>>(values.data(),
+                                                                                  n, n));
+  return device;
+}
+
 }  // namespace
 
 }  // namespace detail
@@ -131,8 +163,8 @@ std::string MultilevelReport::summary() const {
 }
 
 MultilevelIlu::MultilevelIlu(const ExecSpace& space, const SparseMatrix& A,
-                             const MultilevelIluOptions& options)
-    : n_(A.num_rows()) {
+                             const MultilevelIluOptions& options, bool with_transpose)
+    : n_(A.num_rows()), with_transpose_(with_transpose) {
   options.validate();
   Kokkos::Timer timer;
   const detail::HostCsr host = detail::scalar_host_csr(A);
@@ -153,19 +185,16 @@ MultilevelIlu::MultilevelIlu(const ExecSpace& space, const SparseMatrix& A,
     report_.levels.push_back(level);
     stored += level.factor_entries + level.coupling_entries;
     levels_.push_back(detail::upload_level(space, h));
+    if (with_transpose) transposed_.push_back(detail::upload_level(space, detail::transposed_level(h)));
   }
   dense_n_ = setup.dense_n;
   report_.dense_rows = setup.dense_n;
   report_.dense_shifted = setup.dense_shifted;
   report_.dense_seconds = setup.dense_seconds;
   if (dense_n_ > 0) {
-    dense_inverse_ = Kokkos::View<Scalar**, Kokkos::LayoutRight, DeviceType>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::multilevel::dense_inverse"),
-        dense_n_, dense_n_);
-    Kokkos::deep_copy(dense_inverse_,
-                      Kokkos::View<const Scalar**, Kokkos::LayoutRight, Kokkos::HostSpace,
-                                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-                          setup.dense_inverse.data(), dense_n_, dense_n_));
+    dense_inverse_ = detail::upload_dense(setup.dense_inverse, dense_n_, false);
+    if (with_transpose)
+      dense_inverse_transposed_ = detail::upload_dense(setup.dense_inverse, dense_n_, true);
     stored += Offset(dense_n_) * Offset(dense_n_);
   }
   report_.fill_ratio = report_.matrix_entries > 0 ? double(stored) / report_.matrix_entries : 0;
@@ -177,19 +206,32 @@ MultilevelIlu::~MultilevelIlu() = default;
 MultilevelIlu::MultilevelIlu(MultilevelIlu&&) noexcept = default;
 MultilevelIlu& MultilevelIlu::operator=(MultilevelIlu&&) noexcept = default;
 
-void MultilevelIlu::apply(const ExecSpace& space, ConstVector r, Vector z) const {
+void MultilevelIlu::check_lengths(ConstVector r, Vector z) const {
   if (r.extent(0) != n_ || z.extent(0) != n_)
     throw DimensionMismatch("multilevel ILU apply: r has " + std::to_string(r.extent(0)) +
                             " and z " + std::to_string(z.extent(0)) + " entries, the matrix " +
                             std::to_string(n_) + " rows");
-  if (n_ == 0) return;
-  apply_level(space, 0, r, z);
 }
 
-void MultilevelIlu::apply_level(const ExecSpace& space, std::size_t index, ConstVector r,
-                                Vector z) const {
-  if (index == levels_.size()) return detail::dense_apply(space, dense_inverse_, r, z);
-  const detail::MultilevelDeviceLevel& level = *levels_[index];
+void MultilevelIlu::apply(const ExecSpace& space, ConstVector r, Vector z) const {
+  check_lengths(r, z);
+  if (n_ > 0) apply_level(space, levels_, dense_inverse_, 0, r, z);
+}
+
+void MultilevelIlu::apply_transpose(const ExecSpace& space, ConstVector r, Vector z) const {
+  if (!with_transpose_)
+    throw InvalidInput("multilevel ILU: apply_transpose needs the transposed factors (construct "
+                       "it with_transpose)");
+  check_lengths(r, z);
+  if (n_ > 0) apply_level(space, transposed_, dense_inverse_transposed_, 0, r, z);
+}
+
+void MultilevelIlu::apply_level(
+    const ExecSpace& space,
+    const std::vector<std::unique_ptr<detail::MultilevelDeviceLevel>>& levels,
+    const DenseInverse& dense, std::size_t index, ConstVector r, Vector z) const {
+  if (index == levels.size()) return detail::dense_apply(space, dense, r, z);
+  const detail::MultilevelDeviceLevel& level = *levels[index];
   const auto b_part = std::make_pair(Offset(0), Offset(level.nb));
   const auto c_part = std::make_pair(Offset(level.nb), Offset(level.n));
   const Vector x_b = Kokkos::subview(level.x, b_part), x_c = Kokkos::subview(level.x, c_part);
@@ -199,7 +241,7 @@ void MultilevelIlu::apply_level(const ExecSpace& space, std::size_t index, Const
   if (coupled) detail::subtract_product(space, level.lc, x_b, x_c);
   detail::scale_in_place(space, level.inv_d, x_b);
   if (coupled) {
-    apply_level(space, index + 1, x_c, level.w);
+    apply_level(space, levels, dense, index + 1, x_c, level.w);
     detail::subtract_product(space, level.uf, level.w, x_b);
   }
   level.trsv->solve(space, Triangle::Upper, Diagonal::Unit, x_b, x_b);

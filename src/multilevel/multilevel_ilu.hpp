@@ -46,26 +46,41 @@ struct MultilevelDeviceLevel;
 
 class MultilevelIlu {
  public:
-  // A: any SparseMatrix (BSR is factored by its scalar entries). Throws InvalidInput for invalid
-  // options.
-  MultilevelIlu(const ExecSpace& space, const SparseMatrix& A, const MultilevelIluOptions& options);
+  // A: any SparseMatrix (BSR is factored by its scalar entries). with_transpose: also upload the
+  // transposed factors, for apply_transpose (BiCG); twice the device memory. Throws InvalidInput
+  // for invalid options.
+  MultilevelIlu(const ExecSpace& space, const SparseMatrix& A, const MultilevelIluOptions& options,
+                bool with_transpose = false);
   ~MultilevelIlu();
   MultilevelIlu(MultilevelIlu&&) noexcept;
   MultilevelIlu& operator=(MultilevelIlu&&) noexcept;
 
   // z = M⁻¹ r. r and z have A's row count and do not alias. Throws DimensionMismatch.
   void apply(const ExecSpace& space, ConstVector r, Vector z) const;
+  // z = M⁻ᵀ r: eq. (5) transposed, the same steps on the transposed factors (U_Bᵀ, then L_Bᵀ),
+  // coupling blocks (U_Fᵀ, L_Cᵀ), scalings swapped and the dense inverse transposed. Throws
+  // InvalidInput unless constructed with_transpose, DimensionMismatch as apply.
+  void apply_transpose(const ExecSpace& space, ConstVector r, Vector z) const;
+  bool has_transpose() const noexcept { return with_transpose_; }
 
   Offset num_rows() const noexcept { return n_; }
   const MultilevelReport& report() const noexcept { return report_; }
 
  private:
-  void apply_level(const ExecSpace& space, std::size_t level, ConstVector r, Vector z) const;
+  using DenseInverse = Kokkos::View<Scalar**, Kokkos::LayoutRight, DeviceType>;
+  void check_lengths(ConstVector r, Vector z) const;
+  // Level index of M⁻¹ (levels_) or M⁻ᵀ (transposed_) on r into z.
+  void apply_level(const ExecSpace& space,
+                   const std::vector<std::unique_ptr<detail::MultilevelDeviceLevel>>& levels,
+                   const DenseInverse& dense, std::size_t index, ConstVector r, Vector z) const;
 
   Offset n_ = 0;
+  bool with_transpose_ = false;
   std::vector<std::unique_ptr<detail::MultilevelDeviceLevel>> levels_;
+  std::vector<std::unique_ptr<detail::MultilevelDeviceLevel>> transposed_;
   Ordinal dense_n_ = 0;
-  Kokkos::View<Scalar**, Kokkos::LayoutRight, DeviceType> dense_inverse_;
+  DenseInverse dense_inverse_;
+  DenseInverse dense_inverse_transposed_;
   MultilevelReport report_;
 };
 

@@ -9,12 +9,17 @@ namespace fgdd {
 
 class MultilevelIluPreconditioner final : public Preconditioner {
  public:
-  // Sets up on the host and uploads the levels. Throws InvalidInput for invalid options.
+  // Sets up on the host and uploads the levels; with_transpose also the transposed ones (for
+  // BiCG). Throws InvalidInput for invalid options.
   MultilevelIluPreconditioner(const ExecSpace& space, const SparseMatrix& A,
-                              const MultilevelIluOptions& options);
+                              const MultilevelIluOptions& options, bool with_transpose = false);
 
   void apply(const ExecSpace& space, ConstVector r, Vector z) const override {
     ilu_.apply(space, r, z);
+  }
+  bool has_transpose() const noexcept override { return ilu_.has_transpose(); }
+  void apply_transpose(const ExecSpace& space, ConstVector r, Vector z) const override {
+    ilu_.apply_transpose(space, r, z);
   }
   // "multilevel-ilu (L levels, rows n0 n1 …, dense m, fill f; setups s)".
   std::string name() const override;

@@ -50,7 +50,7 @@ inline const auto preconditioner_names = make_enum_names<PreconditionerKind>(
      {PreconditionerKind::Ildu0, "ildu0", ilu_factors},
      {PreconditionerKind::StructIlu0, "struct-ilu0", ilu_factors | exact_sweeps_only},
      {PreconditionerKind::StructIc0, "struct-ic0", ilu_factors | exact_sweeps_only},
-     {PreconditionerKind::MultilevelIlu, "multilevel-ilu", 0},
+     {PreconditionerKind::MultilevelIlu, "multilevel-ilu", transpose_apply},
      {PreconditionerKind::Jacobi, "jacobi", transpose_apply},
      {PreconditionerKind::None, "none", transpose_apply}});
 

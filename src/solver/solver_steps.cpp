@@ -78,7 +78,8 @@ std::unique_ptr<Preconditioner> make_preconditioner(
                                                         partition.perm);
     }
     case PreconditionerKind::MultilevelIlu:
-      return std::make_unique<MultilevelIluPreconditioner>(space, permuted, options.multilevel);
+      return std::make_unique<MultilevelIluPreconditioner>(
+          space, permuted, options.multilevel, method_names.has(options.method, needs_transpose));
     case PreconditionerKind::Jacobi:
       return std::make_unique<BlockJacobi>(permuted);
     case PreconditionerKind::None:

@@ -262,14 +262,18 @@ TEST_CASE("multilevel: options are validated; new values set up again", "[mlilu]
   const SparseMatrix twice = convection(5, 50.0);  // same pattern; values below
   auto arrays = reference::convection_diffusion(5, 80.0);
   const SparseMatrix other_values = make_matrix(arrays);
+  // The same values again: the same pivots are deferred (and the orders were reused).
+  M.update_values(ExecSpace(), twice, twice);
+  CHECK(M.multilevel().report().from_previous);
+  CHECK(M.multilevel().report().pivots_held);
+  CHECK(M.pivot_sets_held() == 1);
   M.update_values(ExecSpace(), other_values, other_values);
-  CHECK(M.setups() == 2);
-  CHECK_THAT(M.name(), FGDD_CONTAINS("setups 2"));
+  CHECK(M.setups() == 3);
+  CHECK_THAT(M.name(), FGDD_CONTAINS("setups 3"));
   const MultilevelIlu fresh(ExecSpace(), other_values, MultilevelIluOptions{});
   M.apply(ExecSpace(), reference::to_device(r), z);
   fresh.apply(ExecSpace(), reference::to_device(r), z_fresh);
   CHECK(reference::to_host(z) == reference::to_host(z_fresh));
-  (void)twice;
   Vector short_vector("short", A.num_rows() - 1);
   CHECK_THROWS_AS(M.apply(ExecSpace(), reference::to_device(r), short_vector), DimensionMismatch);
   CHECK_FALSE(M.has_transpose());

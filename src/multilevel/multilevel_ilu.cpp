@@ -164,12 +164,33 @@ std::string MultilevelReport::summary() const {
 
 MultilevelIlu::MultilevelIlu(const ExecSpace& space, const SparseMatrix& A,
                              const MultilevelIluOptions& options, bool with_transpose)
-    : n_(A.num_rows()), with_transpose_(with_transpose) {
+    : MultilevelIlu(space, A, options, with_transpose, nullptr) {}
+
+MultilevelIlu::MultilevelIlu(const ExecSpace& space, const SparseMatrix& A,
+                             const MultilevelIlu& previous)
+    : MultilevelIlu(space, A, previous.options_, previous.with_transpose_,
+                    previous.n_ == A.num_rows() ? previous.pivot_sets_.get() : nullptr) {}
+
+MultilevelIlu::MultilevelIlu(const ExecSpace& space, const SparseMatrix& A,
+                             const MultilevelIluOptions& options, bool with_transpose,
+                             const detail::MultilevelHostSetup* previous)
+    : n_(A.num_rows()), options_(options), with_transpose_(with_transpose) {
   options.validate();
   Kokkos::Timer timer;
   const detail::HostCsr host = detail::scalar_host_csr(A);
-  const detail::MultilevelHostSetup setup = detail::multilevel_setup(host, options);
+  const detail::MultilevelHostSetup setup = detail::multilevel_setup(host, options, previous);
   report_.host_seconds = timer.seconds();
+  report_.from_previous = previous != nullptr;
+  report_.pivots_held = previous != nullptr && detail::same_pivot_sets(setup, *previous);
+  pivot_sets_ = std::make_unique<detail::MultilevelHostSetup>();
+  pivot_sets_->dense_n = setup.dense_n;
+  for (const detail::HostLevel& h : setup.levels) {
+    detail::HostLevel& kept = pivot_sets_->levels.emplace_back();
+    kept.n = h.n;
+    kept.nb = h.nb;
+    kept.order = h.order;
+    kept.perm = h.perm;
+  }
   timer.reset();
   report_.matrix_entries = host.nnz();
   Offset stored = 0;

@@ -37,6 +37,10 @@ struct MultilevelReport {
   double fill_ratio = 0;        // (all factor, coupling and dense entries) / nnz(A)
   double host_seconds = 0;      // the whole host setup
   double upload_seconds = 0;    // building the device levels (level sets included)
+  // A setup from a previous one (new values, same pattern): it reused the previous levels'
+  // orders, and pivots_held says whether every level deferred the same pivots as before.
+  bool from_previous = false;
+  bool pivots_held = false;
   std::string summary() const;  // one line: levels, sizes, fill
 };
 
@@ -51,6 +55,9 @@ class MultilevelIlu {
   // for invalid options.
   MultilevelIlu(const ExecSpace& space, const SparseMatrix& A, const MultilevelIluOptions& options,
                 bool with_transpose = false);
+  // New values of previous's pattern: the same setup, reusing previous's fill-reducing orders
+  // (no nested dissection again); report() says whether the pivot sets held.
+  MultilevelIlu(const ExecSpace& space, const SparseMatrix& A, const MultilevelIlu& previous);
   ~MultilevelIlu();
   MultilevelIlu(MultilevelIlu&&) noexcept;
   MultilevelIlu& operator=(MultilevelIlu&&) noexcept;
@@ -74,8 +81,15 @@ class MultilevelIlu {
                    const std::vector<std::unique_ptr<detail::MultilevelDeviceLevel>>& levels,
                    const DenseInverse& dense, std::size_t index, ConstVector r, Vector z) const;
 
+  MultilevelIlu(const ExecSpace& space, const SparseMatrix& A, const MultilevelIluOptions& options,
+                bool with_transpose, const detail::MultilevelHostSetup* previous);
+
   Offset n_ = 0;
+  MultilevelIluOptions options_;
   bool with_transpose_ = false;
+  // Each level's order, accepted count and factored order (nothing else): what a setup with new
+  // values reuses and compares against.
+  std::unique_ptr<detail::MultilevelHostSetup> pivot_sets_;
   std::vector<std::unique_ptr<detail::MultilevelDeviceLevel>> levels_;
   std::vector<std::unique_ptr<detail::MultilevelDeviceLevel>> transposed_;
   Ordinal dense_n_ = 0;

@@ -27,12 +27,13 @@ HostCsr combined_factors(const CroutFactors& f) {
   return M;
 }
 
+// order: the level's fill-reducing order when known (a refactorization), else empty.
 HostLevel factor_level(const HostCsr& A, const MultilevelIluOptions& options, bool last,
-                       HostCsr& schur) {
+                       std::vector<Ordinal> order, HostCsr& schur) {
   Kokkos::Timer timer;
   std::vector<Scalar> row_scale, col_scale;
   equilibrate(A, row_scale, col_scale);
-  const std::vector<Ordinal> order = fill_reducing_order(A, options.ordering);
+  if (order.size() != std::size_t(A.rows)) order = fill_reducing_order(A, options.ordering);
   const HostCsr scaled = scaled_permuted(A, row_scale, col_scale, order);
   CroutOptions crout;
   crout.drop_tolerance = options.drop_tolerance;
@@ -61,6 +62,7 @@ HostLevel factor_level(const HostCsr& A, const MultilevelIluOptions& options, bo
   level.LC = std::move(f.LC);
   level.UF = std::move(f.UF);
   level.shifted = f.shifted;
+  level.order = std::move(order);
   schur = std::move(f.S);
   level.seconds = timer.seconds();
   return level;
@@ -114,7 +116,15 @@ std::vector<Scalar> dense_inverse(const HostCsr& S, double shift, Offset& shifte
   return inverse;
 }
 
-MultilevelHostSetup multilevel_setup(const HostCsr& A, const MultilevelIluOptions& options) {
+bool same_pivot_sets(const MultilevelHostSetup& a, const MultilevelHostSetup& b) {
+  if (a.levels.size() != b.levels.size() || a.dense_n != b.dense_n) return false;
+  for (std::size_t l = 0; l < a.levels.size(); ++l)
+    if (a.levels[l].nb != b.levels[l].nb || a.levels[l].perm != b.levels[l].perm) return false;
+  return true;
+}
+
+MultilevelHostSetup multilevel_setup(const HostCsr& A, const MultilevelIluOptions& options,
+                                     const MultilevelHostSetup* previous) {
   options.validate();
   MultilevelHostSetup setup;
   HostCsr current = A;
@@ -127,7 +137,11 @@ MultilevelHostSetup multilevel_setup(const HostCsr& A, const MultilevelIluOption
       break;
     }
     HostCsr schur;
-    setup.levels.push_back(factor_level(current, options, level + 1 == options.max_levels, schur));
+    std::vector<Ordinal> order;
+    if (previous != nullptr && std::size_t(level) < previous->levels.size())
+      order = previous->levels[level].order;
+    setup.levels.push_back(
+        factor_level(current, options, level + 1 == options.max_levels, std::move(order), schur));
     current = std::move(schur);
   }
   return setup;

@@ -16,6 +16,7 @@ namespace fgdd::detail {
 struct HostLevel {
   Ordinal n = 0;
   Ordinal nb = 0;                  // accepted pivots: the leading block B
+  std::vector<Ordinal> order;      // the fill-reducing order (new → old), before the B/C split
   std::vector<Ordinal> perm;       // position q of the factored order → row of the level
   std::vector<Scalar> row_scale;   // Dr of row perm[q], by position q
   std::vector<Scalar> col_scale;   // Dc of column perm[q], by position q
@@ -36,8 +37,15 @@ struct MultilevelHostSetup {
   double dense_seconds = 0;
 };
 
-// Throws InvalidInput for invalid options.
-MultilevelHostSetup multilevel_setup(const HostCsr& A, const MultilevelIluOptions& options);
+// Throws InvalidInput for invalid options. previous: an earlier setup of a matrix with A's
+// pattern (new values): each level whose size is unchanged reuses its fill-reducing order
+// instead of computing it again; nullptr computes every order.
+MultilevelHostSetup multilevel_setup(const HostCsr& A, const MultilevelIluOptions& options,
+                                     const MultilevelHostSetup* previous = nullptr);
+
+// Whether two setups deferred the same pivots on every level (and so have the same level sizes
+// and orders): what a refactorization with new values hopes for.
+bool same_pivot_sets(const MultilevelHostSetup& a, const MultilevelHostSetup& b);
 
 // The inverse of a dense n×n row-major matrix by LU with partial pivoting; a zero pivot column
 // gets τ-sized pivot (counted in shifted) so the result stays finite.

@@ -8,11 +8,11 @@ MultilevelIluPreconditioner::MultilevelIluPreconditioner(const ExecSpace& space,
                                                          const SparseMatrix& A,
                                                          const MultilevelIluOptions& options,
                                                          bool with_transpose)
-    : options_(options), ilu_(space, A, options, with_transpose) {}
+    : ilu_(space, A, options, with_transpose) {}
 
 std::string MultilevelIluPreconditioner::name() const {
   return "multilevel-ilu (" + ilu_.report().summary() + "; setups " + std::to_string(setups_) +
-         ")";
+         ", pivot sets held " + std::to_string(held_) + ")";
 }
 
 void MultilevelIluPreconditioner::update_values(const ExecSpace& space,
@@ -22,8 +22,9 @@ void MultilevelIluPreconditioner::update_values(const ExecSpace& space,
     throw InvalidInput("multilevel ILU update_values: the matrix has " +
                        std::to_string(permuted.num_rows()) + " rows, the preconditioner " +
                        std::to_string(ilu_.num_rows()));
-  ilu_ = MultilevelIlu(space, permuted, options_, ilu_.has_transpose());
+  ilu_ = MultilevelIlu(space, permuted, ilu_);
   ++setups_;
+  if (ilu_.report().pivots_held) ++held_;
 }
 
 }  // namespace fgdd

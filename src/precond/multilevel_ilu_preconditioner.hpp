@@ -21,19 +21,21 @@ class MultilevelIluPreconditioner final : public Preconditioner {
   void apply_transpose(const ExecSpace& space, ConstVector r, Vector z) const override {
     ilu_.apply_transpose(space, r, z);
   }
-  // "multilevel-ilu (L levels, rows n0 n1 …, dense m, fill f; setups s)".
+  // "multilevel-ilu (L levels, rows n0 n1 …, dense m, fill f; setups s, pivot sets held h)".
   std::string name() const override;
-  // New values: a full setup again (the accepted pivots depend on the values); setups() counts.
+  // New values: the setup again (the accepted pivots depend on the values) in the orders of the
+  // previous one; setups() counts them, pivot_sets_held() those that deferred the same pivots.
   void update_values(const ExecSpace& space, const SparseMatrix& permuted,
                      const SparseMatrix&) override;
 
   const MultilevelIlu& multilevel() const noexcept { return ilu_; }
   int setups() const noexcept { return setups_; }
+  int pivot_sets_held() const noexcept { return held_; }
 
  private:
-  MultilevelIluOptions options_;
   MultilevelIlu ilu_;
   int setups_ = 1;
+  int held_ = 0;
 };
 
 }  // namespace fgdd

@@ -2,6 +2,7 @@
 
 #include "core/output_file.hpp"
 #include "krylov/preconditioner.hpp"
+#include "precond/multilevel_ilu_preconditioner.hpp"
 
 #include <cmath>
 #include <iomanip>
@@ -54,7 +55,52 @@ void describe_preconditioner(SolveReport& report, const Preconditioner& M) {
     report.has_factor_report = true;
     report.factor = *factor;
   }
+  if (const auto* multilevel = dynamic_cast<const MultilevelIluPreconditioner*>(&M)) {
+    report.has_multilevel_report = true;
+    report.multilevel = multilevel->multilevel().report();
+  }
 }
+
+namespace {
+
+// "levels:" lines of the summary: one per level, then the dense one.
+void print_multilevel(std::ostream& out, const MultilevelReport& m) {
+  for (std::size_t l = 0; l < m.levels.size(); ++l) {
+    const MultilevelLevelReport& level = m.levels[l];
+    out << "level " << l << ":       " << level.rows << " rows, " << level.accepted
+        << " pivots accepted, " << level.deferred << " deferred; " << level.factor_entries
+        << " factor and " << level.coupling_entries << " coupling entries"
+        << (level.shifted > 0 ? ", " + std::to_string(level.shifted) + " pivots shifted" : "")
+        << "; " << level.seconds << " s on the host\n";
+  }
+  if (m.dense_rows > 0)
+    out << "dense level:   " << m.dense_rows << " rows inverted densely"
+        << (m.dense_shifted > 0 ? " (" + std::to_string(m.dense_shifted) + " pivots shifted)" : "")
+        << "\n";
+  out << "multilevel:    fill " << m.fill_ratio << " x nnz(A); host setup " << m.host_seconds
+      << " s, upload " << m.upload_seconds << " s\n";
+}
+
+std::string multilevel_json(const MultilevelReport& m) {
+  std::ostringstream json;
+  json << "{\"levels\":[";
+  for (std::size_t l = 0; l < m.levels.size(); ++l) {
+    const MultilevelLevelReport& level = m.levels[l];
+    json << (l ? "," : "") << "{\"rows\":" << level.rows << ",\"accepted\":" << level.accepted
+         << ",\"deferred\":" << level.deferred << ",\"factor_entries\":" << level.factor_entries
+         << ",\"coupling_entries\":" << level.coupling_entries
+         << ",\"shifted\":" << level.shifted << ",\"seconds\":" << json_number(level.seconds)
+         << "}";
+  }
+  json << "],\"dense_rows\":" << m.dense_rows << ",\"dense_shifted\":" << m.dense_shifted
+       << ",\"fill_ratio\":" << json_number(m.fill_ratio)
+       << ",\"host_seconds\":" << json_number(m.host_seconds)
+       << ",\"upload_seconds\":" << json_number(m.upload_seconds)
+       << ",\"pivots_held\":" << (m.pivots_held ? "true" : "false") << "}";
+  return json.str();
+}
+
+}  // namespace
 
 void print_summary(std::ostream& out, const SolveReport& report) {
   const SolveResult& r = report.result;
@@ -76,6 +122,7 @@ void print_summary(std::ostream& out, const SolveReport& report) {
         << "positive-definite shift " << report.factor.shift << " on " << report.factor.shifted_rows
         << " rows (" << report.factor.shifted_subdomains << " subdomains, "
         << report.factor.shift_attempts << " attempts at most)\n";
+  if (report.has_multilevel_report) print_multilevel(out, report.multilevel);
   if (r.residual_replacements > 0)
     out << "replacements:  " << r.residual_replacements
         << " (the recurrence residual was replaced by b - A x)\n";
@@ -117,7 +164,9 @@ void write_json(const std::string& path, const SolveReport& report) {
        << ",\"shifted_rows\":" << (report.has_factor_report ? report.factor.shifted_rows : 0)
        << ",\"returned_iterate\":"
        << (r.true_residual_computed ? json_string(to_string(r.returned_iterate)) : "null")
-       << ",\"returned_iteration\":" << r.returned_iteration << ",\"residual_history\":[";
+       << ",\"returned_iteration\":" << r.returned_iteration;
+  if (report.has_multilevel_report) json << ",\"multilevel\":" << multilevel_json(report.multilevel);
+  json << ",\"residual_history\":[";
   for (std::size_t i = 0; i < r.residual_history.size(); ++i)
     json << (i ? "," : "") << json_number(r.residual_history[i]);
   json << "]}\n";

@@ -4,6 +4,7 @@
 #include "factor/subdomain_ilu0.hpp"
 #include "krylov/preconditioner.hpp"
 #include "krylov/solve_result.hpp"
+#include "multilevel/multilevel_ilu.hpp"
 #include "partition/partition_matrix.hpp"
 
 #include <cstddef>
@@ -27,10 +28,14 @@ struct SolveReport {
   // The factorization's pivot report (shifts), when the preconditioner factors anything.
   bool has_factor_report = false;
   FactorReport factor;
+  // The multilevel ILU's levels, for --precond multilevel-ilu.
+  bool has_multilevel_report = false;
+  MultilevelReport multilevel;
   SolveResult result;
 };
 
-// The preconditioner's name and, when it factors anything, its pivot report (shifts).
+// The preconditioner's name and, when it factors anything, its pivot report (shifts); the
+// multilevel ILU's per-level report.
 void describe_preconditioner(SolveReport& report, const Preconditioner& M);
 
 void print_summary(std::ostream& out, const SolveReport& report);

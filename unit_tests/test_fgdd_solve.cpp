@@ -154,6 +154,34 @@ TEST_CASE("fgdd-solve --factor-precision", "[tools][cli][float]") {
   CHECK(scalar.output.find("double factors (auto: scalar entries") != std::string::npos);
 }
 
+TEST_CASE("fgdd-solve --precond multilevel-ilu reports its levels", "[tools][cli][mlilu]") {
+  const cli::SolveCommand command = cli::parse_solve_command(
+      {"--matrix", "a.mtx", "--precond", "multilevel-ilu", "--ml-drop-tol", "0.02",
+       "--ml-inverse-bound", "3", "--ml-coarsest", "50", "--ml-max-levels", "4", "--ml-ordering",
+       "rcm"});
+  CHECK(command.options.preconditioner == PreconditionerKind::MultilevelIlu);
+  CHECK(command.options.multilevel.drop_tolerance == 0.02);
+  CHECK(command.options.multilevel.inverse_bound == 3);
+  CHECK(command.options.multilevel.coarsest_size == 50);
+  CHECK(command.options.multilevel.max_levels == 4);
+  CHECK(command.options.multilevel.ordering == MultilevelOrdering::Rcm);
+  CHECK_THROWS_WITH(cli::parse_solve_command({"--matrix", "a.mtx", "--ml-ordering", "amd"}),
+                    FGDD_CONTAINS("auto|nd|rcm|natural"));
+
+  ScratchDir dir;
+  const std::string json = dir.path + "/report.json";
+  const Run run = run_solve("--matrix gen:reservoir:12:12:6 --solver gmres --precond "
+                            "multilevel-ilu --ml-inverse-bound 2 --ml-coarsest 50 --json " + json,
+                            dir);
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.output.find("level 0:       864 rows") != std::string::npos);
+  CHECK(run.output.find("multilevel:    fill") != std::string::npos);
+  const std::string report = read_file(json);
+  CHECK(report.find("\"multilevel\":{\"levels\":[{\"rows\":864,") != std::string::npos);
+  CHECK(report.find("\"fill_ratio\":") != std::string::npos);
+}
+
 TEST_CASE("canonical_items: equal commands compare equal however ordered", "[tools][cli]") {
   const auto items = [](const std::vector<std::string>& args) {
     return cli::canonical_items(cli::parse_solve_command(args));

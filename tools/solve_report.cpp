@@ -71,7 +71,8 @@ void print_multilevel(std::ostream& out, const MultilevelReport& m) {
         << " pivots accepted, " << level.deferred << " deferred; " << level.factor_entries
         << " factor and " << level.coupling_entries << " coupling entries"
         << (level.shifted > 0 ? ", " + std::to_string(level.shifted) + " pivots shifted" : "")
-        << "; " << level.seconds << " s on the host\n";
+        << "; " << level.lower_levels << "/" << level.upper_levels << " level sets; "
+        << level.seconds << " s on the host\n";
   }
   if (m.dense_rows > 0)
     out << "dense level:   " << m.dense_rows << " rows inverted densely"
@@ -89,7 +90,9 @@ std::string multilevel_json(const MultilevelReport& m) {
     json << (l ? "," : "") << "{\"rows\":" << level.rows << ",\"accepted\":" << level.accepted
          << ",\"deferred\":" << level.deferred << ",\"factor_entries\":" << level.factor_entries
          << ",\"coupling_entries\":" << level.coupling_entries
-         << ",\"shifted\":" << level.shifted << ",\"seconds\":" << json_number(level.seconds)
+         << ",\"shifted\":" << level.shifted << ",\"lower_levels\":" << level.lower_levels
+         << ",\"upper_levels\":" << level.upper_levels
+         << ",\"seconds\":" << json_number(level.seconds)
          << "}";
   }
   json << "],\"dense_rows\":" << m.dense_rows << ",\"dense_shifted\":" << m.dense_shifted

@@ -206,6 +206,8 @@ MultilevelIlu::MultilevelIlu(const ExecSpace& space, const SparseMatrix& A,
     report_.levels.push_back(level);
     stored += level.factor_entries + level.coupling_entries;
     levels_.push_back(detail::upload_level(space, h));
+    report_.levels.back().lower_levels = levels_.back()->trsv->levels(Triangle::Lower).num_levels;
+    report_.levels.back().upper_levels = levels_.back()->trsv->levels(Triangle::Upper).num_levels;
     if (with_transpose) transposed_.push_back(detail::upload_level(space, detail::transposed_level(h)));
   }
   dense_n_ = setup.dense_n;

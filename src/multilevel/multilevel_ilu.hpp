@@ -25,6 +25,8 @@ struct MultilevelLevelReport {
   Offset factor_entries = 0;    // nnz of L_B + D_B + U_B
   Offset coupling_entries = 0;  // nnz of L_C + U_F
   Offset shifted = 0;      // tiny pivots shifted (the last level, which accepts every pivot)
+  Ordinal lower_levels = 0;  // level sets of L_B and U_B (launches per solve on GPUs)
+  Ordinal upper_levels = 0;
   double seconds = 0;      // host setup time of the level
 };
 

@@ -134,6 +134,34 @@ std::unique_ptr<MultilevelDeviceLevel> upload_level(const ExecSpace& space, cons
   return level;
 }
 
+// What a later setup with new values reuses and compares: each level's sizes and orders.
+MultilevelHostSetup pivot_sets_of(const MultilevelHostSetup& setup) {
+  MultilevelHostSetup kept;
+  kept.dense_n = setup.dense_n;
+  for (const HostLevel& h : setup.levels) {
+    HostLevel& level = kept.levels.emplace_back();
+    level.n = h.n;
+    level.nb = h.nb;
+    level.order = h.order;
+    level.perm = h.perm;
+  }
+  return kept;
+}
+
+MultilevelLevelReport level_report(const HostLevel& h, const GlobalTrsv& trsv) {
+  MultilevelLevelReport level;
+  level.rows = h.n;
+  level.accepted = h.nb;
+  level.deferred = h.n - h.nb;
+  level.factor_entries = h.factors.nnz();
+  level.coupling_entries = h.LC.nnz() + h.UF.nnz();
+  level.shifted = h.shifted;
+  level.lower_levels = trsv.levels(Triangle::Lower).num_levels;
+  level.upper_levels = trsv.levels(Triangle::Upper).num_levels;
+  level.seconds = h.seconds;
+  return level;
+}
+
 // The dense inverse (row-major on the host), or its transpose, on the device.
 Kokkos::View<Scalar**, Kokkos::LayoutRight, DeviceType> upload_dense(
     const std::vector<Scalar>& host, Ordinal n, bool transposed) {
@@ -182,33 +210,16 @@ MultilevelIlu::MultilevelIlu(const ExecSpace& space, const SparseMatrix& A,
   report_.host_seconds = timer.seconds();
   report_.from_previous = previous != nullptr;
   report_.pivots_held = previous != nullptr && detail::same_pivot_sets(setup, *previous);
-  pivot_sets_ = std::make_unique<detail::MultilevelHostSetup>();
-  pivot_sets_->dense_n = setup.dense_n;
-  for (const detail::HostLevel& h : setup.levels) {
-    detail::HostLevel& kept = pivot_sets_->levels.emplace_back();
-    kept.n = h.n;
-    kept.nb = h.nb;
-    kept.order = h.order;
-    kept.perm = h.perm;
-  }
+  pivot_sets_ = std::make_unique<detail::MultilevelHostSetup>(detail::pivot_sets_of(setup));
   timer.reset();
   report_.matrix_entries = host.nnz();
   Offset stored = 0;
   for (const detail::HostLevel& h : setup.levels) {
-    MultilevelLevelReport level;
-    level.rows = h.n;
-    level.accepted = h.nb;
-    level.deferred = h.n - h.nb;
-    level.factor_entries = h.factors.nnz();
-    level.coupling_entries = h.LC.nnz() + h.UF.nnz();
-    level.shifted = h.shifted;
-    level.seconds = h.seconds;
-    report_.levels.push_back(level);
-    stored += level.factor_entries + level.coupling_entries;
     levels_.push_back(detail::upload_level(space, h));
-    report_.levels.back().lower_levels = levels_.back()->trsv->levels(Triangle::Lower).num_levels;
-    report_.levels.back().upper_levels = levels_.back()->trsv->levels(Triangle::Upper).num_levels;
-    if (with_transpose) transposed_.push_back(detail::upload_level(space, detail::transposed_level(h)));
+    report_.levels.push_back(detail::level_report(h, *levels_.back()->trsv));
+    stored += report_.levels.back().factor_entries + report_.levels.back().coupling_entries;
+    if (with_transpose)
+      transposed_.push_back(detail::upload_level(space, detail::transposed_level(h)));
   }
   dense_n_ = setup.dense_n;
   report_.dense_rows = setup.dense_n;

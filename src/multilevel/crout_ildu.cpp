@@ -66,158 +66,194 @@ void eliminate_against(Accumulator& t, const std::vector<Entries>& triangle,
   t.clear();
 }
 
-}  // namespace
+// The Crout sweep over A's positions in order (Li, Saad and Chow's Crout ILU with Bollhöfer's
+// estimator): L by columns and rows, U by rows and columns, all in A's positions; a deferred
+// position gets no column or row. The members are what the later steps read.
+struct CroutSweep {
+  const HostCsr& A;
+  const HostCsr At;
+  const CroutOptions& options;
+  const Ordinal n;
+  std::vector<Entries> l_col, u_row, l_row, u_col;  // L_ij at l_col[j] and l_row[i]; U alike
+  std::vector<Scalar> d;
+  std::vector<Scalar> sum_l, sum_u;  // the estimator's running sums, per row of L⁻¹ / U⁻¹
+  std::vector<Scalar> row_max;
+  std::vector<char> accepted;
 
-CroutFactors crout_ildu(const HostCsr& A, const CroutOptions& options) {
-  const Ordinal n = A.rows;
-  const HostCsr At = transpose(A);
-  const double tau = options.drop_tolerance, kappa = options.inverse_bound;
-  std::vector<Entries> l_col(n), u_row(n), l_row(n), u_col(n);
-  std::vector<Offset> first_l(n, 0), first_u(n, 0);
-  std::vector<Scalar> d(n, 0), sum_l(n, 0), sum_u(n, 0), row_max(n, 0);
-  std::vector<char> accepted(n, 0);
-  for (Ordinal i = 0; i < n; ++i) {
-    Offset left = 0;
-    for (Offset k = A.ptr[i]; k < A.ptr[i + 1]; ++k) {
-      row_max[i] = std::max(row_max[i], std::fabs(A.val[k]));
-      left += A.col[k] < i;
+  CroutSweep(const HostCsr& matrix, const CroutOptions& crout_options)
+      : A(matrix), At(transpose(matrix)), options(crout_options), n(matrix.rows), l_col(n),
+        u_row(n), l_row(n), u_col(n), d(n, 0), sum_l(n, 0), sum_u(n, 0), row_max(n, 0),
+        accepted(n, 0), first_l_(n, 0), first_u_(n, 0), z_(n), w_(n) {
+    for (Ordinal i = 0; i < n; ++i) {
+      Offset left = 0, above = 0;
+      for (Offset k = A.ptr[i]; k < A.ptr[i + 1]; ++k) {
+        row_max[i] = std::max(row_max[i], std::fabs(A.val[k]));
+        left += A.col[k] < i;
+      }
+      for (Offset k = At.ptr[i]; k < At.ptr[i + 1]; ++k) above += At.col[k] < i;
+      // Room for the entries of A's pattern and as many again of fill, before any reallocation.
+      l_row[i].reserve(2 * left);
+      u_col[i].reserve(2 * above);
     }
-    Offset above = 0;
-    for (Offset k = At.ptr[i]; k < At.ptr[i + 1]; ++k) above += At.col[k] < i;
-    // Room for the entries of A's pattern and as many again of fill, before any reallocation.
-    l_row[i].reserve(2 * left);
-    u_col[i].reserve(2 * above);
   }
-  Accumulator z(n), w(n);
-  CroutFactors out;
 
-  for (Ordinal k = 0; k < n; ++k) {
-    // Row k of U (columns > k) and the pivot: A_k − Σ_p L_kp d_p U_p over accepted p < k.
+  // Every position in order: accepted with its column and row, or deferred.
+  void run(Offset& shifted) {
+    for (Ordinal k = 0; k < n; ++k) {
+      Scalar pivot = row_and_column(k);
+      if (acceptable(k, pivot, shifted)) keep(k, pivot);
+      z_.clear();
+      w_.clear();
+    }
+  }
+
+ private:
+  // Row k of U (columns > k) into z, column k of L (rows > k) into w, unscaled; returns the
+  // pivot: A_k − Σ_p L_kp d_p U_p and A_{:,k} − Σ_p L_{:,p} d_p U_pk over accepted p < k.
+  Scalar row_and_column(Ordinal k) {
     Scalar pivot = 0;
     for (Offset e = A.ptr[k]; e < A.ptr[k + 1]; ++e) {
       if (A.col[e] == k) pivot += A.val[e];
-      if (A.col[e] > k) z.add(A.col[e], A.val[e]);
+      if (A.col[e] > k) z_.add(A.col[e], A.val[e]);
     }
     for (const auto& [p, l] : l_row[k]) {
       const Scalar f = l * d[p];
       const Entries& u = u_row[p];
-      Offset& first = first_u[p];
+      Offset& first = first_u_[p];
       while (first < u.size() && u[first].first < k) ++first;
       for (Offset q = first; q < u.size(); ++q) {
         if (u[q].first == k)
           pivot -= f * u[q].second;
         else
-          z.add(u[q].first, -f * u[q].second);
+          z_.add(u[q].first, -f * u[q].second);
       }
     }
-    // Column k of L (rows > k): A_{:,k} − Σ_p L_{:,p} d_p U_pk.
     for (Offset e = At.ptr[k]; e < At.ptr[k + 1]; ++e)
-      if (At.col[e] > k) w.add(At.col[e], At.val[e]);
+      if (At.col[e] > k) w_.add(At.col[e], At.val[e]);
     for (const auto& [p, u] : u_col[k]) {
       const Scalar f = u * d[p];
       const Entries& l = l_col[p];
-      Offset& first = first_l[p];
+      Offset& first = first_l_[p];
       while (first < l.size() && l[first].first <= k) ++first;
-      for (Offset q = first; q < l.size(); ++q) w.add(l[q].first, -f * l[q].second);
+      for (Offset q = first; q < l.size(); ++q) w_.add(l[q].first, -f * l[q].second);
     }
+    return pivot;
+  }
 
-    // Accept while both inverse estimates, and the new column and row, stay within κ.
-    const Scalar nu_l = 1 + std::fabs(sum_l[k]), nu_u = 1 + std::fabs(sum_u[k]);
+  // Accept while both inverse estimates, and the new column and row, stay within κ; with
+  // accept_all, always (a tiny pivot shifted to ±τ‖row‖∞ and counted).
+  bool acceptable(Ordinal k, Scalar& pivot, Offset& shifted) const {
+    const double kappa = options.inverse_bound;
     const bool tiny = !(std::fabs(pivot) > 1e-12 * row_max[k]);
     Scalar largest = 0;
     if (!tiny) {
-      for (const Ordinal i : w.touched) largest = std::max(largest, std::fabs(w.value[i] / pivot));
-      for (const Ordinal j : z.touched) largest = std::max(largest, std::fabs(z.value[j] / pivot));
+      for (const Ordinal i : w_.touched) largest = std::max(largest, std::fabs(w_.value[i] / pivot));
+      for (const Ordinal j : z_.touched) largest = std::max(largest, std::fabs(z_.value[j] / pivot));
     }
-    bool accept = !tiny && nu_l <= kappa && nu_u <= kappa && largest <= kappa;
-    if (!accept && options.accept_all) {
-      if (tiny) {
-        const Scalar magnitude = std::max(Scalar(tau) * row_max[k], Scalar(1e-300));
-        pivot = pivot < 0 ? -magnitude : magnitude;
-        ++out.shifted;
-      }
-      accept = true;
+    if (!tiny && 1 + std::fabs(sum_l[k]) <= kappa && 1 + std::fabs(sum_u[k]) <= kappa &&
+        largest <= kappa)
+      return true;
+    if (!options.accept_all) return false;
+    if (tiny) {
+      const Scalar magnitude =
+          std::max(Scalar(options.drop_tolerance) * row_max[k], Scalar(1e-300));
+      pivot = pivot < 0 ? -magnitude : magnitude;
+      ++shifted;
     }
-    if (!accept) {
-      z.clear();
-      w.clear();
-      continue;
-    }
+    return true;
+  }
+
+  // Position k accepted: L's column and U's row scaled by the pivot, entries below τ over the
+  // estimate of their row of L⁻¹ (U⁻¹) dropped, and the estimator's sums updated.
+  void keep(Ordinal k, Scalar pivot) {
+    const double tau = options.drop_tolerance;
+    const Scalar nu_l = 1 + std::fabs(sum_l[k]), nu_u = 1 + std::fabs(sum_u[k]);
     accepted[k] = 1;
     d[k] = pivot;
     const Scalar x_l = estimator_entry(sum_l[k]), x_u = estimator_entry(sum_u[k]);
-    std::sort(w.touched.begin(), w.touched.end());
-    l_col[k].reserve(w.touched.size());
-    u_row[k].reserve(z.touched.size());
-    for (const Ordinal i : w.touched) {
-      const Scalar l = w.value[i] / pivot;
+    std::sort(w_.touched.begin(), w_.touched.end());
+    l_col[k].reserve(w_.touched.size());
+    for (const Ordinal i : w_.touched) {
+      const Scalar l = w_.value[i] / pivot;
       if (!(std::fabs(l) * nu_l > tau)) continue;
       l_col[k].emplace_back(i, l);
       l_row[i].emplace_back(k, l);
       sum_l[i] += l * x_l;
     }
-    std::sort(z.touched.begin(), z.touched.end());
-    for (const Ordinal j : z.touched) {
-      const Scalar u = z.value[j] / pivot;
+    std::sort(z_.touched.begin(), z_.touched.end());
+    u_row[k].reserve(z_.touched.size());
+    for (const Ordinal j : z_.touched) {
+      const Scalar u = z_.value[j] / pivot;
       if (!(std::fabs(u) * nu_u > tau)) continue;
       u_row[k].emplace_back(j, u);
       u_col[j].emplace_back(k, u);
       sum_u[j] += u * x_u;
     }
-    z.clear();
-    w.clear();
   }
 
-  // B and C numberings.
-  std::vector<Ordinal> position(n);
-  for (Ordinal k = 0; k < n; ++k) {
-    std::vector<Ordinal>& set = accepted[k] ? out.accepted : out.deferred;
-    position[k] = Ordinal(set.size());
-    set.push_back(k);
-  }
-  const Ordinal nb = Ordinal(out.accepted.size()), nc = Ordinal(out.deferred.size());
-  // L_B and U_B in B numbering; their rows (U) and columns (L) for the eliminations below.
-  std::vector<Entries> u_b(nb), l_b_col(nb);
+  std::vector<Offset> first_l_, first_u_;  // per pivot: its first entry past the sweep
+  Accumulator z_, w_;                      // U's row and L's column being computed
+};
+
+// The leading block in B numbering: out.L, out.d, out.U, and U_B's rows and L_B's columns for
+// the eliminations of the couplings.
+void leading_block(const CroutSweep& sweep, const std::vector<Ordinal>& position,
+                   CroutFactors& out, std::vector<Entries>& u_b, std::vector<Entries>& l_b_col) {
+  const Ordinal nb = Ordinal(out.accepted.size());
+  u_b.assign(nb, {});
+  l_b_col.assign(nb, {});
   out.L.cols = out.U.cols = nb;
   out.d.resize(nb);
   for (Ordinal q = 0; q < nb; ++q) {
     const Ordinal k = out.accepted[q];
-    out.d[q] = d[k];
-    for (const auto& [p, l] : l_row[k]) out.L.push(position[p], l);  // p < k, all accepted
+    out.d[q] = sweep.d[k];
+    for (const auto& [p, l] : sweep.l_row[k]) out.L.push(position[p], l);  // p < k, accepted
     out.L.end_row();
-    for (const auto& [j, u] : u_row[k])
-      if (accepted[j]) u_b[q].emplace_back(position[j], u);
+    for (const auto& [j, u] : sweep.u_row[k])
+      if (sweep.accepted[j]) u_b[q].emplace_back(position[j], u);
     for (const auto& [j, u] : u_b[q]) out.U.push(j, u);
     out.U.end_row();
-    for (const auto& [i, l] : l_col[k])
-      if (accepted[i]) l_b_col[q].emplace_back(position[i], l);
+    for (const auto& [i, l] : sweep.l_col[k])
+      if (sweep.accepted[i]) l_b_col[q].emplace_back(position[i], l);
   }
+}
 
-  // L_C = A_CB (D_B U_B)⁻¹ row by row; U_F = (L_B D_B)⁻¹ A_BC column by column.
+// L_C = A_CB (D_B U_B)⁻¹ row by row; U_F = (L_B D_B)⁻¹ A_BC column by column.
+void couplings(const CroutSweep& sweep, const std::vector<Ordinal>& position,
+               const std::vector<Entries>& u_b, const std::vector<Entries>& l_b_col,
+               CroutFactors& out) {
+  const Ordinal nb = Ordinal(out.accepted.size());
+  const double tau = sweep.options.drop_tolerance;
   Accumulator t(std::max(nb, Ordinal(1)));
   out.LC.cols = nb;
   for (const Ordinal i : out.deferred) {
-    for (Offset e = A.ptr[i]; e < A.ptr[i + 1]; ++e)
-      if (accepted[A.col[e]]) t.add(position[A.col[e]], A.val[e]);
+    for (Offset e = sweep.A.ptr[i]; e < sweep.A.ptr[i + 1]; ++e)
+      if (sweep.accepted[sweep.A.col[e]]) t.add(position[sweep.A.col[e]], sweep.A.val[e]);
     eliminate_against(t, u_b, out.d, tau, out.LC);
   }
   HostCsr uf_columns;  // U_Fᵀ: |C|×|B|
   uf_columns.cols = nb;
   for (const Ordinal j : out.deferred) {
-    for (Offset e = At.ptr[j]; e < At.ptr[j + 1]; ++e)
-      if (accepted[At.col[e]]) t.add(position[At.col[e]], At.val[e]);
+    for (Offset e = sweep.At.ptr[j]; e < sweep.At.ptr[j + 1]; ++e)
+      if (sweep.accepted[sweep.At.col[e]]) t.add(position[sweep.At.col[e]], sweep.At.val[e]);
     eliminate_against(t, l_b_col, out.d, tau, uf_columns);
   }
   out.UF = transpose(uf_columns);
+}
 
-  // S_C = A_CC − L_C D_B U_F, small entries dropped, the diagonal always kept.
+// S_C = A_CC − L_C D_B U_F, entries below schur_drop of their row's largest dropped, the
+// diagonal always kept.
+void schur_complement(const CroutSweep& sweep, const std::vector<Ordinal>& position,
+                      CroutFactors& out) {
+  const Ordinal nc = Ordinal(out.deferred.size());
+  const HostCsr& A = sweep.A;
   Accumulator s(std::max(nc, Ordinal(1)));
   out.S.cols = nc;
   for (Ordinal r = 0; r < nc; ++r) {
     const Ordinal i = out.deferred[r];
     s.add(r, 0);
     for (Offset e = A.ptr[i]; e < A.ptr[i + 1]; ++e)
-      if (!accepted[A.col[e]]) s.add(position[A.col[e]], A.val[e]);
+      if (!sweep.accepted[A.col[e]]) s.add(position[A.col[e]], A.val[e]);
     for (Offset e = out.LC.ptr[r]; e < out.LC.ptr[r + 1]; ++e) {
       const Ordinal p = out.LC.col[e];
       const Scalar f = out.LC.val[e] * out.d[p];
@@ -228,11 +264,30 @@ CroutFactors crout_ildu(const HostCsr& A, const CroutOptions& options) {
     for (const Ordinal j : s.touched) largest = std::max(largest, std::fabs(s.value[j]));
     std::sort(s.touched.begin(), s.touched.end());
     for (const Ordinal j : s.touched)
-      if (j == r || std::fabs(s.value[j]) > options.schur_drop * largest)
+      if (j == r || std::fabs(s.value[j]) > sweep.options.schur_drop * largest)
         out.S.push(j, s.value[j]);
     out.S.end_row();
     s.clear();
   }
+}
+
+}  // namespace
+
+CroutFactors crout_ildu(const HostCsr& A, const CroutOptions& options) {
+  CroutFactors out;
+  CroutSweep sweep(A, options);
+  sweep.run(out.shifted);
+  // B and C numberings.
+  std::vector<Ordinal> position(A.rows);
+  for (Ordinal k = 0; k < A.rows; ++k) {
+    std::vector<Ordinal>& set = sweep.accepted[k] ? out.accepted : out.deferred;
+    position[k] = Ordinal(set.size());
+    set.push_back(k);
+  }
+  std::vector<Entries> u_b, l_b_col;
+  leading_block(sweep, position, out, u_b, l_b_col);
+  couplings(sweep, position, u_b, l_b_col, out);
+  schur_complement(sweep, position, out);
   return out;
 }
 

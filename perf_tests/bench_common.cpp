@@ -5,6 +5,7 @@
 #include "core/matrix_market.hpp"
 #include "kron/union_pattern.hpp"
 #include "krylov/gmres.hpp"
+#include "multilevel/host_csr.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -79,24 +80,7 @@ GeneratedProblem load_problem(const std::string& source) {
 
 SparseMatrix point_csr(const SparseMatrix& A) {
   if (A.is_csr()) return A;
-  const auto row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.row_map());
-  const auto cols = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.col_ind());
-  const auto values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.values());
-  const Offset b = A.block_size();
-  HostMatrixArrays csr;
-  csr.num_block_rows = csr.num_block_cols = Ordinal(A.num_rows());
-  csr.row_map.assign(1, 0);
-  for (Ordinal block_row = 0; block_row < A.num_block_rows(); ++block_row)
-    for (Offset r = 0; r < b; ++r) {
-      // Blocks are sorted by column, so the scalar columns come out sorted too.
-      for (Offset k = row_map(block_row); k < row_map(block_row + 1); ++k)
-        for (Offset c = 0; c < b; ++c) {
-          csr.col_ind.push_back(Ordinal(cols(k) * b + c));
-          csr.values.push_back(values(k * b * b + r * b + c));
-        }
-      csr.row_map.push_back(csr.col_ind.size());
-    }
-  return make_matrix(csr);
+  return detail::to_device_matrix(detail::scalar_host_csr(A));
 }
 
 Vector pattern_vector(Offset length) {

@@ -4,7 +4,6 @@
 #include "catch_compat.hpp"
 #include "core/matrix_build.hpp"
 #include "multilevel/crout_ildu.hpp"
-#include "multilevel/level_ordering.hpp"
 #include "multilevel/multilevel_ilu.hpp"
 #include "precond/multilevel_ilu_preconditioner.hpp"
 #include "reference/dense.hpp"
@@ -171,7 +170,7 @@ TEST_CASE("multilevel: the device apply equals the serial reference of eq. (5)",
     options.max_levels = 4;
     options.ordering = ordering;
     const detail::MultilevelHostSetup setup =
-        detail::multilevel_setup(detail::scalar_host_csr(c.A), options);
+        detail::multilevel_setup(ExecSpace(), detail::scalar_host_csr(c.A), options);
     const MultilevelIlu ilu(ExecSpace(), c.A, options);
     REQUIRE(ilu.report().levels.size() == setup.levels.size());
     const Offset n = c.A.num_rows();

@@ -14,6 +14,8 @@ namespace fgdd {
 
 namespace detail {
 
+constexpr Offset no_position = ~Offset(0);
+
 // What every launch of the global ILU0 reads and writes.
 struct GlobalIlu0Data {
   SparseMatrix::RowMap row_map;
@@ -25,6 +27,9 @@ struct GlobalIlu0Data {
   Kokkos::View<Ordinal, DeviceType> failed_row;   // smallest failing block row, else n
   Kokkos::View<Scalar*, DeviceType> pivot_value;  // per block row: its (smallest |) pivot
   Kokkos::View<Offset, DeviceType> shifted;
+  // CPUs (row order): per block column, the current row's block there, else no_position (all
+  // of them between rows).
+  Kokkos::View<Offset*, DeviceType> positions;
   int runtime_b = 1;
   PivotTreatment pivot;  // pivot.rule.tiny is relative: multiplied by the row's largest |entry|
 };
@@ -136,19 +141,17 @@ struct GlobalIlu0RowOrderKernel {
   GlobalIlu0LevelKernel<B> row;
   Ordinal n = 0;
 
-  static constexpr Offset none = ~Offset(0);
-  Kokkos::View<Offset*, DeviceType> position;  // per block column: row i's block there, or none
-
   KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
     const GlobalIlu0Data& data = row.data;
+    const auto& position = data.positions;
     for (Ordinal i = 0; i < n; ++i) {
       const Offset begin = data.row_map(i), end = data.row_map(i + 1);
       for (Offset k = begin; k < end; ++k) position(data.col_ind(k)) = k;
       row.eliminate(member, i, [&](const Ordinal c, Offset) {
         const Offset at = position(c);
-        return at == none ? end : at;
+        return at == no_position ? end : at;
       });
-      for (Offset k = begin; k < end; ++k) position(data.col_ind(k)) = none;
+      for (Offset k = begin; k < end; ++k) position(data.col_ind(k)) = no_position;
     }
   }
 };
@@ -178,11 +181,8 @@ void launch_global_ilu0(const ExecSpace& space, const GlobalIlu0Data& data,
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   GlobalIlu0LevelKernel<B> kernel{data, 0, 0};
   if (host_memory) {
-    Kokkos::View<Offset*, DeviceType> position(
-        Kokkos::view_alloc(space, "fgdd::factor::global_ilu0_positions"), n);
-    Kokkos::deep_copy(space, position, GlobalIlu0RowOrderKernel<B>::none);
     Kokkos::parallel_for("fgdd::factor::global_ilu0_row_order", Policy(space, 1, 1),
-                         GlobalIlu0RowOrderKernel<B>{kernel, n, position});
+                         GlobalIlu0RowOrderKernel<B>{kernel, n});
   } else {
     // A few rows per team, one per thread; their lanes share a row's work.
     const int team_size = independent_team_size(space, kernel, vector_length, 128 / vector_length);
@@ -254,6 +254,11 @@ GlobalIlu0::GlobalIlu0(const ExecSpace& space, const SparseMatrix& A, const Fact
   // what the backend allows).
   const Offset upper_blocks = n > 0 ? (A.num_block_entries() - Offset(n)) / 2 / Offset(n) : 0;
   vector_length_ = detail::lanes_covering(upper_blocks);
+  if (host_memory) {  // the row-order factorization's column map, kept for every refactor
+    row_positions_ = Kokkos::View<Offset*, DeviceType>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::factor::global_ilu0_positions"), n);
+    Kokkos::deep_copy(space, row_positions_, detail::no_position);
+  }
   space.fence();
   const double symbolic = timer.seconds();
   numeric(space, A);
@@ -290,6 +295,7 @@ const FactorReport& GlobalIlu0::numeric(const ExecSpace& space, const SparseMatr
   data.failed_row = pivots_.failed_row;
   data.pivot_value = pivots_.pivot_value;
   data.shifted = pivots_.shifted;
+  data.positions = row_positions_;
   data.runtime_b = b;
   data.pivot.rule = options_.pivot_rule();
   data.pivot.positive_definite = positive_definite;

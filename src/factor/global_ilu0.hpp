@@ -67,7 +67,8 @@ class GlobalIlu0 {
   std::uint64_t numeric_count_ = 0;
   int vector_length_ = 1;  // lanes per row in the elimination kernel
   detail::PivotStatus pivots_;
-  Kokkos::View<Scalar*, DeviceType> shift_scale_;  // shift positive_definite: s_r per scalar row
+  Kokkos::View<Scalar*, DeviceType> shift_scale_;
+  Kokkos::View<Offset*, DeviceType> row_positions_;  // CPUs: the row-order factorization's map  // shift positive_definite: s_r per scalar row
 };
 
 }  // namespace fgdd

@@ -225,19 +225,19 @@ void couplings(const CroutSweep& sweep, const std::vector<Ordinal>& position,
   const Ordinal nb = Ordinal(out.accepted.size());
   const double tau = sweep.options.drop_tolerance;
   Accumulator t(std::max(nb, Ordinal(1)));
+  // Row i of M (A for L_C's rows, Aᵀ for U_F's columns) on the accepted positions, in B
+  // numbering, eliminated against triangle into out.
+  const auto eliminate_row = [&](const HostCsr& M, Ordinal i,
+                                 const std::vector<Entries>& triangle, HostCsr& into) {
+    for (Offset e = M.ptr[i]; e < M.ptr[i + 1]; ++e)
+      if (sweep.accepted[M.col[e]]) t.add(position[M.col[e]], M.val[e]);
+    eliminate_against(t, triangle, out.d, tau, into);
+  };
   out.LC.cols = nb;
-  for (const Ordinal i : out.deferred) {
-    for (Offset e = sweep.A.ptr[i]; e < sweep.A.ptr[i + 1]; ++e)
-      if (sweep.accepted[sweep.A.col[e]]) t.add(position[sweep.A.col[e]], sweep.A.val[e]);
-    eliminate_against(t, u_b, out.d, tau, out.LC);
-  }
+  for (const Ordinal i : out.deferred) eliminate_row(sweep.A, i, u_b, out.LC);
   HostCsr uf_columns;  // U_Fᵀ: |C|×|B|
   uf_columns.cols = nb;
-  for (const Ordinal j : out.deferred) {
-    for (Offset e = sweep.At.ptr[j]; e < sweep.At.ptr[j + 1]; ++e)
-      if (sweep.accepted[sweep.At.col[e]]) t.add(position[sweep.At.col[e]], sweep.At.val[e]);
-    eliminate_against(t, l_b_col, out.d, tau, uf_columns);
-  }
+  for (const Ordinal j : out.deferred) eliminate_row(sweep.At, j, l_b_col, uf_columns);
   out.UF = transpose(uf_columns);
 }
 

@@ -13,9 +13,11 @@ namespace fgdd::detail {
 // Dr A); rows or columns without a nonzero keep 1. Every |entry| of Dr A Dc is then at most 1.
 void equilibrate(const HostCsr& A, std::vector<Scalar>& row_scale, std::vector<Scalar>& col_scale);
 
-// The order (new → old) for ordering on the pattern of A + Aᵀ. Auto: nested dissection with
-// METIS, else RCM. Throws NotCompiled for NestedDissection without METIS.
-std::vector<Ordinal> fill_reducing_order(const HostCsr& A, MultilevelOrdering ordering);
+// The order (new → old) for ordering on the pattern of A + Aᵀ (symmetric_graph on space; METIS
+// nested dissection or KokkosGraph's RCM, partition/). Auto: nested dissection with METIS, else
+// RCM. Throws NotCompiled for NestedDissection without METIS.
+std::vector<Ordinal> fill_reducing_order(const ExecSpace& space, const HostCsr& A,
+                                         MultilevelOrdering ordering);
 
 // B = Dr A Dc permuted symmetrically: B(i, j) = Dr[p_i] A(p_i, p_j) Dc[p_j], p = order.
 HostCsr scaled_permuted(const HostCsr& A, const std::vector<Scalar>& row_scale,

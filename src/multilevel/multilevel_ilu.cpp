@@ -165,15 +165,18 @@ MultilevelLevelReport level_report(const HostLevel& h, const GlobalTrsv& trsv) {
 // The dense inverse (row-major on the host), or its transpose, on the device.
 Kokkos::View<Scalar**, Kokkos::LayoutRight, DeviceType> upload_dense(
     const std::vector<Scalar>& host, Ordinal n, bool transposed) {
-  std::vector<Scalar> values(host);
-  if (transposed)
-    for (Ordinal i = 0; i < n; ++i)
-      for (Ordinal j = 0; j < n; ++j) values[Offset(i) * n + j] = host[Offset(j) * n + i];
   Kokkos::View<Scalar**, Kokkos::LayoutRight, DeviceType> device(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::multilevel::dense_inverse"), n, n);
+  std::vector<Scalar> transposed_values;  // a copy only when the transpose is asked for
+  const Scalar* values = host.data();
+  if (transposed) {
+    transposed_values.resize(host.size());
+    for (Ordinal i = 0; i < n; ++i)
+      for (Ordinal j = 0; j < n; ++j) transposed_values[Offset(i) * n + j] = host[Offset(j) * n + i];
+    values = transposed_values.data();
+  }
   Kokkos::deep_copy(device, Kokkos::View<const Scalar**, Kokkos::LayoutRight, Kokkos::HostSpace,
-                                         Kokkos::MemoryTraits<Kokkos::Unmanaged>>(values.data(),
-                                                                                  n, n));
+                                         Kokkos::MemoryTraits<Kokkos::Unmanaged>>(values, n, n));
   return device;
 }
 
@@ -206,7 +209,8 @@ MultilevelIlu::MultilevelIlu(const ExecSpace& space, const SparseMatrix& A,
   options.validate();
   Kokkos::Timer timer;
   const detail::HostCsr host = detail::scalar_host_csr(A);
-  const detail::MultilevelHostSetup setup = detail::multilevel_setup(host, options, previous);
+  const detail::MultilevelHostSetup setup =
+      detail::multilevel_setup(space, host, options, previous);
   report_.host_seconds = timer.seconds();
   report_.from_previous = previous != nullptr;
   report_.pivots_held = previous != nullptr && detail::same_pivot_sets(setup, *previous);

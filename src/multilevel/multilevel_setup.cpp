@@ -28,12 +28,13 @@ HostCsr combined_factors(const CroutFactors& f) {
 }
 
 // order: the level's fill-reducing order when known (a refactorization), else empty.
-HostLevel factor_level(const HostCsr& A, const MultilevelIluOptions& options, bool last,
-                       std::vector<Ordinal> order, HostCsr& schur) {
+HostLevel factor_level(const ExecSpace& space, const HostCsr& A,
+                       const MultilevelIluOptions& options, bool last, std::vector<Ordinal> order,
+                       HostCsr& schur) {
   Kokkos::Timer timer;
   std::vector<Scalar> row_scale, col_scale;
   equilibrate(A, row_scale, col_scale);
-  if (order.size() != std::size_t(A.rows)) order = fill_reducing_order(A, options.ordering);
+  if (order.size() != std::size_t(A.rows)) order = fill_reducing_order(space, A, options.ordering);
   const HostCsr scaled = scaled_permuted(A, row_scale, col_scale, order);
   CroutOptions crout;
   crout.drop_tolerance = options.drop_tolerance;
@@ -123,7 +124,8 @@ bool same_pivot_sets(const MultilevelHostSetup& a, const MultilevelHostSetup& b)
   return true;
 }
 
-MultilevelHostSetup multilevel_setup(const HostCsr& A, const MultilevelIluOptions& options,
+MultilevelHostSetup multilevel_setup(const ExecSpace& space, const HostCsr& A,
+                                     const MultilevelIluOptions& options,
                                      const MultilevelHostSetup* previous) {
   options.validate();
   MultilevelHostSetup setup;
@@ -141,7 +143,8 @@ MultilevelHostSetup multilevel_setup(const HostCsr& A, const MultilevelIluOption
     if (previous != nullptr && std::size_t(level) < previous->levels.size())
       order = previous->levels[level].order;
     setup.levels.push_back(
-        factor_level(current, options, level + 1 == options.max_levels, std::move(order), schur));
+        factor_level(space, current, options, level + 1 == options.max_levels, std::move(order),
+                     schur));
     current = std::move(schur);
   }
   return setup;

@@ -40,7 +40,9 @@ struct MultilevelHostSetup {
 // Throws InvalidInput for invalid options. previous: an earlier setup of a matrix with A's
 // pattern (new values): each level whose size is unchanged reuses its fill-reducing order
 // instead of computing it again; nullptr computes every order.
-MultilevelHostSetup multilevel_setup(const HostCsr& A, const MultilevelIluOptions& options,
+// The orders' graphs are built on space.
+MultilevelHostSetup multilevel_setup(const ExecSpace& space, const HostCsr& A,
+                                     const MultilevelIluOptions& options,
                                      const MultilevelHostSetup* previous = nullptr);
 
 // Whether two setups deferred the same pivots on every level (and so have the same level sizes

@@ -115,12 +115,9 @@ Ordinal complete_permutation(const ExecSpace& space,
   return num_orphans;
 }
 
-Labeling rcm_labeling(const ExecSpace& space, const SparseMatrix& A, Ordinal max_block_rows) {
-  const Ordinal n = A.num_block_rows();
-  contiguous::check_sizes(n, max_block_rows, "RCM partition");
-  if (n == 0)
-    return contiguous::chunk_labeling(space, 0, max_block_rows, contiguous::OrdinalView());
-  const SymmetricGraph graph = symmetric_graph(space, A);
+Kokkos::View<Ordinal*, DeviceType> rcm_positions(const ExecSpace& space,
+                                                 const SymmetricGraph& graph) {
+  const Ordinal n = graph.num_vertices;
   // graph_rcm copies the graph to the host with deep_copy, which does not wait for space.
   space.fence();
   // Both Kokkos-Kernels 3.4 and 4.x return, for each vertex v, its position in the RCM order
@@ -130,12 +127,20 @@ Labeling rcm_labeling(const ExecSpace& space, const SparseMatrix& A, Ordinal max
   contiguous::OrdinalView position =
       KokkosGraph::Experimental::graph_rcm<DeviceType>(graph.row_map, graph.adjacency);
   if (Ordinal(position.extent(0)) != n) {
-    throw Error("RCM partition: KokkosGraph::graph_rcm returned " +
-                std::to_string(position.extent(0)) + " labels for " + std::to_string(n) +
-                " vertices");
+    throw Error("RCM: KokkosGraph::graph_rcm returned " + std::to_string(position.extent(0)) +
+                " labels for " + std::to_string(n) + " vertices");
   }
   complete_permutation(space, position);
-  return contiguous::chunk_labeling(space, n, max_block_rows, position);
+  return position;
+}
+
+Labeling rcm_labeling(const ExecSpace& space, const SparseMatrix& A, Ordinal max_block_rows) {
+  const Ordinal n = A.num_block_rows();
+  contiguous::check_sizes(n, max_block_rows, "RCM partition");
+  if (n == 0)
+    return contiguous::chunk_labeling(space, 0, max_block_rows, contiguous::OrdinalView());
+  return contiguous::chunk_labeling(space, n, max_block_rows,
+                                    rcm_positions(space, symmetric_graph(space, A)));
 }
 
 }  // namespace detail

@@ -4,6 +4,7 @@
 
 #include "core/sparse_matrix.hpp"
 #include "partition/labeling.hpp"
+#include "partition/symmetric_graph.hpp"
 
 namespace fgdd::detail {
 
@@ -18,6 +19,11 @@ Labeling natural_labeling(const ExecSpace& space, Ordinal num_block_rows, Ordina
 // RCM position pos is in part pos * num_parts / n, order_key = pos. Disconnected graphs and rows
 // without off-diagonal blocks are fine. Throws InvalidInput if max_block_rows < 1.
 Labeling rcm_labeling(const ExecSpace& space, const SparseMatrix& A, Ordinal max_block_rows);
+
+// The position of every vertex in the reverse Cuthill–McKee order of graph (KokkosGraph's
+// graph_rcm, completed to a permutation), on space.
+Kokkos::View<Ordinal*, DeviceType> rcm_positions(const ExecSpace& space,
+                                                 const SymmetricGraph& graph);
 
 // Turns position (one entry per vertex) into a permutation of 0..n-1 in place: a position in
 // range keeps its lowest-numbered claimant, every other vertex (out of range, e.g. -1 for one a

@@ -84,14 +84,19 @@ void metis_arrays(const ExecSpace& space, const SymmetricGraph& graph,
   space.fence();
 }
 
+void check_idx_range(const SymmetricGraph& graph, const char* who) {
+  const Offset num_arcs = graph.adjacency.extent(0);
+  if (num_arcs > Offset(std::numeric_limits<idx_t>::max()))
+    throw Error(std::string(who) + ": the block graph has " + std::to_string(num_arcs) +
+                " adjacency entries, more than this METIS build's " +
+                std::to_string(8 * sizeof(idx_t)) + "-bit idx_t can index");
+}
+
 void call_metis(const ExecSpace& space, const SymmetricGraph& graph, Ordinal num_parts,
                 const OrdinalView& part_of_row) {
   const Ordinal n = graph.num_vertices;
   const Offset num_arcs = graph.adjacency.extent(0);
-  if (num_arcs > Offset(std::numeric_limits<idx_t>::max()))
-    throw Error("METIS partition: the block graph has " + std::to_string(num_arcs) +
-                " adjacency entries, more than this METIS build's " +
-                std::to_string(8 * sizeof(idx_t)) + "-bit idx_t can index");
+  check_idx_range(graph, "METIS partition");
 
   Kokkos::View<idx_t*, Kokkos::HostSpace> xadj, adjncy;
   metis_arrays(space, graph, xadj, adjncy);
@@ -149,6 +154,26 @@ Labeling metis_labeling(const ExecSpace& space, const SparseMatrix& A, Ordinal m
   return metis_labeling(space, symmetric_graph(space, A), max_block_rows);
 }
 
+std::vector<Ordinal> metis_nested_dissection(const ExecSpace& space, const SymmetricGraph& graph) {
+  const Ordinal n = graph.num_vertices;
+  if (n == 0) return {};
+  metis_kway::check_idx_range(graph, "METIS nested dissection");
+  Kokkos::View<idx_t*, Kokkos::HostSpace> xadj, adjncy;
+  metis_kway::metis_arrays(space, graph, xadj, adjncy);
+  std::vector<idx_t> perm(n), iperm(n);
+  idx_t options[METIS_NOPTIONS];
+  METIS_SetDefaultOptions(options);
+  options[METIS_OPTION_SEED] = 1;  // the seed the multilevel ILU's tables were measured with
+  idx_t num_vertices = n;
+  const int status = METIS_NodeND(&num_vertices, xadj.data(), adjncy.data(), /*vwgt=*/nullptr,
+                                  options, perm.data(), iperm.data());
+  if (status != METIS_OK)
+    throw Error(std::string("METIS_NodeND failed with ") + metis_kway::status_name(status) +
+                " (" + std::to_string(status) + ") on a graph of " + std::to_string(n) +
+                " vertices");
+  return std::vector<Ordinal>(perm.begin(), perm.end());  // perm[new] = old
+}
+
 #else  // FGDD_HAVE_METIS
 
 namespace {
@@ -162,6 +187,10 @@ namespace {
 Labeling metis_labeling(const ExecSpace&, const SymmetricGraph&, Ordinal) { not_compiled(); }
 
 Labeling metis_labeling(const ExecSpace&, const SparseMatrix&, Ordinal) { not_compiled(); }
+
+std::vector<Ordinal> metis_nested_dissection(const ExecSpace&, const SymmetricGraph&) {
+  throw NotCompiled("METIS nested dissection: fgdd was built without METIS; use ordering rcm");
+}
 
 #endif  // FGDD_HAVE_METIS
 

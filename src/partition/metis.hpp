@@ -6,6 +6,8 @@
 #include "partition/labeling.hpp"
 #include "partition/symmetric_graph.hpp"
 
+#include <vector>
+
 namespace fgdd::detail {
 
 // The part count asked of METIS for at most max_block_rows rows per part: ceil(n / target) with
@@ -28,5 +30,9 @@ Labeling metis_labeling(const ExecSpace& space, const SparseMatrix& A, Ordinal m
 // The same on a graph already built by symmetric_graph (A's block graph).
 Labeling metis_labeling(const ExecSpace& space, const SymmetricGraph& graph,
                         Ordinal max_block_rows);
+
+// A fill-reducing order of the graph's vertices by METIS_NodeND (nested dissection), new → old,
+// the same every run (fixed seed). Throws NotCompiled without METIS, Error as above.
+std::vector<Ordinal> metis_nested_dissection(const ExecSpace& space, const SymmetricGraph& graph);
 
 }  // namespace fgdd::detail

@@ -71,3 +71,23 @@ TEST_CASE("Solver solves again with the vectors of its first solve", "[krylov][s
   CHECK(one.iterations == two.iterations);
   CHECK(reference::unequal_entries(reference::to_host(first), reference::to_host(second)).empty());
 }
+
+TEST_CASE("Workspace vectors never share memory, and keep their length", "[krylov]") {
+  KrylovWorkspace workspace;
+  // 17 labels fill more than one slab of host slices; odd lengths leave padding between them.
+  for (const Offset n : {Offset(1), Offset(37), Offset(300001)}) {
+    CAPTURE(n);
+    std::vector<Vector> vectors;
+    for (int k = 0; k < 17; ++k) {
+      vectors.push_back(workspace.vector("v" + std::to_string(k), n));
+      REQUIRE(vectors.back().extent(0) == n);
+      Kokkos::deep_copy(vectors.back(), Scalar(k));
+    }
+    for (int k = 0; k < 17; ++k) {
+      const auto host = reference::to_host(vectors[k]);
+      CHECK(std::all_of(host.begin(), host.end(), [&](Scalar v) { return v == Scalar(k); }));
+      // Asking again for a label of the same length returns the same memory.
+      CHECK(workspace.vector("v" + std::to_string(k), n).data() == vectors[k].data());
+    }
+  }
+}

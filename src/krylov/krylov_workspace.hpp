@@ -2,7 +2,9 @@
 // them and the next ones reuse them. An application solving one pattern thousands of times then
 // pays no allocation per solve: on CPUs each fresh allocation is first-touched page by page, on
 // GPUs it is a device allocation and a fill. A reused vector holds what the last solve left, so a
-// method takes from here only vectors it writes before it reads them.
+// method takes from here only vectors it writes before it reads them. In host memory the vectors
+// are slices of one slab of huge pages (core/huge_pages.hpp): a vector of 100K rows alone would
+// stay in 4 KB pages, and first-touching them was a quarter of a short solve on the CI machine.
 #pragma once
 
 #include "core/types.hpp"
@@ -33,6 +35,13 @@ class KrylovWorkspace {
  private:
   std::map<std::string, Vector> vectors_;
   Basis basis_;
+  // Host memory: room for slab_slots vectors of slab_rows_ entries; slab_used_ entries handed
+  // out. A slice is never handed out twice, so no two labels share memory.
+  static constexpr Offset slab_slots = 16;
+  Vector slab_;
+  Offset slab_rows_ = 0;
+  Offset slab_used_ = 0;
+  Vector allocate(const std::string& label, Offset n);
 };
 
 }  // namespace fgdd

@@ -49,10 +49,8 @@ void Solver::setup(const ExecSpace& space, const SparseMatrix& A, const GridInfo
     preconditioner_ =
         detail::make_preconditioner(space, options_, partitioned_->system.permuted,
                                     partitioned_->system.dropped, partitioned_->partition, grid);
-    b_p_ =
-        Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::solver::b_p"), A.num_rows());
-    x_p_ =
-        Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::solver::x_p"), A.num_rows());
+    b_p_ = workspace_.vector("fgdd::solver::b_p", A.num_rows());
+    x_p_ = workspace_.vector("fgdd::solver::x_p", A.num_rows());
   });
   space.fence();
   setup_seconds_ = timer.seconds();

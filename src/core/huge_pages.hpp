@@ -9,8 +9,8 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <utility>
 #include <string>
+#include <utility>
 
 namespace fgdd::detail {
 

@@ -9,7 +9,7 @@ namespace fgdd {
 Vector KrylovWorkspace::vector(const std::string& label, Offset n) {
   Vector& kept = vectors_[label];
   if (kept.extent(0) != n) {
-    kept = Vector();  // the old one goes first, so both never live at once
+    kept = Vector();  // the old one goes first (GPUs), so both never live at once
     kept = allocate(label, n);
   }
   return kept;

@@ -4,7 +4,8 @@
 // GPUs it is a device allocation and a fill. A reused vector holds what the last solve left, so a
 // method takes from here only vectors it writes before it reads them. In host memory the vectors
 // are slices of one slab of huge pages (core/huge_pages.hpp): a vector of 100K rows alone would
-// stay in 4 KB pages, and first-touching them was a quarter of a short solve on the CI machine.
+// stay in 4 KB pages, and first-touching them took up to a quarter of a short solve on the CI
+// machine.
 #pragma once
 
 #include "core/types.hpp"
@@ -25,7 +26,7 @@ class KrylovWorkspace {
   // The n × columns GMRES basis, the same way.
   Basis basis(Offset n, int columns);
 
-  // Bytes held.
+  // Bytes held (in host memory the whole slab, its untouched spare slots included).
   Offset bytes() const noexcept;
 
   // Sets every entry held to value: what a reused vector may hold, for the tests that prove the

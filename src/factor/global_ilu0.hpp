@@ -1,7 +1,8 @@
 // Exact, dependency-preserving ILU0 / ILDU0 of a whole matrix (no subdomains, nothing dropped):
 // the same factors as the serial IKJ ILU0 up to rounding, computed level by level on GPUs (one
-// launch per level of the lower triangle) and by one thread in row order on CPUs. CSR and BSR. The exact baseline the DD
-// preconditioner is measured against, and a preconditioner users may choose.
+// launch per level of the lower triangle) and by one thread in row order on CPUs. CSR and BSR.
+// The exact baseline the DD preconditioner is measured against, and a preconditioner users may
+// choose.
 #pragma once
 
 #include "core/sparse_matrix.hpp"
@@ -67,8 +68,8 @@ class GlobalIlu0 {
   std::uint64_t numeric_count_ = 0;
   int vector_length_ = 1;  // lanes per row in the elimination kernel
   detail::PivotStatus pivots_;
-  Kokkos::View<Scalar*, DeviceType> shift_scale_;
-  Kokkos::View<Offset*, DeviceType> row_positions_;  // CPUs: the row-order factorization's map  // shift positive_definite: s_r per scalar row
+  Kokkos::View<Scalar*, DeviceType> shift_scale_;    // shift positive_definite: s_r per scalar row
+  Kokkos::View<Offset*, DeviceType> row_positions_;  // CPUs: the row-order factorization's map
 };
 
 }  // namespace fgdd

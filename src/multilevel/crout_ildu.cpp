@@ -166,28 +166,27 @@ struct CroutSweep {
   // Position k accepted: L's column and U's row scaled by the pivot, entries below τ over the
   // estimate of their row of L⁻¹ (U⁻¹) dropped, and the estimator's sums updated.
   void keep(Ordinal k, Scalar pivot) {
-    const double tau = options.drop_tolerance;
-    const Scalar nu_l = 1 + std::fabs(sum_l[k]), nu_u = 1 + std::fabs(sum_u[k]);
     accepted[k] = 1;
     d[k] = pivot;
-    const Scalar x_l = estimator_entry(sum_l[k]), x_u = estimator_entry(sum_u[k]);
-    std::sort(w_.touched.begin(), w_.touched.end());
-    l_col[k].reserve(w_.touched.size());
-    for (const Ordinal i : w_.touched) {
-      const Scalar l = w_.value[i] / pivot;
-      if (!(std::fabs(l) * nu_l > tau)) continue;
-      l_col[k].emplace_back(i, l);
-      l_row[i].emplace_back(k, l);
-      sum_l[i] += l * x_l;
-    }
-    std::sort(z_.touched.begin(), z_.touched.end());
-    u_row[k].reserve(z_.touched.size());
-    for (const Ordinal j : z_.touched) {
-      const Scalar u = z_.value[j] / pivot;
-      if (!(std::fabs(u) * nu_u > tau)) continue;
-      u_row[k].emplace_back(j, u);
-      u_col[j].emplace_back(k, u);
-      sum_u[j] += u * x_u;
+    store_scaled(k, pivot, w_, l_col[k], l_row, sum_l);
+    store_scaled(k, pivot, z_, u_row[k], u_col, sum_u);
+  }
+
+  // One triangle's part of keep: acc's entries (L's column k in w, U's row k in z) over the
+  // pivot, each kept one filed under k (at_k) and under its own index (by_index, the other
+  // orientation), and the estimator's running sums of that triangle's inverse updated.
+  void store_scaled(Ordinal k, Scalar pivot, Accumulator& acc, Entries& at_k,
+                    std::vector<Entries>& by_index, std::vector<Scalar>& sums) {
+    const double tau = options.drop_tolerance;
+    const Scalar nu = 1 + std::fabs(sums[k]), x = estimator_entry(sums[k]);
+    std::sort(acc.touched.begin(), acc.touched.end());
+    at_k.reserve(acc.touched.size());
+    for (const Ordinal i : acc.touched) {
+      const Scalar v = acc.value[i] / pivot;
+      if (!(std::fabs(v) * nu > tau)) continue;
+      at_k.emplace_back(i, v);
+      by_index[i].emplace_back(k, v);
+      sums[i] += v * x;
     }
   }
 

@@ -377,12 +377,8 @@ void GlobalTrsv::apply(const ExecSpace& space, ConstVector r, Vector z) const {
 
 const SplitTriangles& GlobalTrsv::split(const ExecSpace& space) const {
   const GlobalFactors& f = factorization_;
-  if (!split_.lower_ptr.is_allocated())
-    split_ = split_triangles(space, f.factors(), f.diag_position());
-  if (split_count_ != f.numeric_count()) {
-    gather_split_values(space, f.factors(), f.diag_position(), split_);
-    split_count_ = f.numeric_count();
-  }
+  refresh_split(space, f.factors(), f.diag_position(), FactorPrecision::Double, f.numeric_count(),
+                split_, split_count_);
   return split_;
 }
 

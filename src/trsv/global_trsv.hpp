@@ -95,7 +95,7 @@ class GlobalTrsv {
   // and the one "subdomain" [0, n) the row-order kernel sweeps.
   const SplitTriangles& split(const ExecSpace& space) const;
   mutable SplitTriangles split_;
-  mutable std::uint64_t split_count_ = ~std::uint64_t(0);  // none gathered yet
+  mutable std::uint64_t split_count_ = 0;
   Kokkos::View<Ordinal*, DeviceType> whole_range_;
 };
 

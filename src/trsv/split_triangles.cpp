@@ -97,4 +97,15 @@ void gather_split_values(const ExecSpace& space, const SparseMatrix& factors,
     gather_values(space, factors, spans, split.lower_values, split.upper_values);
 }
 
+void refresh_split(const ExecSpace& space, const SparseMatrix& factors,
+                   const Kokkos::View<Offset*, DeviceType>& diag_position,
+                   FactorPrecision precision, std::uint64_t numeric_count, SplitTriangles& split,
+                   std::uint64_t& gathered_count) {
+  const bool fresh = !split.lower_ptr.is_allocated();
+  if (fresh) split = split_triangles(space, factors, diag_position, precision);
+  if (!fresh && gathered_count == numeric_count) return;
+  gather_split_values(space, factors, diag_position, split);
+  gathered_count = numeric_count;
+}
+
 }  // namespace fgdd

@@ -8,6 +8,8 @@
 #include "core/sparse_matrix.hpp"
 #include "trsv/trsv_options.hpp"
 
+#include <cstdint>
+
 namespace fgdd {
 
 struct SplitTriangles {
@@ -35,5 +37,13 @@ SplitTriangles split_triangles(const ExecSpace& space, const SparseMatrix& facto
 void gather_split_values(const ExecSpace& space, const SparseMatrix& factors,
                          const Kokkos::View<Offset*, DeviceType>& diag_position,
                          const SplitTriangles& split);
+
+// The row-order solves' cache: builds split on its first use and gathers the values again
+// whenever numeric_count (the factorization's count of numeric phases) differs from
+// gathered_count, which it then updates.
+void refresh_split(const ExecSpace& space, const SparseMatrix& factors,
+                   const Kokkos::View<Offset*, DeviceType>& diag_position,
+                   FactorPrecision precision, std::uint64_t numeric_count, SplitTriangles& split,
+                   std::uint64_t& gathered_count);
 
 }  // namespace fgdd

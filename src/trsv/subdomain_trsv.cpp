@@ -359,13 +359,9 @@ void SubdomainTrsv::refresh_inv_diag_single(const ExecSpace& space) const {
 
 const SplitTriangles& SubdomainTrsv::split(const ExecSpace& space) const {
   const SubdomainIlu0& f = *factorization_;
-  if (!split_.lower_ptr.is_allocated())
-    split_ = split_triangles(space, f.factors(), f.diag_position(), precision_);
-  if (split_count_ != f.numeric_count()) {
-    refresh_inv_diag_single(space);
-    gather_split_values(space, f.factors(), f.diag_position(), split_);
-    split_count_ = f.numeric_count();
-  }
+  refresh_inv_diag_single(space);  // first: it refuses factors beyond float's range
+  refresh_split(space, f.factors(), f.diag_position(), precision_, f.numeric_count(), split_,
+                split_count_);
   return split_;
 }
 

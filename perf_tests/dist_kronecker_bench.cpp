@@ -123,8 +123,8 @@ int sends(const HaloPlan& plan) {
 
 // One forward halo exchange on its own: pack, messages, ghosts in place.
 void exchange(const ExecSpace& space, HaloExchange& halo, ConstVector x, Vector ghosts) {
-  halo.start_forward(space, x, ghosts);
-  halo.finish_forward(space, ghosts);
+  halo.start_forward(space, x);
+  halo.finish_forward(ghosts);
 }
 
 // Collective. A GMRES solve timed on the slowest rank, all ranks starting together.

@@ -1,6 +1,7 @@
 // The one place for differences between Kokkos 3.4 (Debian, Serial) and Kokkos 4.x (CUDA, HIP,
 // OpenMP): math functions moved out of Kokkos::Experimental, atomic load/store out of
-// Kokkos::Impl, memory orders exist only in 4.x, and the CRS and bitonic sorts moved namespaces.
+// Kokkos::Impl, memory orders exist only in 4.x, the CRS and bitonic sorts moved namespaces, and
+// only 4.x partitions an execution space into instances.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -34,6 +35,19 @@ KOKKOS_INLINE_FUNCTION double exp(double x) { return kmath::exp(x); }
 KOKKOS_INLINE_FUNCTION double cos(double x) { return kmath::cos(x); }
 KOKKOS_INLINE_FUNCTION double fabs(double x) { return kmath::fabs(x); }
 KOKKOS_INLINE_FUNCTION bool isfinite(double x) { return kmath::isfinite(x); }
+
+// An instance of space's execution space whose kernels may run beside space's (its own stream
+// on GPUs), for work that should overlap; space itself on host backends, where a second
+// instance would only share the same cores, and in Kokkos 3.4, which cannot partition.
+template <class ExecSpace>
+ExecSpace concurrent_instance(const ExecSpace& space) {
+#if KOKKOS_VERSION >= 40000
+  if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                            typename ExecSpace::memory_space>::accessible)
+    return Kokkos::Experimental::partition_space(space, 1)[0];
+#endif
+  return space;
+}
 
 // Relaxed atomic load and store (public in Kokkos 4, in Kokkos::Impl in 3.4).
 #if KOKKOS_VERSION >= 40000

@@ -23,7 +23,7 @@ namespace fgdd {
 namespace {
 
 // block's ghost columns renumbered from its own ghost list into ghosts (a sorted superset);
-// row map and values are shared.
+// row map, values and boundary rows are shared.
 OffRankBlock renumber_ghosts(const OffRankBlock& block, const std::vector<Ordinal>& ghosts) {
   const auto own = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), block.ghost_col);
   std::vector<Ordinal> position(block.ghost_rows.size());
@@ -35,6 +35,7 @@ OffRankBlock renumber_ghosts(const OffRankBlock& block, const std::vector<Ordina
   OffRankBlock renumbered;
   renumbered.row_map = block.row_map;
   renumbered.values = block.values;
+  renumbered.boundary_rows = block.boundary_rows;
   renumbered.ghost_col = to_device(cols, "fgdd::mpi::kron_ghost_cols");
   renumbered.ghost_rows = ghosts;
   return renumbered;
@@ -198,12 +199,12 @@ void DistributedKroneckerOperator::apply(const ExecSpace& space, ConstVector x, 
   check_vector_size(*this, y.extent(0), "y");
   const int b = matrices_.block_size(), s = stages();
   const Ordinal rows = matrices_.M().diagonal().num_block_rows();
-  halo_.start_forward(space, x, ghosts_);
+  halo_.start_forward(space, x);
   // Overlaps the messages: the rank's own columns.
   detail::kronecker_rows(space, rows, b, s, detail::block_rows(matrices_.M_diagonal()), x,
                          detail::block_rows(matrices_.L_diagonal()), x, device_coefficients_, false,
                          y);
-  halo_.finish_forward(space, ghosts_);
+  halo_.finish_forward(ghosts_);
   if (matrices_.halo().num_ghosts() == 0) return;
   detail::kronecker_rows(space, rows, b, s, block_rows(matrices_.M_off_rank()), ghosts_,
                          block_rows(matrices_.L_off_rank()), ghosts_, device_coefficients_, true,

@@ -1,6 +1,7 @@
-// Slicing A_p by rank happens on the host during setup: the root copies its arrays to the
-// host once and sends each rank a contiguous slice; each rank splits its slice into the
-// diagonal and off-rank blocks and agrees on the halo messages with its neighbours.
+// Slicing A_p by rank: the root sends each rank a contiguous slice of its device arrays (its own
+// stays on the device, the others' pass through the host); each rank splits its slice into the
+// diagonal and off-rank blocks on the device, drops its couplings, and agrees on the halo
+// messages with its neighbours.
 #include "mpi/distributed_matrix.hpp"
 
 #include "core/errors.hpp"
@@ -42,70 +43,56 @@ RowDistribution distribute_subdomains(const std::vector<Ordinal>& subdomain_offs
 
 namespace {
 
-using detail::Slice;
-
-// The root's arrays of the whole partitioned matrix, on the host.
-struct WholeOnHost {
-  int block_size = 1;
-  std::vector<Ordinal> subdomain_offsets;
-  HostCopy<Offset> permuted_rows, dropped_rows;
-  HostCopy<Ordinal> permuted_cols, dropped_cols, iperm;
-  HostCopy<Scalar> permuted_values, dropped_values;
-};
-
-WholeOnHost copy_to_host(const PartitionedMatrix& dd) {
-  const SparseMatrix& A = dd.system.permuted;
-  const SparseMatrix& D = dd.system.dropped;
-  return {A.block_size(),
-          dd.partition.host_subdomain_offsets,
-          host_copy(A.row_map()),
-          host_copy(D.row_map()),
-          host_copy(A.col_ind()),
-          host_copy(D.col_ind()),
-          host_copy(dd.partition.iperm),
-          host_copy(A.values()),
-          host_copy(D.values())};
+// The root's row map entries at the given block rows (a handful of device reads).
+std::vector<Offset> entries_at(const SparseMatrix::RowMap& row_map,
+                               const std::vector<Ordinal>& rows) {
+  std::vector<Offset> entries;
+  for (const Ordinal row : rows) {
+    Offset entry = 0;
+    Kokkos::deep_copy(entry, Kokkos::subview(row_map, row));
+    entries.push_back(entry);
+  }
+  return entries;
 }
 
-// Scatters rows [offsets[r], offsets[r+1]) of a matrix from the root.
-Slice scatter_rows(const Communicator& comm, const std::vector<Ordinal>& offsets, int block_size,
-                   const HostCopy<Offset>* rows, const HostCopy<Ordinal>* cols,
-                   const HostCopy<Scalar>* values) {
-  const int ranks = comm.size();
-  std::vector<Offset> row_starts(ranks + 1), entry_starts(ranks + 1), value_starts(ranks + 1);
-  const Offset b2 = Offset(block_size) * Offset(block_size);
-  for (int r = 0; r <= ranks; ++r) {
-    row_starts[r] = offsets[r];
-    if (comm.is_root()) entry_starts[r] = (*rows)(offsets[r]);
-    value_starts[r] = entry_starts[r] * b2;
-  }
+std::vector<Offset> scaled(std::vector<Offset> v, Offset factor) {
+  for (Offset& e : v) e *= factor;
+  return v;
+}
+
+// Each rank's part [starts[r], starts[r + 1]) as starts and ends for scatter_device_ranges.
+std::vector<Offset> ends_of(const std::vector<Offset>& starts) {
+  return std::vector<Offset>(starts.begin() + (starts.empty() ? 0 : 1), starts.end());
+}
+std::vector<Offset> starts_of(const std::vector<Offset>& starts) {
+  return std::vector<Offset>(starts.begin(), starts.end() - (starts.empty() ? 0 : 1));
+}
+
+// Scatters block rows [offsets[r], offsets[r+1]) of the root's A_p (others pass nullptr);
+// entry_starts: the root's row map at offsets.
+detail::Slice scatter_rows(const Communicator& comm, const std::vector<Ordinal>& offsets,
+                           const std::vector<Offset>& entry_starts, int block_size,
+                           const SparseMatrix* A) {
   const int me = comm.rank();
   const Offset my_rows = offsets[me + 1] - offsets[me];
-  Slice slice;
-  // row_map slices overlap by one entry: rank r receives row_map[offsets[r] .. offsets[r+1]].
-  std::vector<Offset> row_map_starts(row_starts.begin(), row_starts.end() - 1),
-      row_map_ends(row_starts.begin() + 1, row_starts.end());
-  for (auto& end : row_map_ends) ++end;
-  slice.row_map = scatter_ranges<Offset>(comm, rows ? rows->data() : nullptr, row_map_starts,
-                                         row_map_ends, my_rows + 1);
-  const Offset base = slice.row_map.front();
-  for (auto& start : slice.row_map) start -= base;
-  const Offset my_entries = slice.row_map.back();
-  std::vector<Offset> entry_ends(entry_starts.begin() + 1, entry_starts.end()),
-      value_ends(value_starts.begin() + 1, value_starts.end());
-  slice.cols = scatter_ranges<Ordinal>(comm, cols ? cols->data() : nullptr, entry_starts,
-                                       entry_ends, my_entries);
-  slice.values = scatter_ranges<Scalar>(comm, values ? values->data() : nullptr, value_starts,
-                                        value_ends, my_entries * b2);
+  const Offset b2 = Offset(block_size) * Offset(block_size);
+  // Row map slices overlap by one entry: rank r receives row_map[offsets[r] .. offsets[r+1]].
+  std::vector<Offset> row_starts(offsets.begin(), offsets.end() - 1),
+      row_ends(offsets.begin() + 1, offsets.end());
+  for (auto& end : row_ends) ++end;
+  detail::Slice slice;
+  slice.row_map = scatter_device_ranges(comm, A ? A->row_map() : SparseMatrix::RowMap(),
+                                        row_starts, row_ends, my_rows + 1,
+                                        "fgdd::mpi::slice_row_map");
+  const Offset my_entries = detail::rebase_row_map(ExecSpace(), slice.row_map);
+  slice.cols = scatter_device_ranges(comm, A ? A->col_ind() : SparseMatrix::ColumnIndices(),
+                                     starts_of(entry_starts), ends_of(entry_starts), my_entries,
+                                     "fgdd::mpi::slice_cols");
+  const std::vector<Offset> value_starts = scaled(entry_starts, b2);
+  slice.values = scatter_device_ranges(comm, A ? A->values() : SparseMatrix::Values(),
+                                       starts_of(value_starts), ends_of(value_starts),
+                                       my_entries * b2, "fgdd::mpi::slice_values");
   return slice;
-}
-
-// Each rank's start in a value array, from the root's row map (block rows at offsets).
-std::vector<Offset> value_starts(const HostCopy<Offset>& rows, const std::vector<Ordinal>& offsets,
-                                 int block_size) {
-  std::vector<Offset> starts;
-  for (const Ordinal row : offsets) starts.push_back(rows(row) * block_size * block_size);
-  return starts;
 }
 
 }  // namespace
@@ -136,21 +123,22 @@ HaloPlan plan_halo(const Communicator& comm, const RowDistribution& distribution
 DistributedMatrix::DistributedMatrix(const ExecSpace& space, const Communicator& comm,
                                      const PartitionedMatrix* whole_on_root)
     : comm_(comm) {
-  WholeOnHost whole;
+  int block_size = 1;
+  std::vector<Ordinal> subdomain_offsets;
+  std::vector<Offset> entry_starts;  // the root's: each rank's first block in A_p's arrays
   comm_.run_collectively([&] {
-    if (comm_.is_root()) {
-      if (!whole_on_root) throw InvalidInput("the root rank passed no matrix to distribute");
-      space.fence();
-      whole = copy_to_host(*whole_on_root);
-      distribution_ = distribute_subdomains(whole.subdomain_offsets, comm_.size());
-      permuted_value_starts_ =
-          value_starts(whole.permuted_rows, distribution_.block_row_offsets, whole.block_size);
-      dropped_value_starts_ =
-          value_starts(whole.dropped_rows, distribution_.block_row_offsets, whole.block_size);
-    }
+    if (!comm_.is_root()) return;
+    if (!whole_on_root) throw InvalidInput("the root rank passed no matrix to distribute");
+    space.fence();
+    block_size = whole_on_root->system.permuted.block_size();
+    subdomain_offsets = whole_on_root->partition.host_subdomain_offsets;
+    distribution_ = distribute_subdomains(subdomain_offsets, comm_.size());
+    entry_starts = entries_at(whole_on_root->system.permuted.row_map(),
+                              distribution_.block_row_offsets);
+    permuted_value_starts_ = scaled(entry_starts, Offset(block_size) * Offset(block_size));
   });
-  broadcast(comm_, whole.block_size);
-  broadcast(comm_, whole.subdomain_offsets);
+  broadcast(comm_, block_size);
+  broadcast(comm_, subdomain_offsets);
   broadcast(comm_, distribution_.block_row_offsets);
   broadcast(comm_, distribution_.subdomain_offsets);
 
@@ -158,42 +146,37 @@ DistributedMatrix::DistributedMatrix(const ExecSpace& space, const Communicator&
   const Ordinal first = distribution_.block_row_offsets[me];
   const Ordinal last = distribution_.block_row_offsets[me + 1];
   const bool root = comm_.is_root();
-  Slice permuted =
-      scatter_rows(comm_, distribution_.block_row_offsets, whole.block_size,
-                   root ? &whole.permuted_rows : nullptr, root ? &whole.permuted_cols : nullptr,
-                   root ? &whole.permuted_values : nullptr);
-  Slice dropped =
-      scatter_rows(comm_, distribution_.block_row_offsets, whole.block_size,
-                   root ? &whole.dropped_rows : nullptr, root ? &whole.dropped_cols : nullptr,
-                   root ? &whole.dropped_values : nullptr);
-  std::vector<Offset> row_starts(distribution_.block_row_offsets.begin(),
-                                 distribution_.block_row_offsets.end() - 1),
-      row_ends(distribution_.block_row_offsets.begin() + 1, distribution_.block_row_offsets.end());
-  std::vector<Ordinal> original_rows = scatter_ranges<Ordinal>(
-      comm_, root ? whole.iperm.data() : nullptr, row_starts, row_ends, Offset(last - first));
-  const int block_size = whole.block_size;
-  const std::vector<Ordinal> subdomain_offsets = std::move(whole.subdomain_offsets);
-  whole = WholeOnHost{};  // the root's host copy is no longer needed
+  const detail::Slice permuted =
+      scatter_rows(comm_, distribution_.block_row_offsets, entry_starts, block_size,
+                   root ? &whole_on_root->system.permuted : nullptr);
+  const std::vector<Offset> row_offsets(distribution_.block_row_offsets.begin(),
+                                        distribution_.block_row_offsets.end());
+  const detail::OrdinalView original_rows = scatter_device_ranges(
+      comm_, root ? whole_on_root->partition.iperm : detail::OrdinalView(),
+      starts_of(row_offsets), ends_of(row_offsets), Offset(last - first), "fgdd::mpi::iperm");
 
   comm_.run_collectively([&] {
-    std::vector<Offset> diagonal_source, off_rank_source;
-    detail::split_columns(permuted, first, last, block_size, diagonal_, off_rank_, diagonal_source,
-                          off_rank_source);
-    diagonal_source_ = to_device(diagonal_source, "fgdd::mpi::diagonal_source");
-    off_rank_source_ = to_device(off_rank_source, "fgdd::mpi::off_rank_source");
-    for (auto& c : dropped.cols) c -= first;  // subdomains never leave the rank
-    dropped_ = detail::to_matrix(last - first, block_size, std::move(dropped));
-    partition_ =
-        detail::local_partition(subdomain_offsets, distribution_.subdomain_offsets[me],
-                                distribution_.subdomain_offsets[me + 1], std::move(original_rows));
+    detail::SplitSlice split = detail::split_columns(space, permuted, first, last, block_size);
+    diagonal_ = std::move(split.diagonal);
+    off_rank_ = std::move(split.off_rank);
+    diagonal_source_ = split.diagonal_source;
+    off_rank_source_ = split.off_rank_source;
+    partition_ = detail::local_partition(space, subdomain_offsets,
+                                         distribution_.subdomain_offsets[me],
+                                         distribution_.subdomain_offsets[me + 1], original_rows);
+    // Subdomains never leave the rank: it drops its own couplings (nothing more to send).
+    detail::DroppedSlice dropped =
+        detail::drop_couplings(space, diagonal_, diagonal_source_, partition_);
+    dropped_ = dropped.dropped;
+    dropped_source_ = dropped.source;
+    space.fence();
   });
   halo_ = plan_halo(comm_, distribution_, off_rank_.ghost_rows);
 }
 
 void DistributedMatrix::update_values(const ExecSpace& space,
                                       const PartitionedMatrix* whole_on_root) {
-  // Only the values travel: the root's arrays in A_p's order, sliced as at construction.
-  HostCopy<Scalar> permuted, dropped;
+  // Only the values travel: the root's array in A_p's order, sliced as at construction.
   comm_.run_collectively([&] {
     if (from_local_rows_)
       throw InvalidInput(
@@ -201,31 +184,19 @@ void DistributedMatrix::update_values(const ExecSpace& space,
           "new LocalRows");
     if (!comm_.is_root()) return;
     if (!whole_on_root) throw InvalidInput("the root rank passed no matrix to update from");
-    const SparseMatrix& A = whole_on_root->system.permuted;
-    const SparseMatrix& D = whole_on_root->system.dropped;
-    if (A.num_entries() != permuted_value_starts_.back() ||
-        D.num_entries() != dropped_value_starts_.back())
+    if (whole_on_root->system.permuted.num_entries() != permuted_value_starts_.back())
       throw InvalidInput("update_values: the new matrix has another pattern");
     space.fence();
-    permuted = host_copy(A.values());
-    dropped = host_copy(D.values());
   });
-  const bool root = comm_.is_root();
-  const auto ends = [](const std::vector<Offset>& starts) {
-    return std::vector<Offset>(starts.begin() + (starts.empty() ? 0 : 1), starts.end());
-  };
   const int b = block_size();
   const Offset mine = (diagonal_source_.extent(0) + off_rank_source_.extent(0)) * b * b;
-  const std::vector<Scalar> permuted_slice =
-      scatter_ranges<Scalar>(comm_, root ? permuted.data() : nullptr, permuted_value_starts_,
-                             ends(permuted_value_starts_), mine);
-  const std::vector<Scalar> dropped_slice =
-      scatter_ranges<Scalar>(comm_, root ? dropped.data() : nullptr, dropped_value_starts_,
-                             ends(dropped_value_starts_), dropped_.values().extent(0));
-  const auto slice = to_device(permuted_slice, "fgdd::mpi::new_values");
+  const auto slice = scatter_device_ranges(
+      comm_, comm_.is_root() ? whole_on_root->system.permuted.values() : SparseMatrix::Values(),
+      starts_of(permuted_value_starts_), ends_of(permuted_value_starts_), mine,
+      "fgdd::mpi::new_values");
   detail::gather_blocks(space, slice, diagonal_source_, b, diagonal_.values());
   detail::gather_blocks(space, slice, off_rank_source_, b, off_rank_.values);
-  Kokkos::deep_copy(space, dropped_.values(), to_device(dropped_slice, "fgdd::mpi::new_dropped"));
+  detail::gather_blocks(space, slice, dropped_source_, b, dropped_.values());
 }
 
 }  // namespace fgdd

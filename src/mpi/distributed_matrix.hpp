@@ -33,6 +33,9 @@ struct OffRankBlock {
   Kokkos::View<Ordinal*, DeviceType> ghost_col;
   Kokkos::View<Scalar*, DeviceType> values;  // b² per block, row-major like SparseMatrix
   std::vector<Ordinal> ghost_rows;           // sorted, so grouped by owner
+  // The local block rows that have ghost columns, ascending: the off-rank product visits only
+  // these (a rank's boundary, a few percent of its rows).
+  Kokkos::View<Ordinal*, DeviceType> boundary_rows;
 };
 
 // The messages one SpMV needs: to each neighbour the listed local block rows, from each the
@@ -65,7 +68,7 @@ class DistributedMatrix {
   // rows as a grid, or empty) and renumbers its rows by them; A_p is the ranks' renumbered rows
   // in rank order, and a rank's block rows keep their global range. Throws on every rank alike:
   // InvalidInput when the ranks' rows do not follow each other from row 0, InvalidMatrix
-  // naming the global block row and column for bad arrays (check_local_rows), the errors of
+  // naming the global block row and column for bad arrays (sort_local_rows), the errors of
   // partition_matrix.
   DistributedMatrix(const ExecSpace& space, const Communicator& comm, const LocalRows& mine,
                     const GridInfo& local_grid, const PartitionOptions& options);
@@ -101,20 +104,18 @@ class DistributedMatrix {
   bool from_local_rows() const noexcept { return from_local_rows_; }
 
  private:
-  // For each block of diagonal() and of off_rank(), the block of this rank's slice of A_p it
-  // holds: the split of columns done once, replayed on the device for new values.
-  Kokkos::View<Offset*, DeviceType> diagonal_source_, off_rank_source_;
-  // LocalRows constructor: for each block of dropped(), the caller's block it holds (like
-  // diagonal_source_ and off_rank_source_, which then index the caller's blocks too), and the
-  // caller's pattern, which update_values checks.
+  // For each block of diagonal(), off_rank() and dropped(), the block of this rank's slice of
+  // A_p it holds (LocalRows constructor: the caller's block): the split and drop done once,
+  // replayed on the device for new values.
+  Kokkos::View<Offset*, DeviceType> diagonal_source_, off_rank_source_, dropped_source_;
+  // LocalRows constructor: the caller's pattern, which update_values checks.
   bool from_local_rows_ = false;
-  Kokkos::View<Offset*, DeviceType> dropped_source_;
-  std::vector<Offset> local_row_map_;
-  std::vector<Ordinal> local_cols_;
+  Kokkos::View<Offset*, DeviceType> pattern_row_map_;
+  Kokkos::View<Ordinal*, DeviceType> pattern_cols_;
   Partition local_order_;
   PartitionReport local_report_;
-  // The root only: where each rank's values start in A_p's and the dropped matrix's arrays.
-  std::vector<Offset> permuted_value_starts_, dropped_value_starts_;
+  // The root only: where each rank's values start in A_p's arrays.
+  std::vector<Offset> permuted_value_starts_;
   Communicator comm_;
   RowDistribution distribution_;
   SparseMatrix diagonal_, dropped_;

@@ -5,22 +5,23 @@
 namespace fgdd {
 namespace {
 
-// y += A_off g, one thread per scalar row.
+// y += A_off g, one thread per scalar row of the rows with ghost columns.
 void add_off_rank_product(const ExecSpace& space, const OffRankBlock& off_rank, int block_size,
                           ConstVector ghosts, Vector y) {
   const auto row_map = off_rank.row_map;
   const auto cols = off_rank.ghost_col;
   const auto values = off_rank.values;
+  const auto boundary = off_rank.boundary_rows;
   const Offset b = block_size, b2 = b * b;
   Kokkos::parallel_for(
-      "fgdd::mpi::off_rank_spmv", Kokkos::RangePolicy<ExecSpace>(space, 0, y.extent(0)),
-      KOKKOS_LAMBDA(const Offset row) {
-        const Offset block_row = row / b, i = row % b;
+      "fgdd::mpi::off_rank_spmv", Kokkos::RangePolicy<ExecSpace>(space, 0, boundary.extent(0) * b),
+      KOKKOS_LAMBDA(const Offset t) {
+        const Offset block_row = boundary(t / b), i = t % b;
         Scalar sum = 0;
         for (Offset k = row_map(block_row); k < row_map(block_row + 1); ++k)
           for (Offset j = 0; j < b; ++j)
             sum += values(k * b2 + i * b + j) * ghosts(Offset(cols(k)) * b + j);
-        y(row) += sum;
+        y(block_row * b + i) += sum;
       });
 }
 
@@ -30,13 +31,15 @@ void off_rank_transpose_product(const ExecSpace& space, const OffRankBlock& off_
   const auto row_map = off_rank.row_map;
   const auto cols = off_rank.ghost_col;
   const auto values = off_rank.values;
+  const auto boundary = off_rank.boundary_rows;
   const Offset b = block_size, b2 = b * b;
   Kokkos::deep_copy(space, ghost_sums, 0.0);
   Kokkos::parallel_for(
-      "fgdd::mpi::off_rank_spmv_transpose", Kokkos::RangePolicy<ExecSpace>(space, 0, x.extent(0)),
-      KOKKOS_LAMBDA(const Offset row) {
-        const Offset block_row = row / b, i = row % b;
-        const Scalar xr = x(row);
+      "fgdd::mpi::off_rank_spmv_transpose",
+      Kokkos::RangePolicy<ExecSpace>(space, 0, boundary.extent(0) * b),
+      KOKKOS_LAMBDA(const Offset t) {
+        const Offset block_row = boundary(t / b), i = t % b;
+        const Scalar xr = x(block_row * b + i);
         for (Offset k = row_map(block_row); k < row_map(block_row + 1); ++k)
           for (Offset j = 0; j < b; ++j)
             Kokkos::atomic_add(&ghost_sums(Offset(cols(k)) * b + j),
@@ -54,9 +57,9 @@ DistributedOperator::DistributedOperator(const DistributedMatrix& A)
 void DistributedOperator::apply(const ExecSpace& space, ConstVector x, Vector y) const {
   check_vector_size(*this, x.extent(0), "x");
   check_vector_size(*this, y.extent(0), "y");
-  halo_.start_forward(space, x, ghosts_);
-  spmv(space, A_.diagonal(), x, y);  // overlaps the messages
-  halo_.finish_forward(space, ghosts_);
+  halo_.start_forward(space, x);
+  spmv(space, A_.diagonal(), x, y);  // overlaps packing, staging and the messages
+  halo_.finish_forward(ghosts_);
   add_off_rank_product(space, A_.off_rank(), A_.block_size(), ghosts_, y);
 }
 

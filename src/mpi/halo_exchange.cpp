@@ -1,5 +1,7 @@
 #include "mpi/halo_exchange.hpp"
 
+#include "core/kokkos_compat.hpp"
+
 namespace fgdd {
 namespace {
 
@@ -11,6 +13,7 @@ HaloExchange::HaloExchange(const Communicator& comm, const HaloPlan& plan, int b
     : comm_(comm),
       plan_(plan),
       block_size_(block_size),
+      halo_space_(detail::concurrent_instance(ExecSpace())),
       send_buffer_("fgdd::mpi::send_buffer", plan.num_send_rows() * block_size) {
   if (!comm.device_pointers_ok()) {
     host_send_ = decltype(host_send_)("fgdd::mpi::host_send", send_buffer_.extent(0));
@@ -45,23 +48,28 @@ void HaloExchange::wait() {
   requests_.clear();
 }
 
-void HaloExchange::start_forward(const ExecSpace& space, ConstVector x, Vector ghosts) {
+void HaloExchange::start_forward(const ExecSpace& space, ConstVector x) {
+  space.fence();  // x is written; halo_space_ has no other way to wait for space
   const auto rows = plan_.send_rows;
   const auto buffer = send_buffer_;
   const Offset b = block_size_;
   Kokkos::parallel_for(
-      "fgdd::mpi::pack_halo", Kokkos::RangePolicy<ExecSpace>(space, 0, buffer.extent(0)),
+      "fgdd::mpi::pack_halo", Kokkos::RangePolicy<ExecSpace>(halo_space_, 0, buffer.extent(0)),
       KOKKOS_LAMBDA(const Offset k) { buffer(k) = x(Offset(rows(k / b)) * b + k % b); });
-  const bool direct = comm_.device_pointers_ok();
-  if (!direct) Kokkos::deep_copy(space, host_send_, buffer);
-  space.fence();  // MPI reads the buffer next
-  post(direct ? ghosts.data() : host_ghosts_.data(), direct ? buffer.data() : host_send_.data(),
-       plan_.recv_offsets, plan_.send_offsets, forward_tag);
+  if (!comm_.device_pointers_ok()) Kokkos::deep_copy(halo_space_, host_send_, buffer);
 }
 
-void HaloExchange::finish_forward(const ExecSpace& space, Vector ghosts) {
+void HaloExchange::finish_forward(Vector ghosts) {
+  const bool direct = comm_.device_pointers_ok();
+  halo_space_.fence();  // MPI reads the packed rows next
+  post(direct ? ghosts.data() : host_ghosts_.data(),
+       direct ? send_buffer_.data() : host_send_.data(), plan_.recv_offsets, plan_.send_offsets,
+       forward_tag);
   wait();
-  if (!comm_.device_pointers_ok()) Kokkos::deep_copy(space, ghosts, host_ghosts_);
+  if (!direct) {
+    Kokkos::deep_copy(halo_space_, ghosts, host_ghosts_);
+    halo_space_.fence();  // kernels launched on space next read the ghosts
+  }
 }
 
 void HaloExchange::start_reverse(const ExecSpace& space, ConstVector ghost_sums) {

@@ -27,10 +27,13 @@ class HaloExchange {
  public:
   HaloExchange(const Communicator& comm, const HaloPlan& plan, int block_size);
 
-  // Forward: packs x's send rows and starts the messages; finish_forward waits and leaves the
-  // ghost values in ghosts (plan.num_ghosts() × b entries). Local work may run in between.
-  void start_forward(const ExecSpace& space, ConstVector x, Vector ghosts);
-  void finish_forward(const ExecSpace& space, Vector ghosts);
+  // Forward: start_forward waits for space's work (which wrote x) and packs x's send rows (and
+  // copies them to the host staging) on a concurrent instance; finish_forward sends them,
+  // waits for the ghosts and leaves them in ghosts (plan.num_ghosts() × b entries), ready for
+  // kernels launched on space after it returns. Local work launched on space in between runs
+  // beside the packing, the copies and the messages.
+  void start_forward(const ExecSpace& space, ConstVector x);
+  void finish_forward(Vector ghosts);
 
   // Reverse: sends ghost_sums to the ghosts' owners, who add them into y at the send rows.
   void start_reverse(const ExecSpace& space, ConstVector ghost_sums);
@@ -44,6 +47,7 @@ class HaloExchange {
   const Communicator& comm_;
   const HaloPlan& plan_;
   int block_size_;
+  ExecSpace halo_space_;  // packs and stages forward halos beside the local product
   Vector send_buffer_;  // plan.num_send_rows() × b: packed rows, or received contributions
   // Staging without GPU-aware MPI. Copies into them are stream-ordered; each start_* fences
   // before MPI reads them, so a copy from the previous exchange is done before they are reused.

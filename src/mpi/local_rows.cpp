@@ -64,16 +64,21 @@ std::vector<Ordinal> gather_row_offsets(const Communicator& comm, const LocalRow
   return offsets;
 }
 
-namespace {
-
-void check_value_count(const LocalRows& mine) {
+void check_local_shape(const LocalRows& mine) {
+  const Ordinal first = mine.first_block_row;
+  if (mine.block_size < 1)
+    throw InvalidMatrix("block size " + std::to_string(mine.block_size) + " is not positive");
+  if (mine.row_map.empty() || mine.row_map.front() != 0)
+    throw InvalidMatrix(
+        "the row map must hold the rank's block rows + 1 offsets from 0 (one 0 "
+        "for no rows)",
+        first);
   const Offset b2 = Offset(mine.block_size) * mine.block_size;
   if (Offset(mine.values.size()) != Offset(mine.col_ind.size()) * b2)
     throw InvalidMatrix(std::to_string(mine.values.size()) + " values for " +
                         std::to_string(mine.col_ind.size()) + " blocks of " + std::to_string(b2));
 }
 
-// Local row i's values are finite.
 void check_row_values(const LocalRows& mine, Ordinal i) {
   const Offset b2 = Offset(mine.block_size) * mine.block_size;
   const Ordinal row = mine.first_block_row + i;
@@ -85,50 +90,24 @@ void check_row_values(const LocalRows& mine, Ordinal i) {
                             row, mine.col_ind[k]);
 }
 
-}  // namespace
-
-void check_local_rows(const LocalRows& mine, Ordinal global_rows) {
-  const Ordinal n = mine.num_block_rows(), first = mine.first_block_row;
-  if (mine.block_size < 1)
-    throw InvalidMatrix("block size " + std::to_string(mine.block_size) + " is not positive");
-  if (mine.row_map.empty() || mine.row_map.front() != 0)
+void check_local_row(const LocalRows& mine, Ordinal i, Ordinal global_rows) {
+  const Ordinal row = mine.first_block_row + i;
+  std::vector<Ordinal> cols(mine.col_ind.begin() + mine.row_map[i],
+                            mine.col_ind.begin() + mine.row_map[i + 1]);
+  for (const Ordinal c : cols)
+    if (c < 0 || c >= global_rows)
+      throw InvalidMatrix("block row " + std::to_string(row) + " has column " + std::to_string(c) +
+                              " outside 0.." + std::to_string(global_rows - 1),
+                          row, c);
+  std::sort(cols.begin(), cols.end());
+  const auto twice = std::adjacent_find(cols.begin(), cols.end());
+  if (twice != cols.end())
     throw InvalidMatrix(
-        "the row map must hold the rank's block rows + 1 offsets from 0 (one 0 "
-        "for no rows)",
-        first);
-  for (Ordinal i = 0; i < n; ++i)
-    if (mine.row_map[i + 1] < mine.row_map[i])
-      throw InvalidMatrix("the row map decreases at block row " + std::to_string(first + i),
-                          first + i);
-  if (mine.row_map.back() != Offset(mine.col_ind.size()))
-    throw InvalidMatrix("the row map ends at " + std::to_string(mine.row_map.back()) + " but " +
-                        std::to_string(mine.col_ind.size()) + " block columns are given");
-  check_value_count(mine);
-  std::vector<Ordinal> cols;
-  for (Ordinal i = 0; i < n; ++i) {
-    const Ordinal row = first + i;
-    cols.assign(mine.col_ind.begin() + mine.row_map[i], mine.col_ind.begin() + mine.row_map[i + 1]);
-    for (const Ordinal c : cols)
-      if (c < 0 || c >= global_rows)
-        throw InvalidMatrix("block row " + std::to_string(row) + " has column " +
-                                std::to_string(c) + " outside 0.." +
-                                std::to_string(global_rows - 1),
-                            row, c);
-    std::sort(cols.begin(), cols.end());
-    const auto twice = std::adjacent_find(cols.begin(), cols.end());
-    if (twice != cols.end())
-      throw InvalidMatrix(
-          "block row " + std::to_string(row) + " has column " + std::to_string(*twice) + " twice",
-          row, *twice);
-    if (!std::binary_search(cols.begin(), cols.end(), row))
-      throw InvalidMatrix("block row " + std::to_string(row) + " has no diagonal block", row, row);
-    check_row_values(mine, i);
-  }
-}
-
-void check_local_values(const LocalRows& mine) {
-  check_value_count(mine);
-  for (Ordinal i = 0; i < mine.num_block_rows(); ++i) check_row_values(mine, i);
+        "block row " + std::to_string(row) + " has column " + std::to_string(*twice) + " twice",
+        row, *twice);
+  if (!std::binary_search(cols.begin(), cols.end(), row))
+    throw InvalidMatrix("block row " + std::to_string(row) + " has no diagonal block", row, row);
+  check_row_values(mine, i);
 }
 
 int owner_of(const std::vector<Ordinal>& offsets, Ordinal row) {
@@ -138,14 +117,17 @@ int owner_of(const std::vector<Ordinal>& offsets, Ordinal row) {
 std::vector<Ordinal> renumber_remote_rows(const Communicator& comm,
                                           const std::vector<Ordinal>& offsets,
                                           const std::vector<Ordinal>& rows,
-                                          const std::vector<Ordinal>& my_perm) {
+                                          const Kokkos::View<const Ordinal*, DeviceType>& my_perm) {
   std::vector<int> asked(comm.size(), 0);
   for (const Ordinal row : rows) ++asked[owner_of(offsets, row)];
   const std::vector<int> asking = receive_counts(comm, asked);
-  std::vector<Ordinal> requests = all_to_all(comm, rows, asked, asking);
+  const std::vector<Ordinal> requests = all_to_all(comm, rows, asked, asking);
+  const auto answers = to_device(requests, "fgdd::mpi::renumbered_requests");
   const Ordinal first = offsets[comm.rank()];
-  for (Ordinal& row : requests) row = first + my_perm[row - first];
-  return all_to_all(comm, requests, asking, asked);
+  Kokkos::parallel_for(
+      "fgdd::mpi::renumber_requests", Kokkos::RangePolicy<ExecSpace>(0, answers.extent(0)),
+      KOKKOS_LAMBDA(const Offset k) { answers(k) = first + my_perm(answers(k) - first); });
+  return all_to_all(comm, to_host_vector(answers), asking, asked);
 }
 
 }  // namespace fgdd::detail

@@ -37,12 +37,14 @@ namespace detail {
 // block sizes differ.
 std::vector<Ordinal> gather_row_offsets(const Communicator& comm, const LocalRows& mine);
 
-// Throws InvalidMatrix naming the global block row (and column) for: arrays of the wrong
-// length, a row map not starting at 0 or decreasing, a column outside [0, global_rows), a
-// column twice in a row, a NaN or Inf value, a row without its diagonal block.
-void check_local_rows(const LocalRows& mine, Ordinal global_rows);
-// Only the values of rows whose pattern was checked before: their count, and NaN or Inf.
-void check_local_values(const LocalRows& mine);
+// Throws InvalidMatrix naming the global block row for arrays of the wrong length or a row
+// map not starting at 0 (the checks that need no pass over the rows).
+void check_local_shape(const LocalRows& mine);
+// Throws InvalidMatrix naming the global block row and column if local row i has: a column
+// outside [0, global_rows), a column twice, no diagonal block, a NaN or Inf value.
+void check_local_row(const LocalRows& mine, Ordinal i, Ordinal global_rows);
+// Throws InvalidMatrix naming the block of local row i that holds NaN or Inf, if any.
+void check_row_values(const LocalRows& mine, Ordinal i);
 
 // The rank r whose rows [offsets[r], offsets[r + 1]) hold row (offsets ascending, one more
 // entry than ranks, row inside their range).
@@ -50,11 +52,12 @@ int owner_of(const std::vector<Ordinal>& offsets, Ordinal row);
 
 // Collective. For each of rows (global, sorted, none of this rank's), its owner's answer:
 // offsets[owner] + owner_perm(row − offsets[owner]), where every rank passes its own perm
-// (local row → its place among its rows). One all-to-all of counts and two of rows.
+// (local row → its place among its rows, on the device). One all-to-all of counts and two of
+// rows.
 std::vector<Ordinal> renumber_remote_rows(const Communicator& comm,
                                           const std::vector<Ordinal>& offsets,
                                           const std::vector<Ordinal>& rows,
-                                          const std::vector<Ordinal>& my_perm);
+                                          const Kokkos::View<const Ordinal*, DeviceType>& my_perm);
 
 }  // namespace detail
 }  // namespace fgdd

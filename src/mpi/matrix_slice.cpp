@@ -1,76 +1,208 @@
 #include "mpi/matrix_slice.hpp"
 
-#include "core/matrix_build.hpp"
-#include "mpi/mpi_transfer.hpp"
+#include "core/exclusive_scan.hpp"
+#include "core/host_copy.hpp"
+#include "core/huge_pages.hpp"
+#include "partition/reorder.hpp"
 
-#include <algorithm>
-#include <numeric>
+#include <Kokkos_Sort.hpp>
 
 namespace fgdd::detail {
 
-SparseMatrix to_matrix(Ordinal block_rows, int block_size, Slice&& slice) {
-  HostMatrixArrays arrays;
-  arrays.num_block_rows = arrays.num_block_cols = block_rows;
-  arrays.block_size = block_size;
-  arrays.row_map = std::move(slice.row_map);
-  arrays.col_ind = std::move(slice.cols);
-  arrays.values = std::move(slice.values);
-  return make_matrix(arrays);
-}
+namespace {
 
-void split_columns(const Slice& rows, Ordinal first, Ordinal last, int block_size,
-                   SparseMatrix& diagonal, OffRankBlock& off_rank,
-                   std::vector<Offset>& diagonal_source, std::vector<Offset>& off_rank_source) {
-  const Offset b2 = Offset(block_size) * Offset(block_size);
-  const Ordinal n = Ordinal(rows.row_map.size() - 1);
-  const auto owned = [&](Ordinal c) { return c >= first && c < last; };
-  for (const Ordinal c : rows.cols)
-    if (!owned(c)) off_rank.ghost_rows.push_back(c);
-  std::sort(off_rank.ghost_rows.begin(), off_rank.ghost_rows.end());
-  off_rank.ghost_rows.erase(std::unique(off_rank.ghost_rows.begin(), off_rank.ghost_rows.end()),
-                            off_rank.ghost_rows.end());
-  Slice local, ghost;
-  local.row_map.assign(1, 0);
-  ghost.row_map.assign(1, 0);
-  for (Ordinal i = 0; i < n; ++i) {
-    for (Offset k = rows.row_map[i]; k < rows.row_map[i + 1]; ++k) {
-      const Ordinal c = rows.cols[k];
-      Slice& target = owned(c) ? local : ghost;
-      (owned(c) ? diagonal_source : off_rank_source).push_back(k);
-      target.cols.push_back(owned(c) ? c - first
-                                     : Ordinal(std::lower_bound(off_rank.ghost_rows.begin(),
-                                                                off_rank.ghost_rows.end(), c) -
-                                               off_rank.ghost_rows.begin()));
-      target.values.insert(target.values.end(), rows.values.begin() + k * b2,
-                           rows.values.begin() + (k + 1) * b2);
-    }
-    local.row_map.push_back(local.cols.size());
-    ghost.row_map.push_back(ghost.cols.size());
+using RowPolicy = Kokkos::RangePolicy<ExecSpace>;
+
+// The first k in [begin, end) with cols(k) >= value (cols ascending there), else end.
+KOKKOS_INLINE_FUNCTION Offset first_at_least(const OrdinalView& cols, Offset begin, Offset end,
+                                             Ordinal value) {
+  while (begin < end) {
+    const Offset middle = begin + (end - begin) / 2;
+    if (cols(middle) < value)
+      begin = middle + 1;
+    else
+      end = middle;
   }
-  off_rank.row_map = to_device(ghost.row_map, "fgdd::mpi::off_rank_row_map");
-  off_rank.ghost_col = to_device(ghost.cols, "fgdd::mpi::off_rank_cols");
-  off_rank.values = to_device(ghost.values, "fgdd::mpi::off_rank_values");
-  diagonal = to_matrix(n, block_size, std::move(local));
+  return begin;
 }
 
-Partition local_partition(const std::vector<Ordinal>& whole_offsets, Ordinal first_subdomain,
-                          Ordinal last_subdomain, std::vector<Ordinal>&& original_rows) {
+// The rows i with row_map(i) < row_map(i + 1), ascending.
+OrdinalView boundary_rows(const ExecSpace& space, const OffsetView& row_map) {
+  const Ordinal n = Ordinal(row_map.extent(0)) - 1;
+  OffsetView slot("fgdd::mpi::boundary_slot", n + 1);
+  Kokkos::parallel_for(
+      "fgdd::mpi::boundary_mark", RowPolicy(space, 0, n),
+      KOKKOS_LAMBDA(const Ordinal i) { slot(i) = row_map(i) < row_map(i + 1); });
+  const Offset count = exclusive_scan_in_place(space, "fgdd::mpi::boundary_scan", slot);
+  OrdinalView rows(uninitialized_view<Ordinal>("fgdd::mpi::boundary_rows", count));
+  Kokkos::parallel_for(
+      "fgdd::mpi::boundary_rows", RowPolicy(space, 0, n), KOKKOS_LAMBDA(const Ordinal i) {
+        if (row_map(i) < row_map(i + 1)) rows(slot(i)) = i;
+      });
+  return rows;
+}
+
+}  // namespace
+
+Slice to_device_slice(const std::vector<Offset>& row_map, const std::vector<Ordinal>& cols,
+                      const std::vector<Scalar>& values) {
+  return {to_device(row_map, "fgdd::mpi::slice_row_map"), to_device(cols, "fgdd::mpi::slice_cols"),
+          to_device(values, "fgdd::mpi::slice_values")};
+}
+
+Offset rebase_row_map(const ExecSpace& space, const OffsetView& row_map) {
+  Offset base = 0, end = 0;
+  Kokkos::deep_copy(base, Kokkos::subview(row_map, 0));
+  Kokkos::deep_copy(end, Kokkos::subview(row_map, row_map.extent(0) - 1));
+  Kokkos::parallel_for(
+      "fgdd::mpi::rebase_row_map", RowPolicy(space, 0, row_map.extent(0)),
+      KOKKOS_LAMBDA(const Offset i) { row_map(i) -= base; });
+  space.fence();
+  return end - base;
+}
+
+OrdinalView sorted_distinct(const ExecSpace& space, const OrdinalView& v, const std::string& label) {
+  const Offset n = v.extent(0);
+  OrdinalView sorted(Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "_sorted"), n);
+  Kokkos::deep_copy(space, sorted, v);
+  space.fence();
+  Kokkos::sort(sorted);
+  OffsetView starts(label + "_starts", n + 1);
+  Kokkos::parallel_for(
+      label + "_mark", RowPolicy(space, 0, n),
+      KOKKOS_LAMBDA(const Offset i) { starts(i) = i == 0 || sorted(i) != sorted(i - 1); });
+  const Offset distinct = exclusive_scan_in_place(space, label + "_scan", starts);
+  OrdinalView out(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), distinct);
+  Kokkos::parallel_for(
+      label + "_compact", RowPolicy(space, 0, n), KOKKOS_LAMBDA(const Offset i) {
+        if (i == 0 || sorted(i) != sorted(i - 1)) out(starts(i)) = sorted(i);
+      });
+  return out;
+}
+
+SplitSlice split_columns(const ExecSpace& space, const Slice& rows, Ordinal first, Ordinal last,
+                         int block_size) {
+  const Ordinal n = Ordinal(rows.row_map.extent(0)) - 1;
+  const auto row_map = rows.row_map;
+  const auto cols = rows.cols;
+  // Columns are sorted, so a row's own columns are one run [own_begin, own_end) between the
+  // ghosts below and above.
+  OffsetView own_begin(uninitialized_view<Offset>("fgdd::mpi::own_begin", n)),
+      own_end(uninitialized_view<Offset>("fgdd::mpi::own_end", n));
+  OffsetView diagonal_rows("fgdd::mpi::diagonal_row_map", n + 1),
+      ghost_rows("fgdd::mpi::off_rank_row_map", n + 1);
+  Kokkos::parallel_for(
+      "fgdd::mpi::own_columns", RowPolicy(space, 0, n), KOKKOS_LAMBDA(const Ordinal i) {
+        const Offset begin = row_map(i), end = row_map(i + 1);
+        own_begin(i) = first_at_least(cols, begin, end, first);
+        own_end(i) = first_at_least(cols, own_begin(i), end, last);
+        diagonal_rows(i) = own_end(i) - own_begin(i);
+        ghost_rows(i) = (end - begin) - diagonal_rows(i);
+      });
+  const Offset own = exclusive_scan_in_place(space, "fgdd::mpi::diagonal_scan", diagonal_rows);
+  const Offset ghost = exclusive_scan_in_place(space, "fgdd::mpi::off_rank_scan", ghost_rows);
+
+  SplitSlice split;
+  OrdinalView diagonal_cols(uninitialized_view<Ordinal>("fgdd::mpi::diagonal_cols", own)),
+      ghost_cols(uninitialized_view<Ordinal>("fgdd::mpi::off_rank_cols", ghost));
+  split.diagonal_source = uninitialized_view<Offset>("fgdd::mpi::diagonal_source", own);
+  split.off_rank_source = uninitialized_view<Offset>("fgdd::mpi::off_rank_source", ghost);
+  const auto diagonal_source = split.diagonal_source;
+  const auto off_rank_source = split.off_rank_source;
+  // Ghost columns first as A_p columns, to number them in sorted order.
+  Kokkos::parallel_for(
+      "fgdd::mpi::split_columns", RowPolicy(space, 0, n), KOKKOS_LAMBDA(const Ordinal i) {
+        Offset d = diagonal_rows(i), g = ghost_rows(i);
+        for (Offset k = row_map(i); k < row_map(i + 1); ++k) {
+          if (k >= own_begin(i) && k < own_end(i)) {
+            diagonal_cols(d) = cols(k) - first;
+            diagonal_source(d++) = k;
+          } else {
+            ghost_cols(g) = cols(k);
+            off_rank_source(g++) = k;
+          }
+        }
+      });
+  const OrdinalView ghosts = sorted_distinct(space, ghost_cols, "fgdd::mpi::ghost_rows");
+  const Offset distinct = ghosts.extent(0);
+  Kokkos::parallel_for(
+      "fgdd::mpi::number_ghosts", RowPolicy(space, 0, ghost), KOKKOS_LAMBDA(const Offset k) {
+        ghost_cols(k) = Ordinal(first_at_least(ghosts, 0, distinct, ghost_cols(k)));
+      });
+
+  const Offset b2 = Offset(block_size) * Offset(block_size);
+  Kokkos::View<Scalar*, DeviceType> diagonal_values(
+      uninitialized_view<Scalar>("fgdd::mpi::diagonal_values", own * b2)),
+      ghost_values(uninitialized_view<Scalar>("fgdd::mpi::off_rank_values", ghost * b2));
+  gather_blocks(space, rows.values, diagonal_source, block_size, diagonal_values);
+  gather_blocks(space, rows.values, off_rank_source, block_size, ghost_values);
+  split.diagonal = SparseMatrix(SparseMatrix::ValidatedTag{}, n, block_size, diagonal_rows,
+                                diagonal_cols, diagonal_values);
+  split.off_rank.row_map = ghost_rows;
+  split.off_rank.ghost_col = ghost_cols;
+  split.off_rank.values = ghost_values;
+  split.off_rank.ghost_rows = to_host_vector(ghosts);
+  split.off_rank.boundary_rows = boundary_rows(space, ghost_rows);
+  return split;
+}
+
+DroppedSlice drop_couplings(const ExecSpace& space, const SparseMatrix& diagonal,
+                            const OffsetView& diagonal_source, const Partition& partition) {
+  // The partition keeps the order, so reorder_and_drop only drops; its source map indexes the
+  // diagonal block's blocks, and is empty when nothing was dropped (dropped = diagonal's copy).
+  // Its iperm names the caller's rows, not local ones: the identity (perm) stands in.
+  Partition in_order = partition;
+  in_order.iperm = partition.perm;
+  const ReorderedSystem local = reorder_and_drop(space, diagonal, in_order);
+  DroppedSlice out{local.dropped, diagonal_source};
+  if (local.dropped_source.extent(0) > 0)
+    out.source = compose(space, diagonal_source, local.dropped_source, "fgdd::mpi::dropped_source");
+  return out;
+}
+
+Partition local_partition(const ExecSpace& space, const std::vector<Ordinal>& whole_offsets,
+                          Ordinal first_subdomain, Ordinal last_subdomain,
+                          OrdinalView original_rows) {
   Partition p;
   p.num_subdomains = last_subdomain - first_subdomain;
   const Ordinal first_row = whole_offsets[first_subdomain];
   for (Ordinal s = first_subdomain; s <= last_subdomain; ++s)
     p.host_subdomain_offsets.push_back(whole_offsets[s] - first_row);
   const Ordinal n = p.host_subdomain_offsets.back();
-  std::vector<Ordinal> identity(n), part_of_row(n);
-  std::iota(identity.begin(), identity.end(), 0);
-  for (Ordinal s = 0; s < p.num_subdomains; ++s)
-    std::fill(part_of_row.begin() + p.host_subdomain_offsets[s],
-              part_of_row.begin() + p.host_subdomain_offsets[s + 1], s);
   p.subdomain_offsets = to_device(p.host_subdomain_offsets, "fgdd::mpi::subdomain_offsets");
-  p.perm = to_device(identity, "fgdd::mpi::perm");
-  p.iperm = to_device(original_rows, "fgdd::mpi::iperm");
-  p.part_of_row = to_device(part_of_row, "fgdd::mpi::part_of_row");
+  p.perm = uninitialized_view<Ordinal>("fgdd::mpi::perm", n);
+  p.part_of_row = uninitialized_view<Ordinal>("fgdd::mpi::part_of_row", n);
+  p.iperm = original_rows;
+  const auto perm = p.perm;
+  const auto part_of_row = p.part_of_row;
+  const auto offsets = p.subdomain_offsets;
+  Kokkos::parallel_for(
+      "fgdd::mpi::local_partition", Kokkos::RangePolicy<ExecSpace>(space, 0, p.num_subdomains),
+      KOKKOS_LAMBDA(const Ordinal s) {
+        for (Ordinal i = offsets(s); i < offsets(s + 1); ++i) {
+          perm(i) = i;
+          part_of_row(i) = s;
+        }
+      });
   return p;
+}
+
+OffsetView compose(const ExecSpace& space, const OffsetView& outer, const OffsetView& inner,
+                   const std::string& label) {
+  OffsetView composed(uninitialized_view<Offset>(label, inner.extent(0)));
+  Kokkos::parallel_for(
+      label, RowPolicy(space, 0, inner.extent(0)),
+      KOKKOS_LAMBDA(const Offset e) { composed(e) = outer(inner(e)); });
+  return composed;
+}
+
+OrdinalView shifted(const ExecSpace& space, const OrdinalView& v, Ordinal shift,
+                    const std::string& label) {
+  OrdinalView out(uninitialized_view<Ordinal>(label, v.extent(0)));
+  Kokkos::parallel_for(
+      label, RowPolicy(space, 0, v.extent(0)),
+      KOKKOS_LAMBDA(const Offset i) { out(i) = v(i) + shift; });
+  return out;
 }
 
 void gather_blocks(const ExecSpace& space, Kokkos::View<const Scalar*, DeviceType> values,
@@ -78,7 +210,7 @@ void gather_blocks(const ExecSpace& space, Kokkos::View<const Scalar*, DeviceTyp
                    Kokkos::View<Scalar*, DeviceType> target) {
   const Offset b2 = Offset(block_size) * Offset(block_size);
   Kokkos::parallel_for(
-      "fgdd::mpi::gather_values", Kokkos::RangePolicy<ExecSpace>(space, 0, target.extent(0)),
+      "fgdd::mpi::gather_values", RowPolicy(space, 0, target.extent(0)),
       KOKKOS_LAMBDA(const Offset k) { target(k) = values(sources(k / b2) * b2 + k % b2); });
 }
 

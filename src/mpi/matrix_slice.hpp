@@ -1,6 +1,7 @@
-// One rank's rows of A_p on the host (a Slice) and what both ways of building a
+// One rank's rows of A_p on the device (a Slice) and what both ways of building a
 // DistributedMatrix do with it: split it into the diagonal and off-rank blocks, describe the
-// rank's subdomains, and replay the split on the device for new values.
+// rank's subdomains, and replay the split for new values. Every step is a device kernel: on
+// the host these loops made a two-rank setup 100 times slower than a one-rank one.
 #pragma once
 
 #include "core/sparse_matrix.hpp"
@@ -12,27 +13,62 @@
 
 namespace fgdd::detail {
 
-// One rank's rows of a CSR/BSR array triple, columns still in A_p's numbering.
+using OffsetView = Kokkos::View<Offset*, DeviceType>;
+using OrdinalView = Kokkos::View<Ordinal*, DeviceType>;
+
+// One rank's rows of a CSR/BSR array triple: columns sorted and distinct within each row, still
+// in A_p's numbering.
 struct Slice {
-  std::vector<Offset> row_map;  // starts at 0
-  std::vector<Ordinal> cols;
-  std::vector<Scalar> values;
+  OffsetView row_map;  // starts at 0
+  OrdinalView cols;
+  Kokkos::View<Scalar*, DeviceType> values;
 };
 
-// A square matrix of the slice's rows (columns already local).
-SparseMatrix to_matrix(Ordinal block_rows, int block_size, Slice&& slice);
+// A slice of host arrays on the device (tests build them so).
+Slice to_device_slice(const std::vector<Offset>& row_map, const std::vector<Ordinal>& cols,
+                      const std::vector<Scalar>& values);
 
-// Splits this rank's rows of A_p into the diagonal block (columns [first, last)) and the
-// off-rank block (ghost columns, numbered in sorted order); *_source: for each block of either,
-// the index of the slice's block it came from.
-void split_columns(const Slice& rows, Ordinal first, Ordinal last, int block_size,
-                   SparseMatrix& diagonal, OffRankBlock& off_rank,
-                   std::vector<Offset>& diagonal_source, std::vector<Offset>& off_rank_source);
+// Shifts a row map cut out of a longer one to start at 0; returns its entry count.
+Offset rebase_row_map(const ExecSpace& space, const OffsetView& row_map);
+
+// The diagonal and off-rank blocks of a slice, with the slice's block behind each of their
+// blocks.
+struct SplitSlice {
+  SparseMatrix diagonal;  // columns [first, last), renumbered from 0
+  OffRankBlock off_rank;  // ghost columns, numbered in sorted order
+  OffsetView diagonal_source, off_rank_source;
+};
+
+// Splits this rank's rows of A_p at its own columns [first, last). Every row must hold its
+// diagonal block (the diagonal block is built as a validated matrix without checks).
+SplitSlice split_columns(const ExecSpace& space, const Slice& rows, Ordinal first, Ordinal last,
+                         int block_size);
+
+// The rank's dropped matrix: the diagonal block's entries inside its subdomains (partition:
+// local_partition's), with the slice's block behind each (through diagonal_source).
+struct DroppedSlice {
+  SparseMatrix dropped;
+  OffsetView source;
+};
+DroppedSlice drop_couplings(const ExecSpace& space, const SparseMatrix& diagonal,
+                            const OffsetView& diagonal_source, const Partition& partition);
+
+// The distinct values of v in ascending order (v is left alone), on the device.
+OrdinalView sorted_distinct(const ExecSpace& space, const OrdinalView& v, const std::string& label);
 
 // This rank's subdomains [first_subdomain, last_subdomain) of whole_offsets in local
 // numbering: perm is the identity, iperm keeps the caller's rows (original_rows) for messages.
-Partition local_partition(const std::vector<Ordinal>& whole_offsets, Ordinal first_subdomain,
-                          Ordinal last_subdomain, std::vector<Ordinal>&& original_rows);
+Partition local_partition(const ExecSpace& space, const std::vector<Ordinal>& whole_offsets,
+                          Ordinal first_subdomain, Ordinal last_subdomain,
+                          OrdinalView original_rows);
+
+// composed(e) = outer(inner(e)): a source map through another.
+OffsetView compose(const ExecSpace& space, const OffsetView& outer, const OffsetView& inner,
+                   const std::string& label);
+
+// out(i) = v(i) + shift.
+OrdinalView shifted(const ExecSpace& space, const OrdinalView& v, Ordinal shift,
+                    const std::string& label);
 
 // target block e = values block sources(e), on the device.
 void gather_blocks(const ExecSpace& space, Kokkos::View<const Scalar*, DeviceType> values,

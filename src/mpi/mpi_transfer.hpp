@@ -1,6 +1,6 @@
 // Typed MPI transfers for setup: broadcasts of small arrays, all-to-alls, the root's scatter of
-// contiguous slices of large host arrays (chunked, so slices beyond 2³¹ elements work), and the
-// host/device copies around them.
+// contiguous slices of large host or device arrays (chunked, so slices beyond 2³¹ elements
+// work), and the host/device copies around them.
 #pragma once
 
 #include "core/host_copy.hpp"
@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace fgdd {
@@ -97,6 +98,34 @@ std::vector<T> scatter_ranges(const Communicator& comm, const T* whole,
     for (Offset at = 0; at < count; at += chunk)
       MPI_Recv(mine.data() + at, int(std::min(chunk, count - at)), mpi_type<T>(), 0, 0, comm.get(),
                MPI_STATUS_IGNORE);
+  }
+  return mine;
+}
+
+// The same from the root's device array (others pass an empty view), into device memory: only
+// the other ranks' slices pass through the host, the root's own never leaves the device.
+template <class View>
+Kokkos::View<typename View::non_const_value_type*, DeviceType> scatter_device_ranges(
+    const Communicator& comm, const View& whole, const std::vector<Offset>& starts,
+    const std::vector<Offset>& ends, Offset count, const std::string& label) {
+  using T = typename View::non_const_value_type;
+  constexpr Offset chunk = Offset(1) << 28;
+  Kokkos::View<T*, DeviceType> mine(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
+                                    count);
+  if (comm.is_root()) {
+    for (int r = 1; r < comm.size(); ++r) {
+      const HostCopy<T> part = host_copy(Kokkos::subview(whole, std::make_pair(starts[r], ends[r])));
+      for (Offset at = 0; at < part.extent(0); at += chunk)
+        MPI_Send(part.data() + at, int(std::min(chunk, part.extent(0) - at)), mpi_type<T>(), r, 0,
+                 comm.get());
+    }
+    Kokkos::deep_copy(mine, Kokkos::subview(whole, std::make_pair(starts[0], ends[0])));
+  } else {
+    HostCopy<T> received(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), count);
+    for (Offset at = 0; at < count; at += chunk)
+      MPI_Recv(received.data() + at, int(std::min(chunk, count - at)), mpi_type<T>(), 0, 0,
+               comm.get(), MPI_STATUS_IGNORE);
+    Kokkos::deep_copy(mine, received);
   }
   return mine;
 }

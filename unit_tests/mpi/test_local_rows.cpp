@@ -176,7 +176,9 @@ TEST_CASE("LocalRows: update_values then solve equals a fresh setup", "[mpi][dis
   for (std::size_t k = 0; k < changed.values.size(); ++k)
     changed.values[k] *= 1 + 0.2 * std::sin(double(k + s.mine.first_block_row));
   SolverOptions options;
-  options.set_all({"subdomain_rows=50"});
+  // Natural chunks: a partition that ignores the values (the GPU default, multilevel, weighs
+  // edges by them, so a fresh setup of the new values may cut differently).
+  options.set_all({"subdomain_rows=50", "partitioner=natural"});
   const auto solve = [&](DistributedSolver& solver) {
     const Offset n = solver.matrix().num_rows();
     Vector b("b", n), x("x", n);
@@ -272,6 +274,28 @@ TEST_CASE("LocalRows: bad input is the same typed error on every rank", "[mpi][d
   CHECK_THROWS_WITH(
       solver.update_values(space, other),
       FGDD_CONTAINS("block row " + std::to_string(last_row) + " has another pattern"));
+  // The last row one block shorter: a changed count is another pattern too.
+  LocalRows shorter = s.mine;
+  if (last) {
+    shorter.col_ind.pop_back();
+    shorter.values.resize(shorter.col_ind.size() * shorter.block_size * shorter.block_size);
+    --shorter.row_map.back();
+  }
+  CHECK_THROWS_WITH(
+      solver.update_values(space, shorter),
+      FGDD_CONTAINS("block row " + std::to_string(last_row) + " has another pattern"));
+  // The same pattern with a NaN among the new values: InvalidMatrix naming the block.
+  LocalRows nan_values = s.mine;
+  if (last) nan_values.values.back() = std::nan("");
+  bool nan_thrown = false;
+  try {
+    solver.update_values(space, nan_values);
+  } catch (const InvalidMatrix& error) {
+    nan_thrown = true;
+    CHECK(error.row() == last_row);
+    CHECK_THAT(error.what(), FGDD_CONTAINS("NaN"));
+  }
+  CHECK(nan_thrown);
   Vector wrong("wrong", 1), empty("empty", 0);
   CHECK_THROWS_AS(solver.solve(space, empty, empty), InvalidInput);
   CHECK_THROWS_AS(solver.solve_rows(space, wrong, wrong), DimensionMismatch);

@@ -2,15 +2,18 @@
 // the root generates A, DistributedSolver spreads whole subdomains over the ranks (or, with
 // --input local_rows, each rank generates and passes only its own planes), and each
 // rank's DD preconditioner apply, the distributed SpMV (halo exchange included) and a full
-// BiCGSTAB solve are timed. A time is the slowest rank's, best of the repeats. Run it with
-// mpirun -np 1, 2, ... (one rank per GPU); the root prints one JSON line per problem.
+// BiCGSTAB solve are timed, and the SpMV's parts: the local product, one halo exchange alone,
+// one global sum. A time is the slowest rank's, best of the repeats. Run it with mpirun -np 1,
+// 2, ... (one rank per GPU); the root prints one JSON line per problem.
 #include "bench_common.hpp"
 
 #include "core/errors.hpp"
 #include "core/generators.hpp"
 #include "core/matrix_market.hpp"
+#include "core/spmv.hpp"
 #include "mpi/distributed_solver.hpp"
 #include "mpi/generate_local_rows.hpp"
+#include "mpi/halo_exchange.hpp"
 #include "mpi/local_rows.hpp"
 #include "mpi/read_matrix_market_rows.hpp"
 
@@ -108,6 +111,19 @@ int benchmark_main(const Communicator& comm, int argc, char* argv[]) {
             : bench::slowest_rank_seconds(comm, space, 1, options.repeats, apply);
     const double spmv_s = bench::slowest_rank_seconds(comm, space, 1, options.repeats,
                                                       [&] { op.apply(space, r, z); });
+    // The SpMV's parts: the rank's own block, one forward halo exchange, one global sum.
+    const double local_spmv_s = bench::slowest_rank_seconds(
+        comm, space, 1, options.repeats, [&] { spmv(space, A.diagonal(), r, z); });
+    HaloExchange halo(comm, A.halo(), A.block_size());
+    Vector ghosts("fgdd::bench::ghosts", A.halo().num_ghosts() * A.block_size());
+    const double halo_s = bench::slowest_rank_seconds(comm, space, 1, options.repeats, [&] {
+      halo.start_forward(space, r);
+      halo.finish_forward(ghosts);
+    });
+    const double sum_s = bench::slowest_rank_seconds(comm, space, 1, options.repeats, [&] {
+      double pair[2] = {1.0, 2.0};
+      comm.sum(pair, 2);
+    });
     Kokkos::deep_copy(r, 1.0);  // b = ones, as fgdd-solve
     SolveResult result;
     const double solve_s = bench::slowest_rank_seconds(comm, space, 1, 1, [&] {
@@ -139,6 +155,10 @@ int benchmark_main(const Communicator& comm, int argc, char* argv[]) {
           .add("setup_s", solver.setup_seconds(), fixed(6))
           .add("apply_s", apply_s, scientific(6))
           .add("spmv_s", spmv_s, scientific(6))
+          .add("local_spmv_s", local_spmv_s, scientific(6))
+          .add("halo_s", halo_s, scientific(6))
+          .add("peer_halo", halo.peer_to_peer())
+          .add("global_sum_s", sum_s, scientific(6))
           .add("solve_s", solve_s, fixed(6))
           .add("iterations", result.iterations)
           .add("status", to_string(result.status))

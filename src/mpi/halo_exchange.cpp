@@ -14,6 +14,7 @@ HaloExchange::HaloExchange(const Communicator& comm, const HaloPlan& plan, int b
       plan_(plan),
       block_size_(block_size),
       halo_space_(detail::concurrent_instance(ExecSpace())),
+      peer_(std::make_unique<PeerHalo>(comm, plan, block_size)),
       send_buffer_("fgdd::mpi::send_buffer", plan.num_send_rows() * block_size) {
   if (!comm.device_pointers_ok()) {
     host_send_ = decltype(host_send_)("fgdd::mpi::host_send", send_buffer_.extent(0));
@@ -51,17 +52,23 @@ void HaloExchange::wait() {
 void HaloExchange::start_forward(const ExecSpace& space, ConstVector x) {
   space.fence();  // x is written; halo_space_ has no other way to wait for space
   const auto rows = plan_.send_rows;
-  const auto buffer = send_buffer_;
+  const auto buffer = peer_->active() ? peer_->send_buffer() : send_buffer_;
   const Offset b = block_size_;
   Kokkos::parallel_for(
-      "fgdd::mpi::pack_halo", Kokkos::RangePolicy<ExecSpace>(halo_space_, 0, buffer.extent(0)),
+      "fgdd::mpi::pack_halo",
+      Kokkos::RangePolicy<ExecSpace>(halo_space_, 0, plan_.num_send_rows() * b),
       KOKKOS_LAMBDA(const Offset k) { buffer(k) = x(Offset(rows(k / b)) * b + k % b); });
-  if (!comm_.device_pointers_ok()) Kokkos::deep_copy(halo_space_, host_send_, buffer);
+  if (!comm_.device_pointers_ok() && !peer_->active())
+    Kokkos::deep_copy(halo_space_, host_send_, buffer);
 }
 
 void HaloExchange::finish_forward(Vector ghosts) {
   const bool direct = comm_.device_pointers_ok();
-  halo_space_.fence();  // MPI reads the packed rows next
+  halo_space_.fence();  // the neighbours or MPI read the packed rows next
+  if (peer_->active()) {
+    peer_->fetch(halo_space_, ghosts);
+    return;
+  }
   post(direct ? ghosts.data() : host_ghosts_.data(),
        direct ? send_buffer_.data() : host_send_.data(), plan_.recv_offsets, plan_.send_offsets,
        forward_tag);

@@ -1,12 +1,15 @@
 // Moves a HaloPlan's data: forward (owners send rows of x, neighbours receive ghosts) for
 // y = A x, and reverse (ghost contributions go back and are added at the owner) for y = Aᵀ x.
 // Buffers are packed and unpacked by device kernels; MPI gets device pointers when it can
-// read them (Communicator::device_pointers_ok) and host copies otherwise.
+// read them (Communicator::device_pointers_ok); otherwise ranks on one node read each other's
+// packed rows directly (PeerHalo, CUDA), and host copies go through MPI where neither works.
 #pragma once
 
 #include "mpi/communicator.hpp"
 #include "mpi/distributed_matrix.hpp"
+#include "mpi/peer_halo.hpp"
 
+#include <memory>
 #include <vector>
 
 namespace fgdd {
@@ -35,6 +38,9 @@ class HaloExchange {
   void start_forward(const ExecSpace& space, ConstVector x);
   void finish_forward(Vector ghosts);
 
+  // Whether forward halos are read from the neighbours' device memory (PeerHalo).
+  bool peer_to_peer() const noexcept { return peer_->active(); }
+
   // Reverse: sends ghost_sums to the ghosts' owners, who add them into y at the send rows.
   void start_reverse(const ExecSpace& space, ConstVector ghost_sums);
   void finish_reverse_add(const ExecSpace& space, Vector y);
@@ -48,6 +54,7 @@ class HaloExchange {
   const HaloPlan& plan_;
   int block_size_;
   ExecSpace halo_space_;  // packs and stages forward halos beside the local product
+  std::unique_ptr<PeerHalo> peer_;  // forward halos between ranks on one node, if active
   Vector send_buffer_;  // plan.num_send_rows() × b: packed rows, or received contributions
   // Staging without GPU-aware MPI. Copies into them are stream-ordered; each start_* fences
   // before MPI reads them, so a copy from the previous exchange is done before they are reused.

@@ -5,13 +5,12 @@
 #include "mpi/distributed_matrix.hpp"
 
 #include "core/errors.hpp"
-#include "core/matrix_build.hpp"
 #include "mpi/matrix_slice.hpp"
 #include "mpi/mpi_transfer.hpp"
 
 #include <algorithm>
-#include <numeric>
 #include <string>
+#include <utility>
 
 namespace fgdd {
 

@@ -2,15 +2,12 @@
 // where its ghost columns went from their owners, and builds its slice of A_p on the device,
 // which then goes the way of a slice scattered from the root (matrix_slice.hpp).
 #include "core/errors.hpp"
-#include "core/matrix_build.hpp"
 #include "mpi/distributed_matrix.hpp"
 #include "mpi/local_rows_on_device.hpp"
 #include "mpi/matrix_slice.hpp"
 #include "mpi/mpi_transfer.hpp"
 #include "partition/partition_matrix.hpp"
 
-#include <algorithm>
-#include <numeric>
 #include <string>
 #include <utility>
 

@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/exclusive_scan.hpp"
+#include "core/find_in_row.hpp"
 #include "core/first_row_where.hpp"
 #include "core/host_copy.hpp"
 #include "core/huge_pages.hpp"
@@ -15,34 +16,6 @@ namespace fgdd::detail {
 namespace {
 
 using RowPolicy = Kokkos::RangePolicy<ExecSpace>;
-
-// Whether sorted columns [begin, end) hold value.
-KOKKOS_INLINE_FUNCTION bool holds(const OrdinalView& cols, Offset begin, Offset end,
-                                  Ordinal value) {
-  while (begin < end) {
-    const Offset middle = begin + (end - begin) / 2;
-    if (cols(middle) == value) return true;
-    if (cols(middle) < value)
-      begin = middle + 1;
-    else
-      end = middle;
-  }
-  return false;
-}
-
-// The k in [begin, end) with cols(k) == value (cols ascending there), else end.
-KOKKOS_INLINE_FUNCTION Offset find_sorted(const OrdinalView& cols, Offset begin, Offset end,
-                                          Ordinal value) {
-  Offset low = begin, high = end;
-  while (low < high) {
-    const Offset middle = low + (high - low) / 2;
-    if (cols(middle) < value)
-      low = middle + 1;
-    else
-      high = middle;
-  }
-  return low < end && cols(low) == value ? low : end;
-}
 
 // The first local row whose values hold NaN or Inf (rows when none).
 Ordinal first_non_finite_row(const ExecSpace& space, const OffsetView& row_map,
@@ -97,7 +70,7 @@ SortedLocalRows sort_local_rows(const ExecSpace& space, const LocalRows& mine,
           if (cols(k) < 0 || cols(k) >= global_rows) return true;
           if (k > begin && cols(k) == cols(k - 1)) return true;
         }
-        if (!holds(cols, begin, end, first + i)) return true;
+        if (find_sorted(cols, begin, end, first + i) == end) return true;
         for (Offset k = begin * b2; k < end * b2; ++k)
           if (!detail::isfinite(values(k))) return true;
         return false;

@@ -1,6 +1,7 @@
 #include "mpi/matrix_slice.hpp"
 
 #include "core/exclusive_scan.hpp"
+#include "core/find_in_row.hpp"
 #include "core/host_copy.hpp"
 #include "core/huge_pages.hpp"
 #include "partition/reorder.hpp"
@@ -12,19 +13,6 @@ namespace fgdd::detail {
 namespace {
 
 using RowPolicy = Kokkos::RangePolicy<ExecSpace>;
-
-// The first k in [begin, end) with cols(k) >= value (cols ascending there), else end.
-KOKKOS_INLINE_FUNCTION Offset first_at_least(const OrdinalView& cols, Offset begin, Offset end,
-                                             Ordinal value) {
-  while (begin < end) {
-    const Offset middle = begin + (end - begin) / 2;
-    if (cols(middle) < value)
-      begin = middle + 1;
-    else
-      end = middle;
-  }
-  return begin;
-}
 
 // The rows i with row_map(i) < row_map(i + 1), ascending.
 OrdinalView boundary_rows(const ExecSpace& space, const OffsetView& row_map) {
@@ -94,8 +82,8 @@ SplitSlice split_columns(const ExecSpace& space, const Slice& rows, Ordinal firs
   Kokkos::parallel_for(
       "fgdd::mpi::own_columns", RowPolicy(space, 0, n), KOKKOS_LAMBDA(const Ordinal i) {
         const Offset begin = row_map(i), end = row_map(i + 1);
-        own_begin(i) = first_at_least(cols, begin, end, first);
-        own_end(i) = first_at_least(cols, own_begin(i), end, last);
+        own_begin(i) = first_not_below(cols, begin, end, first);
+        own_end(i) = first_not_below(cols, own_begin(i), end, last);
         diagonal_rows(i) = own_end(i) - own_begin(i);
         ghost_rows(i) = (end - begin) - diagonal_rows(i);
       });
@@ -127,7 +115,7 @@ SplitSlice split_columns(const ExecSpace& space, const Slice& rows, Ordinal firs
   const Offset distinct = ghosts.extent(0);
   Kokkos::parallel_for(
       "fgdd::mpi::number_ghosts", RowPolicy(space, 0, ghost), KOKKOS_LAMBDA(const Offset k) {
-        ghost_cols(k) = Ordinal(first_at_least(ghosts, 0, distinct, ghost_cols(k)));
+        ghost_cols(k) = Ordinal(first_not_below(ghosts, 0, distinct, ghost_cols(k)));
       });
 
   const Offset b2 = Offset(block_size) * Offset(block_size);

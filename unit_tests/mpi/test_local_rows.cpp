@@ -35,14 +35,16 @@ LocalRows rows_of(const SparseMatrix& A, Ordinal first, Ordinal count, bool reve
 }
 
 // Uneven consecutive ranges: rank r gets a share growing with r (r + 1 parts of 1 + … + P),
-// cut at multiples of unit (a grid plane, so each rank's rows are a grid of whole planes).
+// cut at multiples of unit (a grid plane, so each rank's rows are a grid of whole planes), and
+// at least one unit each.
 std::vector<Ordinal> uneven_offsets(Ordinal rows, int ranks, Ordinal unit) {
   const Ordinal units = rows / unit, parts = ranks * (ranks + 1) / 2;
   std::vector<Ordinal> offsets(1, 0);
-  Ordinal done = 0;
+  Ordinal done = 0, units_so_far = 0;
   for (int r = 0; r < ranks; ++r) {
     done += r + 1;
-    offsets.push_back(r + 1 == ranks ? rows : units * done / parts * unit);
+    units_so_far = std::min(std::max(units * done / parts, units_so_far + 1), units - (ranks - 1 - r));
+    offsets.push_back(r + 1 == ranks ? rows : units_so_far * unit);
   }
   return offsets;
 }

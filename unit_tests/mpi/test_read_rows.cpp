@@ -137,12 +137,15 @@ TEST_CASE("read_matrix_market_rows equals the serial reader's rows", "[mpi][dist
     remove_shared(comm, path);
   }
   // A comment line longer than a rank's byte range: ranks whose range lies inside it read no
-  // lines, and the next rank starts after it.
+  // lines, and the next rank starts after it. At least a row per rank.
   {
-    const std::string path =
-        shared_file(comm, "long_comment.mtx",
-                    "%%MatrixMarket matrix coordinate real general\n3 3 4\n%" +
-                        std::string(600, '-') + "\n1 1 4\n2 2 5\n3 3 6\n3 1 -1\n");
+    const int n = std::max(3, comm.size());
+    std::string text = "%%MatrixMarket matrix coordinate real general\n" + std::to_string(n) +
+                       " " + std::to_string(n) + " " + std::to_string(n + 1) + "\n%" +
+                       std::string(600, '-') + "\n";
+    for (int i = 1; i <= n; ++i)
+      text += std::to_string(i) + " " + std::to_string(i) + " " + std::to_string(i + 3) + "\n";
+    const std::string path = shared_file(comm, "long_comment.mtx", text + "3 1 -1\n");
     check_same_rows(read_matrix_market_rows(comm, path), serial_rows(comm, path));
     remove_shared(comm, path);
   }

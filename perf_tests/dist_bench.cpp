@@ -3,7 +3,8 @@
 // --input local_rows, each rank generates and passes only its own planes), and each
 // rank's DD preconditioner apply, the distributed SpMV (halo exchange included) and a full
 // BiCGSTAB solve are timed, and the SpMV's parts: the local product, one halo exchange alone,
-// one global sum. A time is the slowest rank's, best of the repeats. Run it with mpirun -np 1,
+// one global sum; the setup's steps are the slowest rank's each (the rest of setup_s is the
+// factorization). A time is the slowest rank's, best of the repeats. Run it with mpirun -np 1,
 // 2, ... (one rank per GPU); the root prints one JSON line per problem.
 #include "bench_common.hpp"
 
@@ -133,6 +134,10 @@ int benchmark_main(const Communicator& comm, int argc, char* argv[]) {
     double sizes[3] = {double(A.halo().num_ghosts()), double(A.partition().num_subdomains),
                        double(n)};
     double largest = comm.max(double(n));
+    const DistributedSetupSteps& steps = A.setup_steps();
+    const double step_max[5] = {comm.max(steps.rows), comm.max(steps.partition),
+                                comm.max(steps.renumber), comm.max(steps.split),
+                                comm.max(steps.halo_plan)};
     comm.sum(sizes, 3);
     if (comm.is_root()) {
       using bench::fixed;
@@ -153,6 +158,11 @@ int benchmark_main(const Communicator& comm, int argc, char* argv[]) {
           .add("ghost_block_rows", sizes[0], fixed(0))
           .add("read_s", read_s, fixed(6))
           .add("setup_s", solver.setup_seconds(), fixed(6))
+          .add("setup_rows_s", step_max[0], fixed(6))
+          .add("setup_partition_s", step_max[1], fixed(6))
+          .add("setup_renumber_s", step_max[2], fixed(6))
+          .add("setup_split_s", step_max[3], fixed(6))
+          .add("setup_halo_plan_s", step_max[4], fixed(6))
           .add("apply_s", apply_s, scientific(6))
           .add("spmv_s", spmv_s, scientific(6))
           .add("local_spmv_s", local_spmv_s, scientific(6))

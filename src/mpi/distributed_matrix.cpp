@@ -122,6 +122,7 @@ HaloPlan plan_halo(const Communicator& comm, const RowDistribution& distribution
 DistributedMatrix::DistributedMatrix(const ExecSpace& space, const Communicator& comm,
                                      const PartitionedMatrix* whole_on_root)
     : comm_(comm) {
+  Kokkos::Timer timer;
   int block_size = 1;
   std::vector<Ordinal> subdomain_offsets;
   std::vector<Offset> entry_starts;  // the root's: each rank's first block in A_p's arrays
@@ -153,7 +154,10 @@ DistributedMatrix::DistributedMatrix(const ExecSpace& space, const Communicator&
   const detail::OrdinalView original_rows = scatter_device_ranges(
       comm_, root ? whole_on_root->partition.iperm : detail::OrdinalView(),
       starts_of(row_offsets), ends_of(row_offsets), Offset(last - first), "fgdd::mpi::iperm");
+  space.fence();
+  steps_.rows = timer.seconds();
 
+  timer.reset();
   comm_.run_collectively([&] {
     detail::SplitSlice split = detail::split_columns(space, permuted, first, last, block_size);
     diagonal_ = std::move(split.diagonal);
@@ -170,7 +174,10 @@ DistributedMatrix::DistributedMatrix(const ExecSpace& space, const Communicator&
     dropped_source_ = dropped.source;
     space.fence();
   });
+  steps_.split = timer.seconds();
+  timer.reset();
   halo_ = plan_halo(comm_, distribution_, off_rank_.ghost_rows);
+  steps_.halo_plan = timer.seconds();
 }
 
 void DistributedMatrix::update_values(const ExecSpace& space,

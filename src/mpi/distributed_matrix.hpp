@@ -55,6 +55,15 @@ struct HaloPlan {
 HaloPlan plan_halo(const Communicator& comm, const RowDistribution& distribution,
                    const std::vector<Ordinal>& ghost_rows);
 
+// Where this rank's DistributedMatrix construction went, in seconds (each step ends fenced).
+struct DistributedSetupSteps {
+  double rows = 0;       // its rows received from the root, or uploaded, checked and sorted
+  double partition = 0;  // LocalRows: partitioning its diagonal block
+  double renumber = 0;   // LocalRows: its ghost columns, their owners' numbering, its A_p rows
+  double split = 0;      // the diagonal and off-rank blocks, its subdomains, the dropped matrix
+  double halo_plan = 0;  // agreeing on the halo messages with the other ranks
+};
+
 class DistributedMatrix {
  public:
   // Collective. The root (rank 0) passes the partitioned whole matrix (partition_matrix of A),
@@ -102,6 +111,7 @@ class DistributedMatrix {
   const Partition& local_order() const;
   const PartitionReport& local_report() const noexcept { return local_report_; }
   bool from_local_rows() const noexcept { return from_local_rows_; }
+  const DistributedSetupSteps& setup_steps() const noexcept { return steps_; }
 
  private:
   // For each block of diagonal(), off_rank() and dropped(), the block of this rank's slice of
@@ -114,6 +124,7 @@ class DistributedMatrix {
   Kokkos::View<Ordinal*, DeviceType> pattern_cols_;
   Partition local_order_;
   PartitionReport local_report_;
+  DistributedSetupSteps steps_;
   // The root only: where each rank's values start in A_p's arrays.
   std::vector<Offset> permuted_value_starts_;
   Communicator comm_;

@@ -25,12 +25,19 @@ DistributedMatrix::DistributedMatrix(const ExecSpace& space, const Communicator&
   detail::SortedLocalRows sorted;
   detail::OrdinalView ghosts;
   std::vector<Ordinal> host_ghosts;
+  Kokkos::Timer timer;
   comm_.run_collectively([&] {
     sorted = detail::sort_local_rows(space, mine, offsets.back());
+    space.fence();
+    steps_.rows = timer.seconds();
+    timer.reset();
     const PartitionedMatrix local = partition_matrix(
         space, detail::diagonal_block(space, sorted, first, block_size), local_grid, options);
     local_order_ = local.partition;
     local_report_ = local.report;
+    space.fence();
+    steps_.partition = timer.seconds();
+    timer.reset();
     ghosts = detail::ghost_columns(space, sorted, first);
     host_ghosts = detail::to_host_vector(ghosts);
   });
@@ -51,6 +58,9 @@ DistributedMatrix::DistributedMatrix(const ExecSpace& space, const Communicator&
     const detail::Slice slice = detail::renumbered_slice(
         space, sorted, local_order_, first, ghosts,
         to_device(renumbered_ghosts, "fgdd::mpi::renumbered_ghosts"), block_size, source);
+    space.fence();
+    steps_.renumber = timer.seconds();
+    timer.reset();
     detail::SplitSlice split = detail::split_columns(space, slice, first, last, block_size);
     diagonal_ = std::move(split.diagonal);
     off_rank_ = std::move(split.off_rank);
@@ -70,8 +80,11 @@ DistributedMatrix::DistributedMatrix(const ExecSpace& space, const Communicator&
     pattern_row_map_ = sorted.row_map;
     pattern_cols_ = sorted.caller_cols;
     space.fence();
+    steps_.split = timer.seconds();
   });
+  timer.reset();
   halo_ = plan_halo(comm_, distribution_, off_rank_.ghost_rows);
+  steps_.halo_plan = timer.seconds();
 }
 
 void DistributedMatrix::update_values(const ExecSpace& space, const LocalRows& mine) {

@@ -10,6 +10,9 @@
 // Or, where no rank should hold the whole matrix, each rank passes its own rows:
 //   solver.setup(space, my_rows);                   // fgdd::LocalRows
 //   solver.solve_rows(space, b_mine, x_mine);       // this rank's rows, its ordering
+//
+// Setup, solves, new values and destruction are collective: every rank does them in the same
+// order (destruction too, where halos go between the ranks' device memory: peer_halo.hpp).
 #pragma once
 
 #include "krylov/krylov_workspace.hpp"

@@ -3,6 +3,8 @@
 // its ghosts from them over NVLink or PCIe, instead of device → host → MPI → host → device.
 // The send buffers alternate between two, so one handshake per exchange (zero-byte messages:
 // "my rows are packed") also tells a rank that its neighbours finished reading the other buffer.
+// Construction, every fetch and destruction are collective among neighbours: a rank frees its
+// buffers only after its neighbours closed their mappings of them (a handshake).
 #pragma once
 
 #include "mpi/communicator.hpp"

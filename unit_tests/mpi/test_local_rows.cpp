@@ -268,6 +268,27 @@ TEST_CASE("LocalRows: bad input is the same typed error on every rank", "[mpi][d
                      }),
                      first_column, "NaN");
 
+  // Arrays of the wrong shape on the last rank: the same InvalidMatrix on every rank.
+  const Ordinal last_first = s.offsets[comm.size() - 1];
+  LocalRows decreasing = s.mine;
+  if (last) decreasing.row_map[1] = decreasing.row_map[2] + 1;
+  CHECK_THROWS_WITH(solver.setup(space, decreasing, {}),
+                    FGDD_CONTAINS("row map decreases at block row " +
+                                  std::to_string(last_first + 1)));
+  LocalRows extra_column = s.mine;
+  if (last) {
+    extra_column.col_ind.push_back(0);
+    extra_column.values.resize(extra_column.values.size() +
+                               extra_column.block_size * extra_column.block_size);
+  }
+  CHECK_THROWS_WITH(solver.setup(space, extra_column, {}), FGDD_CONTAINS("the row map ends at"));
+  LocalRows short_values = s.mine;
+  if (last) short_values.values.pop_back();
+  CHECK_THROWS_WITH(solver.setup(space, short_values, {}), FGDD_CONTAINS("values for"));
+  LocalRows shifted_start = s.mine;
+  if (last) shifted_start.row_map.front() = 1;
+  CHECK_THROWS_WITH(solver.setup(space, shifted_start, {}), FGDD_CONTAINS("offsets from 0"));
+
   // After a good setup: another pattern in update_values, the root's vectors in solve, and
   // vectors of the wrong length in solve_rows.
   solver.setup(space, s.mine, s.local_grid);

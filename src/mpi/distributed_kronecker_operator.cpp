@@ -75,8 +75,9 @@ DistributedKroneckerMatrices::DistributedKroneckerMatrices(
       throw InvalidInput("the root rank passed no M or L to DistributedKroneckerMatrices");
     const SharedPatternPair pair = on_union_pattern(space, *M_on_root, *L_on_root);
     // Subdomains of the union pattern serve both matrices (and the stage matrices a M + τ b L).
-    PartitionedMatrix both =
-        partition_matrix(space, combine_shared(space, 1.0, pair.M, 1.0, pair.L), grid, options);
+    const SparseMatrix combined = combine_shared(space, 1.0, pair.M, 1.0, pair.L);
+    PartitionedMatrix both = partition_matrix(
+        space, combined, grid, per_rank_partition(options, combined, comm.size()));
     root_partition_ = both.partition;
     report_ = both.report;
     whole_M = std::make_unique<PartitionedMatrix>(PartitionedMatrix{

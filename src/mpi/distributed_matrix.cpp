@@ -18,6 +18,14 @@ int RowDistribution::owner_of(Ordinal block_row) const {
   return detail::owner_of(block_row_offsets, block_row);
 }
 
+PartitionOptions per_rank_partition(PartitionOptions options, const SparseMatrix& A, int ranks) {
+  if (options.subdomain_rows != 0) return options;
+  const Offset b = Offset(A.block_size());
+  const Offset share = (Offset(A.num_block_rows()) + Offset(ranks) - 1) / Offset(ranks) * b;
+  options.subdomain_rows = default_subdomain_rows(A.block_size(), share);
+  return options;
+}
+
 RowDistribution distribute_subdomains(const std::vector<Ordinal>& subdomain_offsets, int ranks) {
   const int subdomains = int(subdomain_offsets.size()) - 1;
   if (subdomains < ranks)

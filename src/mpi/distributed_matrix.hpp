@@ -22,6 +22,11 @@ struct RowDistribution {
   int owner_of(Ordinal block_row) const;
 };
 
+// The options the root partitions the whole matrix A with for ranks ranks: a default subdomain
+// size (subdomain_rows = 0) becomes the one for a rank's share of the rows, as each rank's own
+// setup would choose it (on CPUs one subdomain per thread of every rank, not of the root alone).
+PartitionOptions per_rank_partition(PartitionOptions options, const SparseMatrix& A, int ranks);
+
 // Ranks get contiguous subdomain ranges with about equal row counts. Throws InvalidInput when
 // there are fewer subdomains than ranks.
 RowDistribution distribute_subdomains(const std::vector<Ordinal>& subdomain_offsets, int ranks);

@@ -52,8 +52,8 @@ void DistributedSolver::setup(const ExecSpace& space, const SparseMatrix* A_on_r
   comm_.run_collectively([&] {
     if (!comm_.is_root()) return;
     if (!A_on_root) throw InvalidInput("the root rank passed no matrix to DistributedSolver");
-    whole_ = std::make_unique<PartitionedMatrix>(
-        partition_matrix(space, *A_on_root, grid, options_.partition));
+    whole_ = std::make_unique<PartitionedMatrix>(partition_matrix(
+        space, *A_on_root, grid, per_rank_partition(options_.partition, *A_on_root, comm_.size())));
     report_ = whole_->report;
   });
   matrix_ = std::make_unique<DistributedMatrix>(space, comm_, whole_.get());

@@ -223,6 +223,43 @@ TEST_CASE("DistributedSolver converges like Solver on the same partition", "[mpi
   }
 }
 
+TEST_CASE("DistributedSolver's default subdomain size is a rank's, so every rank gets some",
+          "[mpi][dist]") {
+  // On CPUs the default is one subdomain per thread; from the root's view alone that was one
+  // subdomain for the whole matrix, refused with two ranks. Without a grid (a file's matrix)
+  // and with one.
+  const Communicator comm;
+  const ExecSpace space;
+  for (const bool with_grid : {false, true}) {
+    CAPTURE(with_grid, comm.size());
+    const GeneratedProblem problem = generate_problem("gen:convdiff:14");
+    const GridInfo grid = with_grid ? problem.grid : GridInfo{};
+    DistributedSolver solver(comm, SolverOptions{});
+    solver.setup(space, comm.is_root() ? &problem.matrix : nullptr, grid);
+    const PartitionOptions per_rank = per_rank_partition(PartitionOptions{}, problem.matrix,
+                                                         comm.size());
+    if (comm.is_root())  // the root partitioned, with a rank's default
+      CHECK(solver.partition_report().cap_rows ==
+            Offset(per_rank.subdomain_block_rows(1, problem.matrix.num_rows())));
+    const Offset n = problem.matrix.num_rows();
+    Vector b("b", comm.is_root() ? n : 0), x("x", comm.is_root() ? n : 0);
+    Kokkos::deep_copy(b, 1.0);
+    CHECK(solver.solve(space, b, x).converged());
+  }
+  if (host_memory) {  // one subdomain per thread of every rank
+    const SparseMatrix A = generate_problem("gen:lap7:12").matrix;
+    const Offset threads = Offset(ExecSpace().concurrency());
+    const Offset share = (Offset(A.num_block_rows()) + comm.size() - 1) / comm.size();
+    CHECK(per_rank_partition(PartitionOptions{}, A, comm.size()).subdomain_rows ==
+          default_subdomain_rows(1, share));
+    CHECK(default_subdomain_rows(1, share) <= (threads == 1 ? share : share * 106 / 100 + 1));
+  }
+  PartitionOptions given;
+  given.subdomain_rows = 77;
+  CHECK(per_rank_partition(given, generate_problem("gen:lap7:6").matrix, comm.size())
+            .subdomain_rows == 77);
+}
+
 TEST_CASE("DistributedSolver gives the same bits run to run at a fixed rank count",
           "[mpi][dist][reproducible]") {
   // Issue 34: setup and solve from scratch five times; x (gathered on the root), the iteration

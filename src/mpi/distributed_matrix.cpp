@@ -19,10 +19,8 @@ int RowDistribution::owner_of(Ordinal block_row) const {
 }
 
 PartitionOptions per_rank_partition(PartitionOptions options, const SparseMatrix& A, int ranks) {
-  if (options.subdomain_rows != 0) return options;
-  const Offset b = Offset(A.block_size());
-  const Offset share = (Offset(A.num_block_rows()) + Offset(ranks) - 1) / Offset(ranks) * b;
-  options.subdomain_rows = default_subdomain_rows(A.block_size(), share);
+  if (options.subdomain_rows == 0)
+    options.subdomain_rows = default_subdomain_rows(A.block_size(), A.num_rows(), ranks);
   return options;
 }
 

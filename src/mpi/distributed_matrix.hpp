@@ -23,8 +23,8 @@ struct RowDistribution {
 };
 
 // The options the root partitions the whole matrix A with for ranks ranks: a default subdomain
-// size (subdomain_rows = 0) becomes the one for a rank's share of the rows, as each rank's own
-// setup would choose it (on CPUs one subdomain per thread of every rank, not of the root alone).
+// size (subdomain_rows = 0) becomes default_subdomain_rows for that many ranks (on CPUs one
+// subdomain per thread of every rank, not of the root alone; on GPUs enough for every device).
 PartitionOptions per_rank_partition(PartitionOptions options, const SparseMatrix& A, int ranks);
 
 // Ranks get contiguous subdomain ranges with about equal row counts. Throws InvalidInput when

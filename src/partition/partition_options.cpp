@@ -19,23 +19,25 @@ Offset max_subdomain_rows(int block_size) {
   return rows - rows % Offset(block_size);
 }
 
-Offset default_subdomain_rows(int block_size, Offset num_rows) {
+Offset default_subdomain_rows(int block_size, Offset num_rows, int ranks) {
   const Offset b = Offset(block_size);
+  const Offset devices = std::max(Offset(ranks), Offset(1));
   if (host_memory) {
     // One subdomain per thread: each thread factors and solves its own block in sequence, so
     // more subdomains than threads only drop couplings (block Jacobi with one block per rank,
     // as PETSc runs on CPUs; Serial gets the exact ILU(0) of the whole matrix). 6 % above an
     // even share, because METIS is asked for parts of 95 % of the cap (metis_num_parts).
-    const Offset threads = std::max(Offset(ExecSpace().concurrency()), Offset(1));
+    const Offset threads =
+        std::max(Offset(ExecSpace().concurrency()), Offset(1)) * devices;
     const Offset block_rows = (num_rows + b - 1) / b;
     if (threads == 1) return std::max(block_rows, Offset(1)) * b;
     const Offset share = (block_rows * 106 + threads * 100 - 1) / (threads * 100);
     return std::max(share, Offset(1)) * b;
   }
-  // Enough subdomains for the device: one per 512 of its concurrent threads (four per SM of
+  // Enough subdomains for each device: one per 512 of its concurrent threads (four per SM of
   // 2,048 threads on NVIDIA GPUs), else most SMs idle during the apply.
   const Offset wanted =
-      std::max(Offset(ExecSpace().concurrency()) / gpu_threads_per_subdomain, Offset(1));
+      std::max(Offset(ExecSpace().concurrency()) / gpu_threads_per_subdomain, Offset(1)) * devices;
   const Offset filling = (num_rows + wanted - 1) / wanted;
   const Offset rows = std::clamp(filling, gpu_min_default_rows, gpu_max_default_rows);
   return std::min(max_subdomain_rows(block_size), std::max(rows - rows % b, b));

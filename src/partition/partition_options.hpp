@@ -76,7 +76,9 @@ inline constexpr Offset gpu_threads_per_subdomain = 512;
 // share of the rows per thread (concurrency()), in whole blocks, so METIS makes one part per
 // thread (chunks of the natural or RCM order: one per thread up to 17 threads, a few less
 // beyond): a thread solves its subdomain in sequence, so every further subdomain only drops
-// couplings (docs/PERFORMANCE.md, finite-element systems).
-Offset default_subdomain_rows(int block_size, Offset num_rows);
+// couplings (docs/PERFORMANCE.md, finite-element systems). ranks: the matrix is split over that
+// many MPI ranks, each with its own device (its share of the rows) or its own threads (one
+// subdomain per thread of every rank).
+Offset default_subdomain_rows(int block_size, Offset num_rows, int ranks = 1);
 
 }  // namespace fgdd

@@ -223,6 +223,17 @@ TEST_CASE("DistributedSolver converges like Solver on the same partition", "[mpi
   }
 }
 
+namespace {
+
+// Subdomains the default setup of A (no grid) makes over the ranks.
+Ordinal solver_subdomains(const Communicator& comm, const SparseMatrix& A) {
+  DistributedSolver solver(comm, SolverOptions{});
+  solver.setup(ExecSpace(), comm.is_root() ? &A : nullptr, GridInfo{});
+  return solver.matrix().distribution().subdomain_offsets.back();
+}
+
+}  // namespace
+
 TEST_CASE("DistributedSolver's default subdomain size is a rank's, so every rank gets some",
           "[mpi][dist]") {
   // On CPUs the default is one subdomain per thread; from the root's view alone that was one
@@ -246,13 +257,12 @@ TEST_CASE("DistributedSolver's default subdomain size is a rank's, so every rank
     Kokkos::deep_copy(b, 1.0);
     CHECK(solver.solve(space, b, x).converged());
   }
-  if (host_memory) {  // one subdomain per thread of every rank
+  if (host_memory && comm.size() > 1) {  // one subdomain per thread of every rank, 6 % slack
     const SparseMatrix A = generate_problem("gen:lap7:12").matrix;
-    const Offset threads = Offset(ExecSpace().concurrency());
-    const Offset share = (Offset(A.num_block_rows()) + comm.size() - 1) / comm.size();
-    CHECK(per_rank_partition(PartitionOptions{}, A, comm.size()).subdomain_rows ==
-          default_subdomain_rows(1, share));
-    CHECK(default_subdomain_rows(1, share) <= (threads == 1 ? share : share * 106 / 100 + 1));
+    const Offset parts = Offset(ExecSpace().concurrency()) * comm.size();
+    const Offset cap = per_rank_partition(PartitionOptions{}, A, comm.size()).subdomain_rows;
+    CHECK(cap == (Offset(A.num_rows()) * 106 + parts * 100 - 1) / (parts * 100));
+    CHECK(solver_subdomains(comm, A) == Ordinal(parts));
   }
   PartitionOptions given;
   given.subdomain_rows = 77;

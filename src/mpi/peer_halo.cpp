@@ -39,17 +39,16 @@ cudaStream_t stream_of(const Space& space) {
 // Whether this rank wants the peer path: more than one rank, all on this node, MPI that cannot
 // take device pointers, and FGDD_PEER_HALO not 0.
 bool wanted(const Communicator& comm) {
-  const char* setting = std::getenv("FGDD_PEER_HALO");
-  if (setting && std::string(setting) == "0") return false;
-  if (comm.size() < 2 || comm.device_pointers_ok() ||
-      !std::is_same_v<ExecSpace::memory_space, Kokkos::CudaSpace>)
-    return false;
+  if (comm.size() < 2) return false;  // the same on every rank
+  // Collective, so every rank splits before any rank's own settings can say no.
   MPI_Comm node;
   MPI_Comm_split_type(comm.get(), MPI_COMM_TYPE_SHARED, comm.rank(), MPI_INFO_NULL, &node);
   int node_ranks = 0;
   MPI_Comm_size(node, &node_ranks);
   MPI_Comm_free(&node);
-  return node_ranks == comm.size();
+  const char* setting = std::getenv("FGDD_PEER_HALO");
+  return node_ranks == comm.size() && !(setting && std::string(setting) == "0") &&
+         !comm.device_pointers_ok() && std::is_same_v<ExecSpace::memory_space, Kokkos::CudaSpace>;
 }
 
 // What a rank tells each neighbour: its two send buffers and where that neighbour's rows start.

@@ -102,29 +102,44 @@ std::vector<T> scatter_ranges(const Communicator& comm, const T* whole,
   return mine;
 }
 
-// The same from the root's device array (others pass an empty view), into device memory: only
-// the other ranks' slices pass through the host, the root's own never leaves the device.
+// The same from the root's device array (others pass an empty view), into device memory. The
+// root's own slice never leaves the device; the others' go straight from and to device memory
+// where MPI takes its pointers (host backends, GPU-aware MPI), else through host copies.
 template <class View>
 Kokkos::View<typename View::non_const_value_type*, DeviceType> scatter_device_ranges(
     const Communicator& comm, const View& whole, const std::vector<Offset>& starts,
     const std::vector<Offset>& ends, Offset count, const std::string& label) {
   using T = typename View::non_const_value_type;
   constexpr Offset chunk = Offset(1) << 28;
+  const auto send = [&](const T* data, Offset length, int to) {
+    for (Offset at = 0; at < length; at += chunk)
+      MPI_Send(data + at, int(std::min(chunk, length - at)), mpi_type<T>(), to, 0, comm.get());
+  };
+  const auto receive = [&](T* data) {
+    for (Offset at = 0; at < count; at += chunk)
+      MPI_Recv(data + at, int(std::min(chunk, count - at)), mpi_type<T>(), 0, 0, comm.get(),
+               MPI_STATUS_IGNORE);
+  };
+  const bool direct = comm.device_pointers_ok();
   Kokkos::View<T*, DeviceType> mine(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
                                     count);
   if (comm.is_root()) {
+    ExecSpace().fence();  // kernels wrote whole; MPI may read it next
     for (int r = 1; r < comm.size(); ++r) {
-      const HostCopy<T> part = host_copy(Kokkos::subview(whole, std::make_pair(starts[r], ends[r])));
-      for (Offset at = 0; at < part.extent(0); at += chunk)
-        MPI_Send(part.data() + at, int(std::min(chunk, part.extent(0) - at)), mpi_type<T>(), r, 0,
-                 comm.get());
+      const auto part = Kokkos::subview(whole, std::make_pair(starts[r], ends[r]));
+      if (direct) {
+        send(part.data(), part.extent(0), r);
+      } else {
+        const HostCopy<T> staged = host_copy(part);
+        send(staged.data(), staged.extent(0), r);
+      }
     }
     Kokkos::deep_copy(mine, Kokkos::subview(whole, std::make_pair(starts[0], ends[0])));
+  } else if (direct) {
+    receive(mine.data());
   } else {
     HostCopy<T> received(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), count);
-    for (Offset at = 0; at < count; at += chunk)
-      MPI_Recv(received.data() + at, int(std::min(chunk, count - at)), mpi_type<T>(), 0, 0,
-               comm.get(), MPI_STATUS_IGNORE);
+    receive(received.data());
     Kokkos::deep_copy(mine, received);
   }
   return mine;

@@ -32,15 +32,7 @@ KOKKOS_INLINE_FUNCTION Offset find_sorted(const Cols& cols, Offset begin, Offset
 KOKKOS_INLINE_FUNCTION Offset find_in_row(const SparseMatrix::RowMap& row_map,
                                           const SparseMatrix::ColumnIndices& col_ind, Ordinal row,
                                           Ordinal col) {
-  Offset lo = row_map(row), hi = row_map(row + 1);
-  while (lo < hi) {
-    const Offset mid = lo + (hi - lo) / 2;
-    if (col_ind(mid) < col)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo < row_map(row + 1) && col_ind(lo) == col ? lo : row_map(row + 1);
+  return find_sorted(col_ind, row_map(row), row_map(row + 1), col);
 }
 
 }  // namespace fgdd::detail

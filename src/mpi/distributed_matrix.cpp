@@ -165,25 +165,24 @@ DistributedMatrix::DistributedMatrix(const ExecSpace& space, const Communicator&
 
   timer.reset();
   comm_.run_collectively([&] {
-    detail::SplitSlice split = detail::split_columns(space, permuted, first, last, block_size);
-    diagonal_ = std::move(split.diagonal);
-    off_rank_ = std::move(split.off_rank);
-    diagonal_source_ = split.diagonal_source;
-    off_rank_source_ = split.off_rank_source;
-    partition_ = detail::local_partition(space, subdomain_offsets,
-                                         distribution_.subdomain_offsets[me],
-                                         distribution_.subdomain_offsets[me + 1], original_rows);
-    // Subdomains never leave the rank: it drops its own couplings (nothing more to send).
-    detail::DroppedSlice dropped =
-        detail::drop_couplings(space, diagonal_, diagonal_source_, partition_);
-    dropped_ = dropped.dropped;
-    dropped_source_ = dropped.source;
-    space.fence();
+    adopt(detail::rank_blocks(space, permuted, first, last, block_size, subdomain_offsets,
+                              distribution_.subdomain_offsets[me],
+                              distribution_.subdomain_offsets[me + 1], original_rows, {}));
   });
   steps_.split = timer.seconds();
   timer.reset();
   halo_ = plan_halo(comm_, distribution_, off_rank_.ghost_rows);
   steps_.halo_plan = timer.seconds();
+}
+
+void DistributedMatrix::adopt(detail::RankBlocks&& blocks) {
+  diagonal_ = std::move(blocks.split.diagonal);
+  off_rank_ = std::move(blocks.split.off_rank);
+  diagonal_source_ = blocks.split.diagonal_source;
+  off_rank_source_ = blocks.split.off_rank_source;
+  partition_ = std::move(blocks.partition);
+  dropped_ = blocks.dropped.dropped;
+  dropped_source_ = blocks.dropped.source;
 }
 
 void DistributedMatrix::update_values(const ExecSpace& space,

@@ -13,6 +13,10 @@
 
 namespace fgdd {
 
+namespace detail {
+struct RankBlocks;
+}
+
 // Who owns what, the same on every rank. Rank r owns block rows
 // [block_row_offsets[r], block_row_offsets[r+1]) of A_p and subdomains
 // [subdomain_offsets[r], subdomain_offsets[r+1]).
@@ -119,6 +123,9 @@ class DistributedMatrix {
   const DistributedSetupSteps& setup_steps() const noexcept { return steps_; }
 
  private:
+  // Takes what both constructors build from this rank's slice (mpi/matrix_slice.hpp).
+  void adopt(detail::RankBlocks&& blocks);
+
   // For each block of diagonal(), off_rank() and dropped(), the block of this rank's slice of
   // A_p it holds (LocalRows constructor: the caller's block): the split and drop done once,
   // replayed on the device for new values.

@@ -61,25 +61,14 @@ DistributedMatrix::DistributedMatrix(const ExecSpace& space, const Communicator&
     space.fence();
     steps_.renumber = timer.seconds();
     timer.reset();
-    detail::SplitSlice split = detail::split_columns(space, slice, first, last, block_size);
-    diagonal_ = std::move(split.diagonal);
-    off_rank_ = std::move(split.off_rank);
-    diagonal_source_ = detail::compose(space, source, split.diagonal_source,
-                                       "fgdd::mpi::diagonal_source");
-    off_rank_source_ = detail::compose(space, source, split.off_rank_source,
-                                       "fgdd::mpi::off_rank_source");
     // The caller's global rows of this rank's A_p rows, for messages.
     const detail::OrdinalView original_rows =
         detail::shifted(space, local_order_.iperm, first, "fgdd::mpi::iperm");
-    partition_ = detail::local_partition(space, local_order_.host_subdomain_offsets, 0,
-                                         local_order_.num_subdomains, original_rows);
-    detail::DroppedSlice dropped =
-        detail::drop_couplings(space, diagonal_, diagonal_source_, partition_);
-    dropped_ = dropped.dropped;
-    dropped_source_ = dropped.source;
+    adopt(detail::rank_blocks(space, slice, first, last, block_size,
+                              local_order_.host_subdomain_offsets, 0, local_order_.num_subdomains,
+                              original_rows, source));
     pattern_row_map_ = sorted.row_map;
     pattern_cols_ = sorted.caller_cols;
-    space.fence();
     steps_.split = timer.seconds();
   });
   timer.reset();
@@ -110,7 +99,8 @@ void DistributedMatrix::update_values(const ExecSpace& space, const LocalRows& m
   });
   Kokkos::View<Scalar*, DeviceType> values;
   // The pattern is the one checked at construction; only the values are new.
-  comm_.run_collectively([&] { values = detail::upload_values(space, mine); });
+  comm_.run_collectively(
+      [&] { values = detail::upload_values(space, mine, pattern_row_map_); });
   const int b = block_size();
   detail::gather_blocks(space, values, diagonal_source_, b, diagonal_.values());
   detail::gather_blocks(space, values, off_rank_source_, b, off_rank_.values);

@@ -103,10 +103,10 @@ Ordinal first_changed_row(const ExecSpace& space, const OffsetView& row_map,
   return std::min(changed, common);
 }
 
-Kokkos::View<Scalar*, DeviceType> upload_values(const ExecSpace& space, const LocalRows& mine) {
+Kokkos::View<Scalar*, DeviceType> upload_values(const ExecSpace& space, const LocalRows& mine,
+                                                const OffsetView& row_map) {
   check_local_shape(mine);
   const auto values = to_device(mine.values, "fgdd::mpi::new_values");
-  const OffsetView row_map = to_device(mine.row_map, "fgdd::mpi::new_row_map");
   const Ordinal bad = first_non_finite_row(space, row_map, values, mine.block_size);
   if (bad < mine.num_block_rows()) check_row_values(mine, bad);
   return values;

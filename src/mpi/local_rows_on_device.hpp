@@ -31,8 +31,10 @@ SortedLocalRows sort_local_rows(const ExecSpace& space, const LocalRows& mine,
 Ordinal first_changed_row(const ExecSpace& space, const OffsetView& row_map,
                           const OrdinalView& cols, const LocalRows& mine);
 
-// The caller's values on the device; InvalidMatrix naming the first block with NaN or Inf.
-Kokkos::View<Scalar*, DeviceType> upload_values(const ExecSpace& space, const LocalRows& mine);
+// The caller's values on the device, mine's pattern being row_map's (the setup's, already on the
+// device); InvalidMatrix naming the first block with NaN or Inf.
+Kokkos::View<Scalar*, DeviceType> upload_values(const ExecSpace& space, const LocalRows& mine,
+                                                const OffsetView& row_map);
 
 // The caller's diagonal block (columns [first, first + rows)) as a square matrix in local
 // numbering, and for each of its blocks the caller's block behind it.

@@ -32,12 +32,6 @@ OrdinalView boundary_rows(const ExecSpace& space, const OffsetView& row_map) {
 
 }  // namespace
 
-Slice to_device_slice(const std::vector<Offset>& row_map, const std::vector<Ordinal>& cols,
-                      const std::vector<Scalar>& values) {
-  return {to_device(row_map, "fgdd::mpi::slice_row_map"), to_device(cols, "fgdd::mpi::slice_cols"),
-          to_device(values, "fgdd::mpi::slice_values")};
-}
-
 Offset rebase_row_map(const ExecSpace& space, const OffsetView& row_map) {
   Offset base = 0, end = 0;
   Kokkos::deep_copy(base, Kokkos::subview(row_map, 0));
@@ -146,6 +140,27 @@ DroppedSlice drop_couplings(const ExecSpace& space, const SparseMatrix& diagonal
   if (local.dropped_source.extent(0) > 0)
     out.source = compose(space, diagonal_source, local.dropped_source, "fgdd::mpi::dropped_source");
   return out;
+}
+
+RankBlocks rank_blocks(const ExecSpace& space, const Slice& slice, Ordinal first, Ordinal last,
+                       int block_size, const std::vector<Ordinal>& subdomain_offsets,
+                       Ordinal first_subdomain, Ordinal last_subdomain, OrdinalView original_rows,
+                       const OffsetView& caller_source) {
+  RankBlocks blocks;
+  blocks.split = split_columns(space, slice, first, last, block_size);
+  if (caller_source.is_allocated()) {
+    blocks.split.diagonal_source = compose(space, caller_source, blocks.split.diagonal_source,
+                                           "fgdd::mpi::diagonal_source");
+    blocks.split.off_rank_source = compose(space, caller_source, blocks.split.off_rank_source,
+                                           "fgdd::mpi::off_rank_source");
+  }
+  blocks.partition = local_partition(space, subdomain_offsets, first_subdomain, last_subdomain,
+                                     original_rows);
+  // Subdomains never leave the rank: it drops its own couplings (nothing more to send).
+  blocks.dropped = drop_couplings(space, blocks.split.diagonal, blocks.split.diagonal_source,
+                                  blocks.partition);
+  space.fence();
+  return blocks;
 }
 
 Partition local_partition(const ExecSpace& space, const std::vector<Ordinal>& whole_offsets,

@@ -24,10 +24,6 @@ struct Slice {
   Kokkos::View<Scalar*, DeviceType> values;
 };
 
-// A slice of host arrays on the device (tests build them so).
-Slice to_device_slice(const std::vector<Offset>& row_map, const std::vector<Ordinal>& cols,
-                      const std::vector<Scalar>& values);
-
 // Shifts a row map cut out of a longer one to start at 0; returns its entry count.
 Offset rebase_row_map(const ExecSpace& space, const OffsetView& row_map);
 
@@ -52,6 +48,20 @@ struct DroppedSlice {
 };
 DroppedSlice drop_couplings(const ExecSpace& space, const SparseMatrix& diagonal,
                             const OffsetView& diagonal_source, const Partition& partition);
+
+// Everything a rank keeps of its slice of A_p: the split blocks, its subdomains
+// ([first_subdomain, last_subdomain) of subdomain_offsets, original_rows naming the caller's
+// rows) and its dropped matrix. With caller_source (the caller's block behind each of the
+// slice's), every source map names the caller's blocks; without (empty), the slice's.
+struct RankBlocks {
+  SplitSlice split;
+  Partition partition;
+  DroppedSlice dropped;
+};
+RankBlocks rank_blocks(const ExecSpace& space, const Slice& slice, Ordinal first, Ordinal last,
+                       int block_size, const std::vector<Ordinal>& subdomain_offsets,
+                       Ordinal first_subdomain, Ordinal last_subdomain, OrdinalView original_rows,
+                       const OffsetView& caller_source);
 
 // The distinct values of v in ascending order (v is left alone), on the device.
 OrdinalView sorted_distinct(const ExecSpace& space, const OrdinalView& v, const std::string& label);

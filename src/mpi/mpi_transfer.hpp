@@ -81,23 +81,35 @@ void broadcast(const Communicator& comm, std::vector<T>& values) {
   MPI_Bcast(values.data(), int(length), mpi_type<T>(), 0, comm.get());
 }
 
+// Point-to-point transfers of any length, in chunks MPI's int counts can hold (tag 0 for
+// scatters, 1 for gathers).
+template <class T>
+void send_chunks(const Communicator& comm, const T* data, Offset length, int to, int tag) {
+  constexpr Offset chunk = Offset(1) << 28;
+  for (Offset at = 0; at < length; at += chunk)
+    MPI_Send(data + at, int(std::min(chunk, length - at)), mpi_type<T>(), to, tag, comm.get());
+}
+template <class T>
+void receive_chunks(const Communicator& comm, T* data, Offset length, int from, int tag) {
+  constexpr Offset chunk = Offset(1) << 28;
+  for (Offset at = 0; at < length; at += chunk)
+    MPI_Recv(data + at, int(std::min(chunk, length - at)), mpi_type<T>(), from, tag, comm.get(),
+             MPI_STATUS_IGNORE);
+}
+
 // Rank r receives whole[starts[r], ends[r]) from the root, which passes whole (others
 // nullptr); count is the caller's own slice length.
 template <class T>
 std::vector<T> scatter_ranges(const Communicator& comm, const T* whole,
                               const std::vector<Offset>& starts, const std::vector<Offset>& ends,
                               Offset count) {
-  constexpr Offset chunk = Offset(1) << 28;
   std::vector<T> mine(count);
   if (comm.is_root()) {
     for (int r = 1; r < comm.size(); ++r)
-      for (Offset at = starts[r]; at < ends[r]; at += chunk)
-        MPI_Send(whole + at, int(std::min(chunk, ends[r] - at)), mpi_type<T>(), r, 0, comm.get());
+      send_chunks(comm, whole + starts[r], ends[r] - starts[r], r, 0);
     std::copy(whole + starts[0], whole + ends[0], mine.begin());
   } else {
-    for (Offset at = 0; at < count; at += chunk)
-      MPI_Recv(mine.data() + at, int(std::min(chunk, count - at)), mpi_type<T>(), 0, 0, comm.get(),
-               MPI_STATUS_IGNORE);
+    receive_chunks(comm, mine.data(), count, 0, 0);
   }
   return mine;
 }
@@ -110,16 +122,6 @@ Kokkos::View<typename View::non_const_value_type*, DeviceType> scatter_device_ra
     const Communicator& comm, const View& whole, const std::vector<Offset>& starts,
     const std::vector<Offset>& ends, Offset count, const std::string& label) {
   using T = typename View::non_const_value_type;
-  constexpr Offset chunk = Offset(1) << 28;
-  const auto send = [&](const T* data, Offset length, int to) {
-    for (Offset at = 0; at < length; at += chunk)
-      MPI_Send(data + at, int(std::min(chunk, length - at)), mpi_type<T>(), to, 0, comm.get());
-  };
-  const auto receive = [&](T* data) {
-    for (Offset at = 0; at < count; at += chunk)
-      MPI_Recv(data + at, int(std::min(chunk, count - at)), mpi_type<T>(), 0, 0, comm.get(),
-               MPI_STATUS_IGNORE);
-  };
   const bool direct = comm.device_pointers_ok();
   Kokkos::View<T*, DeviceType> mine(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
                                     count);
@@ -128,18 +130,18 @@ Kokkos::View<typename View::non_const_value_type*, DeviceType> scatter_device_ra
     for (int r = 1; r < comm.size(); ++r) {
       const auto part = Kokkos::subview(whole, std::make_pair(starts[r], ends[r]));
       if (direct) {
-        send(part.data(), part.extent(0), r);
+        send_chunks(comm, part.data(), part.extent(0), r, 0);
       } else {
         const HostCopy<T> staged = host_copy(part);
-        send(staged.data(), staged.extent(0), r);
+        send_chunks(comm, staged.data(), staged.extent(0), r, 0);
       }
     }
     Kokkos::deep_copy(mine, Kokkos::subview(whole, std::make_pair(starts[0], ends[0])));
   } else if (direct) {
-    receive(mine.data());
+    receive_chunks(comm, mine.data(), count, 0, 0);
   } else {
     HostCopy<T> received(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), count);
-    receive(received.data());
+    receive_chunks(comm, received.data(), count, 0, 0);
     Kokkos::deep_copy(mine, received);
   }
   return mine;
@@ -150,17 +152,12 @@ Kokkos::View<typename View::non_const_value_type*, DeviceType> scatter_device_ra
 template <class T>
 void gather_ranges(const Communicator& comm, const std::vector<T>& mine, T* whole,
                    const std::vector<Offset>& starts, const std::vector<Offset>& ends) {
-  constexpr Offset chunk = Offset(1) << 28;
   if (comm.is_root()) {
     std::copy(mine.begin(), mine.end(), whole + starts[0]);
     for (int r = 1; r < comm.size(); ++r)
-      for (Offset at = starts[r]; at < ends[r]; at += chunk)
-        MPI_Recv(whole + at, int(std::min(chunk, ends[r] - at)), mpi_type<T>(), r, 1, comm.get(),
-                 MPI_STATUS_IGNORE);
+      receive_chunks(comm, whole + starts[r], ends[r] - starts[r], r, 1);
   } else {
-    for (Offset at = 0; at < mine.size(); at += chunk)
-      MPI_Send(mine.data() + at, int(std::min(chunk, Offset(mine.size()) - at)), mpi_type<T>(), 0,
-               1, comm.get());
+    send_chunks(comm, mine.data(), Offset(mine.size()), 0, 1);
   }
 }
 

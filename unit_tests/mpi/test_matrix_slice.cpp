@@ -51,8 +51,9 @@ HostSlice random_slice(std::mt19937& rng, Ordinal rows, Ordinal first, Ordinal g
 
 void check_split(const HostSlice& s, Ordinal first, Ordinal last, int block_size) {
   const ExecSpace space;
-  const detail::SplitSlice split = detail::split_columns(
-      space, detail::to_device_slice(s.row_map, s.cols, s.values), first, last, block_size);
+  const detail::Slice slice{detail::to_device(s.row_map, "row_map"), detail::to_device(s.cols, "cols"),
+                            detail::to_device(s.values, "values")};
+  const detail::SplitSlice split = detail::split_columns(space, slice, first, last, block_size);
   // The reference: ghosts numbered in sorted order of their A_p column.
   std::vector<Ordinal> ghosts;
   for (const Ordinal c : s.cols)

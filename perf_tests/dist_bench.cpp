@@ -3,8 +3,8 @@
 // --input local_rows, each rank generates and passes only its own planes), and each
 // rank's DD preconditioner apply, the distributed SpMV (halo exchange included) and a full
 // BiCGSTAB solve are timed, and the SpMV's parts: the local product, one halo exchange alone,
-// one global sum; the setup's steps are the slowest rank's each (the rest of setup_s is the
-// factorization). A time is the slowest rank's, best of the repeats. Run it with mpirun -np 1,
+// one global sum; the setup's steps are the slowest rank's each (the matrix's, the root's
+// partition, the preconditioner, the operator's halo buffers). A time is the slowest rank's, best of the repeats. Run it with mpirun -np 1,
 // 2, ... (one rank per GPU); the root prints one JSON line per problem.
 #include "bench_common.hpp"
 
@@ -135,9 +135,12 @@ int benchmark_main(const Communicator& comm, int argc, char* argv[]) {
                        double(n)};
     double largest = comm.max(double(n));
     const DistributedSetupSteps& steps = A.setup_steps();
-    const double step_max[5] = {comm.max(steps.rows), comm.max(steps.partition),
+    const auto& solver_steps = solver.setup_steps();
+    const double step_max[8] = {comm.max(steps.rows), comm.max(steps.partition),
                                 comm.max(steps.renumber), comm.max(steps.split),
-                                comm.max(steps.halo_plan)};
+                                comm.max(steps.halo_plan), comm.max(solver_steps.root_partition),
+                                comm.max(solver_steps.preconditioner),
+                                comm.max(solver_steps.operator_setup)};
     comm.sum(sizes, 3);
     if (comm.is_root()) {
       using bench::fixed;
@@ -163,6 +166,9 @@ int benchmark_main(const Communicator& comm, int argc, char* argv[]) {
           .add("setup_renumber_s", step_max[2], fixed(6))
           .add("setup_split_s", step_max[3], fixed(6))
           .add("setup_halo_plan_s", step_max[4], fixed(6))
+          .add("setup_root_partition_s", step_max[5], fixed(6))
+          .add("setup_preconditioner_s", step_max[6], fixed(6))
+          .add("setup_operator_s", step_max[7], fixed(6))
           .add("apply_s", apply_s, scientific(6))
           .add("spmv_s", spmv_s, scientific(6))
           .add("local_spmv_s", local_spmv_s, scientific(6))

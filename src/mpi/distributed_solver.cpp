@@ -55,6 +55,8 @@ void DistributedSolver::setup(const ExecSpace& space, const SparseMatrix* A_on_r
     whole_ = std::make_unique<PartitionedMatrix>(partition_matrix(
         space, *A_on_root, grid, per_rank_partition(options_.partition, *A_on_root, comm_.size())));
     report_ = whole_->report;
+    space.fence();
+    steps_.root_partition = timer.seconds();
   });
   matrix_ = std::make_unique<DistributedMatrix>(space, comm_, whole_.get());
   finish_setup(space, timer);
@@ -76,16 +78,20 @@ void DistributedSolver::clear_setup() {
   matrix_.reset();
   whole_.reset();
   report_ = PartitionReport{};
+  steps_ = SetupSteps{};
   rows_b_ = Vector();
   rows_x_ = Vector();
 }
 
 void DistributedSolver::finish_setup(const ExecSpace& space, const Kokkos::Timer& timer) {
   const Offset rows = Offset(matrix_->global_num_block_rows()) * matrix_->block_size();
+  Kokkos::Timer step;
   comm_.run_collectively([&] {
     detail::check_options_for_problem(options_, rows);
     preconditioner_ = detail::make_preconditioner(space, options_, matrix_->diagonal(),
                                                   matrix_->dropped(), matrix_->partition());
+    space.fence();
+    steps_.preconditioner = step.seconds();
     // The solve allocates on each rank alone; a rank failing there would leave the others
     // waiting in a reduction, so each checks now that its share can be had.
     const KrylovOptions krylov = detail::krylov_for_problem(options_.krylov, rows);
@@ -97,8 +103,10 @@ void DistributedSolver::finish_setup(const ExecSpace& space, const Kokkos::Timer
                                          ? " (restart " + std::to_string(krylov.restart) + ")"
                                          : std::string()));
   });
+  step.reset();
   operator_ = std::make_unique<DistributedOperator>(*matrix_);
   space.fence();
+  steps_.operator_setup = step.seconds();
   setup_seconds_ = comm_.max(timer.seconds());
 }
 

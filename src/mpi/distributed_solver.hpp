@@ -73,6 +73,13 @@ class DistributedSolver {
   const PartitionReport& partition_report() const noexcept { return report_; }
   double setup_seconds() const noexcept { return setup_seconds_; }
   double update_seconds() const noexcept { return update_seconds_; }
+  // Where this rank's setup went besides the matrix's own steps (matrix().setup_steps()).
+  struct SetupSteps {
+    double root_partition = 0;  // root input, on the root: partitioning the whole matrix
+    double preconditioner = 0;  // its preconditioner: level sets and factorization
+    double operator_setup = 0;  // its operator: halo buffers, peer mappings between GPUs
+  };
+  const SetupSteps& setup_steps() const noexcept { return steps_; }
 
  private:
   // What either setup builds, dropped before it starts again.
@@ -95,6 +102,7 @@ class DistributedSolver {
   KrylovWorkspace workspace_;  // the Krylov method's vectors, kept from solve to solve
   double setup_seconds_ = 0;
   double update_seconds_ = 0;
+  SetupSteps steps_;
 };
 
 }  // namespace fgdd

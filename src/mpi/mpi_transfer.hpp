@@ -6,6 +6,7 @@
 #include "core/host_copy.hpp"
 #include "core/types.hpp"
 #include "mpi/communicator.hpp"
+#include "mpi/peer_copy.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -116,7 +117,8 @@ std::vector<T> scatter_ranges(const Communicator& comm, const T* whole,
 
 // The same from the root's device array (others pass an empty view), into device memory. The
 // root's own slice never leaves the device; the others' go straight from and to device memory
-// where MPI takes its pointers (host backends, GPU-aware MPI), else through host copies.
+// where MPI takes its pointers (host backends, GPU-aware MPI), else from device to device
+// where the ranks share a node (peer_copy.hpp), else through host copies.
 template <class View>
 Kokkos::View<typename View::non_const_value_type*, DeviceType> scatter_device_ranges(
     const Communicator& comm, const View& whole, const std::vector<Offset>& starts,
@@ -125,8 +127,21 @@ Kokkos::View<typename View::non_const_value_type*, DeviceType> scatter_device_ra
   const bool direct = comm.device_pointers_ok();
   Kokkos::View<T*, DeviceType> mine(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
                                     count);
+  if (comm.is_root()) ExecSpace().fence();  // kernels wrote whole; MPI or peers read it next
+  if (!direct) {
+    std::vector<std::uint64_t> byte_starts, byte_lengths;
+    for (std::size_t r = 0; comm.is_root() && r < starts.size(); ++r) {
+      byte_starts.push_back(std::uint64_t(starts[r]) * sizeof(T));
+      byte_lengths.push_back(std::uint64_t(ends[r] - starts[r]) * sizeof(T));
+    }
+    if (peer_scatter_bytes(comm, comm.is_root() ? whole.data() : nullptr, byte_starts,
+                           byte_lengths, std::uint64_t(count) * sizeof(T), mine.data())) {
+      if (comm.is_root())
+        Kokkos::deep_copy(mine, Kokkos::subview(whole, std::make_pair(starts[0], ends[0])));
+      return mine;
+    }
+  }
   if (comm.is_root()) {
-    ExecSpace().fence();  // kernels wrote whole; MPI may read it next
     for (int r = 1; r < comm.size(); ++r) {
       const auto part = Kokkos::subview(whole, std::make_pair(starts[r], ends[r]));
       if (direct) {

@@ -1,10 +1,10 @@
 #include "mpi/peer_halo.hpp"
 
 #include "core/errors.hpp"
+#include "mpi/peer_copy.hpp"
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <string>
 #include <type_traits>
 
@@ -36,21 +36,6 @@ cudaStream_t stream_of(const Space& space) {
     return nullptr;
 }
 
-// Whether this rank wants the peer path: more than one rank, all on this node, MPI that cannot
-// take device pointers, and FGDD_PEER_HALO not 0.
-bool wanted(const Communicator& comm) {
-  if (comm.size() < 2) return false;  // the same on every rank
-  // Collective, so every rank splits before any rank's own settings can say no.
-  MPI_Comm node;
-  MPI_Comm_split_type(comm.get(), MPI_COMM_TYPE_SHARED, comm.rank(), MPI_INFO_NULL, &node);
-  int node_ranks = 0;
-  MPI_Comm_size(node, &node_ranks);
-  MPI_Comm_free(&node);
-  const char* setting = std::getenv("FGDD_PEER_HALO");
-  return node_ranks == comm.size() && !(setting && std::string(setting) == "0") &&
-         !comm.device_pointers_ok() && std::is_same_v<ExecSpace::memory_space, Kokkos::CudaSpace>;
-}
-
 // What a rank tells each neighbour: its two send buffers and where that neighbour's rows start.
 struct Exported {
   cudaIpcMemHandle_t handles[2];
@@ -64,9 +49,7 @@ struct Exported {
 PeerHalo::PeerHalo(const Communicator& comm, const HaloPlan& plan, int block_size)
     : comm_(comm), plan_(plan), block_size_(block_size) {
 #if defined(KOKKOS_ENABLE_CUDA)
-  int want = wanted(comm) ? 1 : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &want, 1, MPI_INT, MPI_MIN, comm.get());
-  if (!want) return;
+  if (!peer_access_wanted(comm, "FGDD_PEER_HALO")) return;
   taking_part_ = true;  // on every rank alike: release() then meets its neighbours
   const std::size_t count = std::max<std::size_t>(1, plan.num_send_rows() * block_size);
   Exported mine{};

@@ -8,6 +8,7 @@
 #include "core/matrix_build.hpp"
 #include "core/matrix_market.hpp"
 #include "core/spmv.hpp"
+#include "kron/kronecker_kernel.hpp"
 #include "kron/kronecker_operator.hpp"
 #include "kron/kronecker_problem.hpp"
 #include "kron/merged_layout.hpp"
@@ -292,6 +293,53 @@ TEST_CASE("the Kronecker operator equals the explicit matrix", "[kronecker]") {
       Vector y("y", n * s);
       spmv(ExecSpace(), make_matrix(K), reference::to_device(x), y);
       check_close(reference::to_host(y), expected, magnitude, terms);
+    }
+  }
+}
+
+TEST_CASE("the Kronecker product over a list of block rows leaves the others alone",
+          "[kronecker]") {
+  const double tau = 0.7;
+  for (const MatrixPair& pair : small_pairs()) {
+    const Ordinal blocks = pair.M.num_block_rows();
+    const Offset b = pair.M.block_size(), n = pair.M.num_rows();
+    // Every third block row and the last (none repeated), and the single first row.
+    std::vector<Ordinal> every_third;
+    for (Ordinal i = 0; i < blocks; i += 3) every_third.push_back(i);
+    if (every_third.back() != blocks - 1) every_third.push_back(blocks - 1);
+    for (const std::vector<Ordinal>& listed : {every_third, std::vector<Ordinal>{0}}) {
+      for (int s = 1; s <= 4; s += 3) {
+        CAPTURE(pair.name, s, listed.size());
+        const StageCoefficients c = random_coefficients(s, 60u + s);
+        const HostMatrixArrays K = explicit_kronecker(pair.M, pair.L, c, tau);
+        const auto x = reference::random_vector(n * s, 70u + s);
+        const auto y0 = reference::random_vector(n * s, 80u + s);
+        std::vector<double> product, magnitude;
+        host_product(K, false, x, product, magnitude);
+        // Expected (stacked): y0 + K x on the listed rows, y0 bit for bit elsewhere.
+        std::vector<bool> in_list(std::size_t(blocks), false);
+        for (const Ordinal i : listed) in_list[std::size_t(i)] = true;
+        std::vector<double> expected = y0, bound(y0.size(), 0.0);
+        std::vector<bool> computed(y0.size(), false);
+        for (Offset k = 0; k < Offset(s); ++k)
+          for (Offset row = 0; row < n; ++row) {
+            const Offset at = k * n + row;
+            if (!in_list[std::size_t(row / b)]) continue;
+            expected[at] += product[at];
+            bound[at] = magnitude[at] + std::abs(y0[at]);
+            computed[at] = true;
+          }
+        const Vector y = reference::to_device(to_merged(y0, s));
+        detail::kronecker_rows(ExecSpace(), blocks, int(b), s, detail::block_rows(pair.M),
+                               reference::to_device(to_merged(x, s)), detail::block_rows(pair.L),
+                               reference::to_device(to_merged(x, s)),
+                               detail::stage_coefficients_on_device(c, tau), true, y,
+                               reference::to_device(listed));
+        const std::vector<double> got = to_stacked(y, s);
+        check_close(got, expected, bound, double(s) * double(n) + 1);
+        for (std::size_t at = 0; at < got.size(); ++at)
+          if (!computed[at]) CHECK(got[at] == y0[at]);
+      }
     }
   }
 }

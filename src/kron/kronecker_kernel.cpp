@@ -23,6 +23,11 @@ using ScratchValues =
 using RandomAccessVector =
     Kokkos::View<const Scalar*, DeviceType, Kokkos::MemoryTraits<Kokkos::RandomAccess>>;
 
+// The block row a kernel's position p computes: p itself, or only(p) when a row list is given.
+KOKKOS_INLINE_FUNCTION Ordinal row_at(const RowList& only, Ordinal p) {
+  return only.extent(0) > 0 ? only(p) : p;
+}
+
 // Outputs per team: R = max(1, team_outputs / (b·s)) block rows.
 constexpr int team_outputs = 128;
 
@@ -34,7 +39,8 @@ struct KroneckerRowsKernel {
   RandomAccessVector x_m, x_l;
   Kokkos::View<const Scalar*, DeviceType> coefficients;
   Vector y;
-  Ordinal num_block_rows;
+  RowList only;            // the block rows to compute, or empty: all
+  Ordinal num_block_rows;  // positions: only's length, or the rows
   int runtime_b;
   int stages;
   int rows_per_team;
@@ -79,13 +85,16 @@ struct KroneckerRowsKernel {
     const Ordinal rows =
         rows_per_team < num_block_rows - first ? rows_per_team : num_block_rows - first;
     const int outputs = int(rows) * per_row;
-    const Offset y_first = Offset(first) * Offset(per_row);
+    // Output t of the team: entry rk of block row row_at(first + t / per_row).
+    const auto output = [&](const int t) {
+      return Offset(row_at(only, first + t / per_row)) * Offset(per_row) + t % per_row;
+    };
     if (!Combine) {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, outputs), [&](const int t) {
         const int rk = t % per_row;
         Scalar p = 0, q = 0;
-        products(first + t / per_row, rk / stages, rk % stages, p, q);
-        const Offset out = y_first + t;
+        products(row_at(only, first + t / per_row), rk / stages, rk % stages, p, q);
+        const Offset out = output(t);
         y(out) = (accumulate ? y(out) : Scalar(0)) + p + q;
       });
       return;
@@ -94,7 +103,7 @@ struct KroneckerRowsKernel {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, outputs), [&](const int t) {
       const int rk = t % per_row;
       Scalar p = 0, q = 0;
-      products(first + t / per_row, rk / stages, rk % stages, p, q);
+      products(row_at(only, first + t / per_row), rk / stages, rk % stages, p, q);
       sums(2 * t) = p;
       sums(2 * t + 1) = q;
     });
@@ -109,7 +118,7 @@ struct KroneckerRowsKernel {
       Scalar sum = 0;
       for (int l = 0; l < stages; ++l)
         sum += a[l] * sums(2 * (row_start + l)) + tau_b[l] * sums(2 * (row_start + l) + 1);
-      const Offset out = y_first + t;
+      const Offset out = output(t);
       y(out) = (accumulate ? y(out) : Scalar(0)) + sum;
     });
   }
@@ -118,11 +127,12 @@ struct KroneckerRowsKernel {
 template <int B, bool Combine, bool SharedPattern>
 void launch(const ExecSpace& space, Ordinal num_block_rows, int block_size, int stages,
             const BlockRows& M, ConstVector x_m, const BlockRows& L, ConstVector x_l,
-            Kokkos::View<const Scalar*, DeviceType> coefficients, bool accumulate, Vector y) {
+            Kokkos::View<const Scalar*, DeviceType> coefficients, bool accumulate, Vector y,
+            const RowList& only) {
   const int per_row = block_size * stages;
   const int rows_per_team = per_row >= team_outputs ? 1 : team_outputs / per_row;
   const KroneckerRowsKernel<B, Combine, SharedPattern> kernel{
-      M,          L,      x_m,           x_l,       coefficients, y, num_block_rows,
+      M,          L,          x_m,    x_l,           coefficients, y, only, num_block_rows,
       block_size, stages, rows_per_team, accumulate};
   const Ordinal league = (num_block_rows + rows_per_team - 1) / rows_per_team;
   const std::size_t scratch_bytes =
@@ -149,7 +159,8 @@ struct ScalarRowsKernel {
   RandomAccessVector x_m, x_l;
   Kokkos::View<const Scalar*, DeviceType> coefficients;  // a and tau*b, or empty: 1 and 1
   Vector y;
-  Ordinal num_rows;
+  RowList only;      // the rows to compute, or empty: all
+  Ordinal num_rows;  // positions: only's length, or the rows
   int rows_per_team;
   bool shared;
   bool accumulate;
@@ -170,7 +181,7 @@ struct ScalarRowsKernel {
     const Ordinal first = Ordinal(team.league_rank()) * rows_per_team;
     const Ordinal rows = rows_per_team < num_rows - first ? rows_per_team : num_rows - first;
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows), [&](const Ordinal t) {
-      const Ordinal row = first + t;
+      const Ordinal row = row_at(only, first + t);
       Scalar sum = 0;
       if (shared) {  // one pass over the shared columns
         Kokkos::parallel_reduce(
@@ -205,10 +216,11 @@ int scalar_row_lanes(int block_size, int stages, Ordinal num_block_rows, const B
 void launch_scalar_rows(const ExecSpace& space, Ordinal num_rows, int lanes, const BlockRows& M,
                         ConstVector x_m, const BlockRows& L, ConstVector x_l,
                         Kokkos::View<const Scalar*, DeviceType> coefficients, bool shared,
-                        bool accumulate, Vector y) {
+                        bool accumulate, Vector y, const RowList& only) {
   const int rows_per_team = team_outputs / lanes;
-  const ScalarRowsKernel kernel{M, L,        x_m,           x_l,    coefficients,
-                                y, num_rows, rows_per_team, shared, accumulate};
+  const ScalarRowsKernel kernel{M,    L,        x_m,           x_l,    coefficients,
+                                y,    only,     num_rows,      rows_per_team, shared,
+                                accumulate};
   const Ordinal league = (num_rows + rows_per_team - 1) / rows_per_team;
   Kokkos::parallel_for("fgdd::kron::kronecker_scalar_rows",
                        Policy(space, league, rows_per_team, lanes), kernel);
@@ -218,10 +230,11 @@ template <bool Combine, bool SharedPattern>
 void dispatch_block_size(const ExecSpace& space, Ordinal num_block_rows, int block_size, int stages,
                          const BlockRows& M, ConstVector x_m, const BlockRows& L, ConstVector x_l,
                          Kokkos::View<const Scalar*, DeviceType> coefficients, bool accumulate,
-                         Vector y) {
+                         Vector y, const RowList& only) {
   with_block_size(block_size, [&](auto fast) {
-    launch<decltype(fast)::value, Combine, SharedPattern>(
-        space, num_block_rows, block_size, stages, M, x_m, L, x_l, coefficients, accumulate, y);
+    launch<decltype(fast)::value, Combine, SharedPattern>(space, num_block_rows, block_size,
+                                                          stages, M, x_m, L, x_l, coefficients,
+                                                          accumulate, y, only);
   });
 }
 
@@ -244,7 +257,9 @@ Kokkos::View<Scalar*, DeviceType> stage_coefficients_on_device(const StageCoeffi
 void kronecker_rows(const ExecSpace& space, Ordinal num_block_rows, int block_size, int stages,
                     const BlockRows& M, ConstVector x_m, const BlockRows& L, ConstVector x_l,
                     Kokkos::View<const Scalar*, DeviceType> coefficients, bool accumulate,
-                    Vector y) {
+                    Vector y, const RowList& only_rows) {
+  // From here on num_block_rows counts positions: only_rows' entries when a list is given.
+  if (only_rows.extent(0) > 0) num_block_rows = Ordinal(only_rows.extent(0));
   if (num_block_rows == 0) return;
   const bool combine = coefficients.extent(0) > 0;
   if (combine && coefficients.extent(0) != 2 * std::size_t(stages) * std::size_t(stages))
@@ -253,19 +268,19 @@ void kronecker_rows(const ExecSpace& space, Ordinal num_block_rows, int block_si
   const bool shared = M.row_map.data() == L.row_map.data() && M.cols.data() == L.cols.data();
   if (const int lanes = scalar_row_lanes(block_size, stages, num_block_rows, M))
     launch_scalar_rows(space, num_block_rows, lanes, M, x_m, L, x_l, coefficients, shared,
-                       accumulate, y);
+                       accumulate, y, only_rows);
   else if (combine && shared)
     dispatch_block_size<true, true>(space, num_block_rows, block_size, stages, M, x_m, L, x_l,
-                                    coefficients, accumulate, y);
+                                    coefficients, accumulate, y, only_rows);
   else if (combine)
     dispatch_block_size<true, false>(space, num_block_rows, block_size, stages, M, x_m, L, x_l,
-                                     coefficients, accumulate, y);
+                                     coefficients, accumulate, y, only_rows);
   else if (shared)
     dispatch_block_size<false, true>(space, num_block_rows, block_size, stages, M, x_m, L, x_l,
-                                     coefficients, accumulate, y);
+                                     coefficients, accumulate, y, only_rows);
   else
     dispatch_block_size<false, false>(space, num_block_rows, block_size, stages, M, x_m, L, x_l,
-                                      coefficients, accumulate, y);
+                                      coefficients, accumulate, y, only_rows);
 }
 
 void combine_stages(const ExecSpace& space, Offset rows, int stages, ConstVector x,

@@ -17,6 +17,9 @@ struct BlockRows {
   Kokkos::View<const Scalar*, DeviceType> values;
 };
 
+// Block rows a kernel visits, ascending.
+using RowList = Kokkos::View<const Ordinal*, DeviceType>;
+
 inline BlockRows block_rows(const SparseMatrix& A) {
   return {A.row_map(), A.col_ind(), A.values()};
 }
@@ -29,14 +32,16 @@ Kokkos::View<Scalar*, DeviceType> stage_coefficients_on_device(const StageCoeffi
 //   with coefficients (2s² values, A then τB):  Y(i,:) (+)= (M X)(i,:) Aᵀ + (L X)(i,:) (τB)ᵀ,
 //     x_m and x_l must then be the same vector X;
 //   without (an empty view):                     Y(i,:) (+)= (M X_m)(i,:) + (L X_l)(i,:).
-// accumulate adds to y instead of overwriting it. One team handles a group of block rows, one
-// thread each (block row, row in block, stage) entry; M and L are read once for all s columns.
-// Both orders produce the same Y: the first combines after the product in registers (x read
-// once, y written once), the second is the paper's order after combine_stages.
+// accumulate adds to y instead of overwriting it. only_rows, when not empty, lists the block
+// rows to compute (distinct; y's other rows are left alone), e.g. the few rows an off-rank
+// product touches. One team handles a group of block rows, one thread each (block row, row in
+// block, stage) entry; M and L are read once for all s columns. Both orders produce the same Y:
+// the first combines after the product in registers (x read once, y written once), the second
+// is the paper's order after combine_stages.
 void kronecker_rows(const ExecSpace& space, Ordinal num_block_rows, int block_size, int stages,
                     const BlockRows& M, ConstVector x_m, const BlockRows& L, ConstVector x_l,
                     Kokkos::View<const Scalar*, DeviceType> coefficients, bool accumulate,
-                    Vector y);
+                    Vector y, const RowList& only_rows = {});
 
 // Eq. 4, one pass over X (rows scalar rows, merged): X_a = X Cᵀ and X_b = X Dᵀ, where C, D are
 // the two halves of coefficients (A and τB); with transpose, X_a = X C and X_b = X D.

@@ -108,7 +108,11 @@ DistributedKroneckerMatrices::DistributedKroneckerMatrices(
                      L_off_rank_.ghost_col)) {
       L_off_rank_.row_map = M_off_rank_.row_map;
       L_off_rank_.ghost_col = M_off_rank_.ghost_col;
+    } else {  // the off-rank product visits the rows either matrix couples to a ghost
+      M_off_rank_.boundary_rows =
+          detail::rows_with_entries(space, M_off_rank_.row_map, L_off_rank_.row_map);
     }
+    L_off_rank_.boundary_rows = M_off_rank_.boundary_rows;
   });
   halo_ = plan_halo(comm, M_->distribution(), ghosts);
 }
@@ -207,9 +211,10 @@ void DistributedKroneckerOperator::apply(const ExecSpace& space, ConstVector x, 
                          y);
   halo_.finish_forward(ghosts_);
   if (matrices_.halo().num_ghosts() == 0) return;
+  // Only the boundary rows have ghost columns.
   detail::kronecker_rows(space, rows, b, s, block_rows(matrices_.M_off_rank()), ghosts_,
                          block_rows(matrices_.L_off_rank()), ghosts_, device_coefficients_, true,
-                         y);
+                         y, matrices_.M_off_rank().boundary_rows);
 }
 
 std::string DistributedKroneckerOperator::name() const {

@@ -1,5 +1,6 @@
 #include "mpi/matrix_slice.hpp"
 
+#include "core/errors.hpp"
 #include "core/exclusive_scan.hpp"
 #include "core/find_in_row.hpp"
 #include "core/host_copy.hpp"
@@ -8,29 +9,37 @@
 
 #include <Kokkos_Sort.hpp>
 
+#include <string>
+
 namespace fgdd::detail {
 
 namespace {
 
 using RowPolicy = Kokkos::RangePolicy<ExecSpace>;
 
-// The rows i with row_map(i) < row_map(i + 1), ascending.
-OrdinalView boundary_rows(const ExecSpace& space, const OffsetView& row_map) {
+}  // namespace
+
+OrdinalView rows_with_entries(const ExecSpace& space, const OffsetView& row_map,
+                              const OffsetView& other) {
   const Ordinal n = Ordinal(row_map.extent(0)) - 1;
+  const bool both = other.extent(0) > 0;
+  if (both && other.extent(0) != row_map.extent(0))
+    throw Error("rows_with_entries: row maps of " + std::to_string(n) + " and " +
+                std::to_string(other.extent(0) - 1) + " rows");
+  // slot(i): 1 for a row with entries; after the scan, its place in the list.
   OffsetView slot("fgdd::mpi::boundary_slot", n + 1);
   Kokkos::parallel_for(
-      "fgdd::mpi::boundary_mark", RowPolicy(space, 0, n),
-      KOKKOS_LAMBDA(const Ordinal i) { slot(i) = row_map(i) < row_map(i + 1); });
+      "fgdd::mpi::boundary_mark", RowPolicy(space, 0, n), KOKKOS_LAMBDA(const Ordinal i) {
+        slot(i) = row_map(i) < row_map(i + 1) || (both && other(i) < other(i + 1)) ? 1 : 0;
+      });
   const Offset count = exclusive_scan_in_place(space, "fgdd::mpi::boundary_scan", slot);
   OrdinalView rows(uninitialized_view<Ordinal>("fgdd::mpi::boundary_rows", count));
   Kokkos::parallel_for(
       "fgdd::mpi::boundary_rows", RowPolicy(space, 0, n), KOKKOS_LAMBDA(const Ordinal i) {
-        if (row_map(i) < row_map(i + 1)) rows(slot(i)) = i;
+        if (slot(i + 1) > slot(i)) rows(slot(i)) = i;
       });
   return rows;
 }
-
-}  // namespace
 
 Offset rebase_row_map(const ExecSpace& space, const OffsetView& row_map) {
   Offset base = 0, end = 0;
@@ -124,7 +133,7 @@ SplitSlice split_columns(const ExecSpace& space, const Slice& rows, Ordinal firs
   split.off_rank.ghost_col = ghost_cols;
   split.off_rank.values = ghost_values;
   split.off_rank.ghost_rows = to_host_vector(ghosts);
-  split.off_rank.boundary_rows = boundary_rows(space, ghost_rows);
+  split.off_rank.boundary_rows = rows_with_entries(space, ghost_rows);
   return split;
 }
 

@@ -27,6 +27,11 @@ struct Slice {
 // Shifts a row map cut out of a longer one to start at 0; returns its entry count.
 Offset rebase_row_map(const ExecSpace& space, const OffsetView& row_map);
 
+// The rows i with an entry in row_map (row_map(i) < row_map(i + 1)) or in other (the same
+// number of rows, or empty), ascending: the rows an off-rank product must visit.
+OrdinalView rows_with_entries(const ExecSpace& space, const OffsetView& row_map,
+                              const OffsetView& other = {});
+
 // The diagonal and off-rank blocks of a slice, with the slice's block behind each of their
 // blocks.
 struct SplitSlice {

@@ -168,9 +168,8 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
   --partitioner {partitioner}
                               subdomains (auto: geometric for generated grids, else rcb with
                               --coordinates, else multilevel on GPUs and METIS on CPUs
-                              (rcm for two subdomains; multilevel without METIS); for
-                              ilu0/ildu0 natural: they factor in the file's order); default
-                              auto
+                              (multilevel without METIS); for ilu0/ildu0 natural: they factor
+                              in the file's order); default auto
   --coordinates FILE.mtx      a point per block row of the matrix (Matrix Market array, rows
                               x 1..3 columns, real): recursive coordinate bisection on the
                               device (--partitioner rcb, and auto's choice without a grid);

@@ -279,32 +279,6 @@ TEST_CASE("partition_matrix: every partitioner on CSR and BSR, Auto resolution, 
 #else
   CHECK(without_grid == Partitioner::Multilevel);
 #endif
-  // Two subdomains on a CPU backend: auto takes RCM's halves instead of METIS; three take METIS
-  // again, and a partitioner asked for by name is kept.
-  for (const GeneratedProblem* problem : {&lap, &bsr}) {
-    const Offset blocks = problem->matrix.num_block_rows(), b = problem->matrix.block_size();
-    PartitionOptions halves;
-    halves.subdomain_rows = (blocks + 1) / 2 * b;
-    const PartitionReport two =
-        partition_matrix(ExecSpace(), problem->matrix, GridInfo{}, halves).report;
-    PartitionOptions thirds;
-    thirds.subdomain_rows = (blocks + 2) / 3 * b;
-    const PartitionReport three =
-        partition_matrix(ExecSpace(), problem->matrix, GridInfo{}, thirds).report;
-    CAPTURE(problem->description, two.reason, three.reason);
-#ifdef FGDD_HAVE_METIS
-    if (!gpu) {
-      CHECK(two.partitioner == Partitioner::Rcm);
-      CHECK_THAT(two.reason, FGDD_CONTAINS("two subdomains on a CPU backend"));
-      CHECK(two.num_subdomains == 2);
-      CHECK(three.partitioner == Partitioner::Metis);
-      halves.partitioner = Partitioner::Metis;
-      CHECK(partition_matrix(ExecSpace(), problem->matrix, GridInfo{}, halves)
-                .report.partitioner == Partitioner::Metis);
-    }
-#endif
-    if (gpu) CHECK(two.partitioner == Partitioner::Multilevel);
-  }
   // A cap that holds every row: one subdomain in the caller's order, nothing dropped, without
   // running a graph partitioner (the report says so); rcm still orders the rows.
   for (const GeneratedProblem* problem : {&lap, &bsr}) {

@@ -104,16 +104,6 @@ PartitionedMatrix partition_matrix(const ExecSpace& space, const SparseMatrix& A
                         ? "auto: one subdomain holds every row"
                         : "one subdomain holds every row";
   }
-  // Two subdomains (two CPU threads): both cut the graph once, RCM's middle level set is about
-  // as small as METIS's bisection and takes a fraction of its time, and RCM's order inside the
-  // halves suits ILU(0) as well as the file's; beyond two, RCM's chunks are slabs and cut more
-  // (measured: docs/PERFORMANCE_HISTORY.md, "Measurements behind code choices").
-  const bool two_subdomains = !one_subdomain && Offset(cap) * 2 >= Offset(A.num_block_rows());
-  if (two_subdomains && options.partitioner == Partitioner::Auto &&
-      report.partitioner == Partitioner::Metis) {
-    report.partitioner = Partitioner::Rcm;
-    report.reason = "auto: two subdomains on a CPU backend";
-  }
 
   Kokkos::Timer timer;
   result.partition = detail::make_partition(

@@ -139,15 +139,17 @@ SplitSlice split_columns(const ExecSpace& space, const Slice& rows, Ordinal firs
 
 DroppedSlice drop_couplings(const ExecSpace& space, const SparseMatrix& diagonal,
                             const OffsetView& diagonal_source, const Partition& partition) {
-  // The partition keeps the order, so reorder_and_drop only drops; its source map indexes the
-  // diagonal block's blocks, and is empty when nothing was dropped (dropped = diagonal's copy).
+  // The partition keeps the order, so reorder_and_drop only drops; the kept blocks' positions
+  // index the diagonal block's blocks, and are empty when nothing was dropped (dropped is then
+  // diagonal's copy).
   // Its iperm names the caller's rows, not local ones: the identity (perm) stands in.
   Partition in_order = partition;
   in_order.iperm = partition.perm;
   const ReorderedSystem local = reorder_and_drop(space, diagonal, in_order);
   DroppedSlice out{local.dropped, diagonal_source};
-  if (local.dropped_source.extent(0) > 0)
-    out.source = compose(space, diagonal_source, local.dropped_source, "fgdd::mpi::dropped_source");
+  const OffsetView kept = dropped_positions(space, local);
+  if (kept.extent(0) > 0)
+    out.source = compose(space, diagonal_source, kept, "fgdd::mpi::dropped_source");
   return out;
 }
 

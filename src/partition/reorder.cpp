@@ -109,7 +109,6 @@ ReorderedSystem reorder_and_drop(const ExecSpace& space, const SparseMatrix& A,
     // Nothing dropped (one subdomain, or no coupling between them): the dropped matrix is the
     // permuted one, not a second copy of the matrix.
     system.dropped = system.permuted;
-    system.dropped_source = permuted_source;
     update_values(space, A, system);
     return system;
   }
@@ -117,23 +116,24 @@ ReorderedSystem reorder_and_drop(const ExecSpace& space, const SparseMatrix& A,
   // Drop (§3.2): keep the entries whose column lies in the row's own subdomain.
   const SparseMatrix::ColumnIndices dropped_cols =
       detail::uninitialized_view<Ordinal>("fgdd::partition::dropped_col_ind", dropped_nnzb);
-  const SourceMap dropped_source =
-      detail::uninitialized_view<Offset>("fgdd::partition::dropped_source", dropped_nnzb);
+  const SourceMap dropped_start(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::dropped_start"), n);
   Kokkos::parallel_for(
       "fgdd::partition::drop_couplings", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal r) {
         const Ordinal subdomain = part_of_row(iperm(r));
         Offset out = dropped_row_map(r);
+        dropped_start(r) = p_row_map(r);
         for (Offset k = p_row_map(r); k < p_row_map(r + 1); ++k) {
           if (part_of_row(iperm(permuted_cols(k))) != subdomain) continue;
+          if (out == dropped_row_map(r)) dropped_start(r) = k;
           dropped_cols(out) = permuted_cols(k);
-          dropped_source(out) = identity ? k : permuted_source(k);
           ++out;
         }
       });
 
   system.dropped = SparseMatrix(SparseMatrix::ValidatedTag{}, n, b, dropped_row_map, dropped_cols,
                                 allocate_values("fgdd::partition::dropped_values", dropped_nnzb, b));
-  system.dropped_source = dropped_source;
+  system.dropped_start = dropped_start;
   update_values(space, A, system);
   return system;
 }
@@ -169,8 +169,36 @@ void update_values(const ExecSpace& space, const SparseMatrix& A_new, ReorderedS
     Kokkos::deep_copy(space, system.permuted.values(), A_new.values());
   else
     gather_blocks(space, system.permuted_source, b, A_new.values(), system.permuted.values());
-  if (system.dropped.values().data() != system.permuted.values().data())
-    gather_blocks(space, system.dropped_source, b, A_new.values(), system.dropped.values());
+  if (system.dropped.values().data() == system.permuted.values().data()) return;
+  // Each dropped row copies its run of the permuted row's values.
+  const Offset block_entries = Offset(b) * Offset(b);
+  const auto dropped_row_map = system.dropped.row_map();
+  const auto dropped_start = system.dropped_start;
+  const auto from = system.permuted.values();
+  const auto to = system.dropped.values();
+  Kokkos::parallel_for(
+      "fgdd::partition::copy_kept_values", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal r) {
+        const Offset count = (dropped_row_map(r + 1) - dropped_row_map(r)) * block_entries;
+        const Offset source = dropped_start(r) * block_entries;
+        const Offset target = dropped_row_map(r) * block_entries;
+        for (Offset e = 0; e < count; ++e) to(target + e) = from(source + e);
+      });
+}
+
+Kokkos::View<Offset*, DeviceType> dropped_positions(const ExecSpace& space,
+                                                    const ReorderedSystem& system) {
+  if (system.dropped.values().data() == system.permuted.values().data()) return {};
+  const auto row_map = system.dropped.row_map();
+  const auto start = system.dropped_start;
+  const SourceMap positions = detail::uninitialized_view<Offset>(
+      "fgdd::partition::dropped_positions", system.dropped.num_block_entries());
+  Kokkos::parallel_for(
+      "fgdd::partition::dropped_positions", Policy(space, 0, system.dropped.num_block_rows()),
+      KOKKOS_LAMBDA(const Ordinal r) {
+        for (Offset k = row_map(r); k < row_map(r + 1); ++k)
+          positions(k) = start(r) + (k - row_map(r));
+      });
+  return positions;
 }
 
 namespace {

@@ -13,11 +13,14 @@ struct ReorderedSystem {
   // A_p without entries outside the subdomains' diagonal blocks; where nothing is outside them,
   // permuted itself (the same arrays).
   SparseMatrix dropped;
-  // Block k of permuted (dropped) is block permuted_source(k) (dropped_source(k)) of A. Where the
-  // partition keeps A's order, permuted shares A's pattern and permuted_source is empty (the
-  // identity).
+  // Block k of permuted is block permuted_source(k) of A. Where the partition keeps A's order,
+  // permuted shares A's pattern and permuted_source is empty (the identity).
   Kokkos::View<Offset*, DeviceType> permuted_source;
-  Kokkos::View<Offset*, DeviceType> dropped_source;
+  // Block row r of dropped is the run of permuted's block row r that starts at block
+  // dropped_start(r): columns are sorted and a subdomain's rows are consecutive in A_p, so the
+  // blocks a row keeps are consecutive. Empty where dropped is permuted. (A row's start instead
+  // of a source per block: 8 bytes a row, not a block.)
+  Kokkos::View<Offset*, DeviceType> dropped_start;
   // A's pattern, kept (not copied) so update_values can refuse a different one.
   SparseMatrix::RowMap original_row_map;
   SparseMatrix::ColumnIndices original_col_ind;
@@ -30,6 +33,11 @@ ReorderedSystem reorder_and_drop(const ExecSpace& space, const SparseMatrix& A,
 // Refills permuted and dropped with A_new's values. Throws InvalidInput (naming the first block
 // row that differs) if A_new's pattern or block size is not the one reorder_and_drop saw.
 void update_values(const ExecSpace& space, const SparseMatrix& A_new, ReorderedSystem& system);
+
+// The block of permuted behind each block of dropped, for callers that keep a source map of
+// their own; empty where dropped is permuted.
+Kokkos::View<Offset*, DeviceType> dropped_positions(const ExecSpace& space,
+                                                    const ReorderedSystem& system);
 
 // x_new = P x (caller's ordering -> permuted) and its inverse; b is A's block size.
 void permute_vector(const ExecSpace& space, const Partition& partition, int block_size,

@@ -14,14 +14,25 @@ using Policy = Kokkos::RangePolicy<ExecSpace>;
 using MutableRowMap = Kokkos::View<Offset*, DeviceType>;
 using SourceMap = Kokkos::View<Offset*, DeviceType>;
 
-// values(k) = source_values(source(k)) block by block.
-void gather_blocks(const ExecSpace& space, const SourceMap& source, int b,
-                   const SparseMatrix::Values& source_values, const SparseMatrix::Values& values) {
-  const Offset block_entries = Offset(b) * Offset(b);
+// permuted's values from A's, row by row: block k of row r is block position_in_row(k) of A's
+// row source_rows(r).
+void gather_permuted(const ExecSpace& space, const ReorderedSystem& system,
+                     const SparseMatrix::Values& source_values) {
+  const Offset block_entries = Offset(system.permuted.block_size()) * system.permuted.block_size();
+  const auto row_map = system.permuted.row_map();
+  const auto source_row_map = system.original_row_map;
+  const auto source_rows = system.source_rows;
+  const auto position = system.position_in_row;
+  const auto values = system.permuted.values();
   Kokkos::parallel_for(
-      "fgdd::partition::gather_values", Policy(space, 0, source.extent(0) * block_entries),
-      KOKKOS_LAMBDA(const Offset e) {
-        values(e) = source_values(source(e / block_entries) * block_entries + e % block_entries);
+      "fgdd::partition::gather_values", Policy(space, 0, system.permuted.num_block_rows()),
+      KOKKOS_LAMBDA(const Ordinal r) {
+        const Offset base = source_row_map(source_rows(r));
+        for (Offset k = row_map(r); k < row_map(r + 1); ++k) {
+          const Offset from = (base + Offset(position(k))) * block_entries;
+          for (Offset e = 0; e < block_entries; ++e)
+            values(k * block_entries + e) = source_values(from + e);
+        }
       });
 }
 
@@ -76,24 +87,24 @@ ReorderedSystem reorder_and_drop(const ExecSpace& space, const SparseMatrix& A,
 
   SparseMatrix::RowMap p_row_map = A.row_map();
   SparseMatrix::ColumnIndices permuted_cols = A.col_ind();
-  SourceMap permuted_source;  // empty: the identity
+  Kokkos::View<Ordinal*, DeviceType> position_in_row;  // empty: the identity
   if (!identity) {
     const Offset permuted_nnzb = detail::exclusive_scan_in_place(
         space, "fgdd::partition::permuted_row_map_scan", permuted_row_map);
     permuted_cols =
         detail::uninitialized_view<Ordinal>("fgdd::partition::permuted_col_ind", permuted_nnzb);
-    permuted_source =
-        detail::uninitialized_view<Offset>("fgdd::partition::permuted_source", permuted_nnzb);
+    position_in_row =
+        detail::uninitialized_view<Ordinal>("fgdd::partition::position_in_row", permuted_nnzb);
     Kokkos::parallel_for(
         "fgdd::partition::permute_rows", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal r) {
           const Ordinal old = iperm(r);
           Offset out = permuted_row_map(r);
           for (Offset k = row_map(old); k < row_map(old + 1); ++k, ++out) {
             permuted_cols(out) = perm(col_ind(k));
-            permuted_source(out) = k;
+            position_in_row(out) = Ordinal(k - row_map(old));
           }
         });
-    detail::sort_crs_rows<ExecSpace>(permuted_row_map, permuted_cols, permuted_source);
+    detail::sort_crs_rows<ExecSpace>(permuted_row_map, permuted_cols, position_in_row);
     p_row_map = permuted_row_map;
   }
   const Offset permuted_nnzb = permuted_cols.extent(0);
@@ -102,7 +113,8 @@ ReorderedSystem reorder_and_drop(const ExecSpace& space, const SparseMatrix& A,
   system.permuted =
       SparseMatrix(SparseMatrix::ValidatedTag{}, n, b, p_row_map, permuted_cols,
                    allocate_values("fgdd::partition::permuted_values", permuted_nnzb, b));
-  system.permuted_source = permuted_source;
+  system.position_in_row = position_in_row;
+  if (!identity) system.source_rows = iperm;
   system.original_row_map = A.row_map();
   system.original_col_ind = A.col_ind();
   if (dropped_nnzb == permuted_nnzb) {
@@ -165,10 +177,10 @@ void update_values(const ExecSpace& space, const SparseMatrix& A_new, ReorderedS
       throw InvalidInput("update_values: the sparsity pattern differs from the one setup saw, "
                          "first at block row " + std::to_string(first_different));
   }
-  if (system.permuted_source.extent(0) == 0)  // the identity
+  if (system.position_in_row.extent(0) == 0)  // the identity
     Kokkos::deep_copy(space, system.permuted.values(), A_new.values());
   else
-    gather_blocks(space, system.permuted_source, b, A_new.values(), system.permuted.values());
+    gather_permuted(space, system, A_new.values());
   if (system.dropped.values().data() == system.permuted.values().data()) return;
   // Each dropped row copies its run of the permuted row's values.
   const Offset block_entries = Offset(b) * Offset(b);

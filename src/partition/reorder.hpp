@@ -13,9 +13,11 @@ struct ReorderedSystem {
   // A_p without entries outside the subdomains' diagonal blocks; where nothing is outside them,
   // permuted itself (the same arrays).
   SparseMatrix dropped;
-  // Block k of permuted is block permuted_source(k) of A. Where the partition keeps A's order,
-  // permuted shares A's pattern and permuted_source is empty (the identity).
-  Kokkos::View<Offset*, DeviceType> permuted_source;
+  // Block k of permuted, in block row r, is block position_in_row(k) of A's block row
+  // source_rows(r) (a 4-byte index within the row instead of an 8-byte one into A). Where the
+  // partition keeps A's order, permuted shares A's pattern and both are empty (the identity).
+  Kokkos::View<Ordinal*, DeviceType> position_in_row;
+  Kokkos::View<const Ordinal*, DeviceType> source_rows;
   // Block row r of dropped is the run of permuted's block row r that starts at block
   // dropped_start(r): columns are sorted and a subdomain's rows are consecutive in A_p, so the
   // blocks a row keeps are consecutive. Empty where dropped is permuted. (A row's start instead

@@ -5,6 +5,7 @@
 #include "core/matrix_market.hpp"
 #include "kron/union_pattern.hpp"
 #include "krylov/gmres.hpp"
+#include "krylov/krylov_workspace.hpp"
 #include "multilevel/host_csr.hpp"
 
 #include <algorithm>
@@ -149,9 +150,12 @@ GmresRun run_gmres(const ExecSpace& space, const KrylovOptions& krylov, const st
   run.name = name;
   Vector u("fgdd::bench::u", f.extent(0));
   SolveResult result;
-  run.seconds = time_it(space, 0, 1, [&] {
+  // One untimed solve first, and the workspace kept, as Solver keeps it: the timed solve pays
+  // neither the basis allocation nor the first launches of its kernels.
+  KrylovWorkspace workspace;
+  run.seconds = time_it(space, 1, 1, [&] {
                   Kokkos::deep_copy(space, u, 0.0);
-                  result = gmres(space, A, P, f, u, krylov);
+                  result = gmres(space, A, P, f, u, krylov, &workspace);
                 }).min;
   run.iterations = result.iterations;
   run.status = to_string(result.status);

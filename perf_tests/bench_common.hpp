@@ -98,6 +98,7 @@ struct GmresRun {
   double setup_seconds = 0;  // the preconditioner's, when the driver measures it
 };
 
+// One GMRES solve of A x = f from x = 0, timed after an untimed one (the workspace kept).
 GmresRun run_gmres(const ExecSpace& space, const KrylovOptions& krylov, const std::string& name,
                    const Operator& A, const Preconditioner& P, ConstVector f);
 

@@ -152,6 +152,31 @@ TEST_CASE("sorted_distinct gives each value once, ascending", "[mpi][slice]") {
   }
 }
 
+TEST_CASE("rows_with_entries lists the rows with an entry in either row map", "[mpi][slice]") {
+  const ExecSpace space;
+  std::mt19937 rng(11);
+  for (const int rows : {0, 1, 9, 300}) {
+    CAPTURE(rows);
+    std::uniform_int_distribution<int> length(0, 3);
+    std::vector<Offset> a{0}, b{0};
+    std::vector<Ordinal> expected_a, expected_union;
+    for (int i = 0; i < rows; ++i) {
+      const int la = i % 4 == 0 ? length(rng) : 0, lb = i % 3 == 0 ? length(rng) : 0;
+      a.push_back(a.back() + la);
+      b.push_back(b.back() + lb);
+      if (la > 0) expected_a.push_back(i);
+      if (la > 0 || lb > 0) expected_union.push_back(i);
+    }
+    const auto device_a = detail::to_device(a, "a"), device_b = detail::to_device(b, "b");
+    CHECK(reference::host_vector(detail::rows_with_entries(space, device_a)) == expected_a);
+    CHECK(reference::host_vector(detail::rows_with_entries(space, device_a, device_b)) ==
+          expected_union);
+  }
+  const auto four = detail::to_device(std::vector<Offset>{0, 1, 1, 2, 2}, "four");
+  const auto two = detail::to_device(std::vector<Offset>{0, 1, 1}, "two");
+  CHECK_THROWS_AS(detail::rows_with_entries(space, four, two), Error);
+}
+
 TEST_CASE("local_partition: identity order, subdomains by offsets, the caller's rows kept",
           "[mpi][slice]") {
   const ExecSpace space;

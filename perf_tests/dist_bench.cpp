@@ -4,8 +4,9 @@
 // rank's DD preconditioner apply, the distributed SpMV (halo exchange included) and a full
 // BiCGSTAB solve are timed, and the SpMV's parts: the local product, one halo exchange alone,
 // one global sum; the setup's steps are the slowest rank's each (the matrix's, the root's
-// partition, the preconditioner, the operator's halo buffers). A time is the slowest rank's, best of the repeats. Run it with mpirun -np 1,
-// 2, ... (one rank per GPU); the root prints one JSON line per problem.
+// partition, the preconditioner, the operator's halo buffers). A time is the slowest rank's,
+// best of the repeats. Run it with mpirun -np 1, 2, ... (one rank per GPU); the root prints one
+// JSON line per problem.
 #include "bench_common.hpp"
 
 #include "core/errors.hpp"

@@ -177,8 +177,9 @@ int benchmark_main(int argc, char* argv[]) {
     // The level kernels at fixed team sizes (the team size Kokkos picks is not always best).
     for (const int team_size : options.team_sizes) {
       const SubdomainTrsv sized(space, ilu, team_size);
-      for (const ApplyKernel kernel : {ApplyKernel::DagEcIlduFused, ApplyKernel::DagVcIlduFused,
-                                       ApplyKernel::DagEcOrderedIlduFused})
+      for (const ApplyKernel kernel :
+           {ApplyKernel::DagEcIlduFused, ApplyKernel::DagVcIlduFused,
+            ApplyKernel::DagEcOrderedIlduFused, ApplyKernel::DagVcSlicedIlduFused})
         record(
             to_string(kernel) + "@" + std::to_string(team_size), apply_bytes,
             [&] { sized.apply(space, kernel, r, z); }, reference);
@@ -252,6 +253,7 @@ int benchmark_main(int argc, char* argv[]) {
         .add("lower_levels_max", trsv.levels(space, Triangle::Lower).max_levels)
         .add("upper_levels_max", trsv.levels(space, Triangle::Upper).max_levels)
         .add("level_entries_mean", trsv.mean_level_entries(space), bench::fixed(1))
+        .add("sliced_padding", trsv.sliced_padding(), bench::fixed(3))
         .add("global_levels", int(global.factorization().lower_levels().num_levels))
         .add("level_build_s", trsv.level_seconds(), bench::fixed(6))
         .add("refactor_min_s", refactor.min, bench::fixed(6))

@@ -433,6 +433,65 @@ TEST_CASE("subdomain levels: num_edges counts the listed edges", "[trsv]") {
   }
 }
 
+TEST_CASE("sliced levels: each level's rows as padded columns, every listed edge once in order",
+          "[trsv]") {
+  for (const Problem& problem : problems()) {
+    INFO(problem.name);
+    const SubdomainIlu0 ilu = factorize(problem, IluForm::Ildu0);
+    const SubdomainTrsv trsv(ExecSpace(), ilu);
+    const int bb = problem.dropped.block_size() * problem.dropped.block_size();
+    const auto values = reference::host_vector(ilu.factors().values());
+    for (const Triangle triangle : triangles) {
+      INFO((triangle == Triangle::Lower ? "lower" : "upper"));
+      const SubdomainLevels& levels = trsv.levels(ExecSpace(), triangle);
+      const SlicedLevels sliced = build_sliced_levels(ExecSpace(), levels, problem.partition);
+      Kokkos::View<Scalar*, DeviceType> gathered("gathered", sliced.num_entries * bb);
+      gather_sliced_values(ExecSpace(), levels, sliced, problem.partition, ilu.factors().values(),
+                           bb, gathered);
+      const auto num_levels = reference::host_vector(levels.num_levels);
+      const auto level_ptr = reference::host_vector(levels.level_ptr);
+      const auto edges = reference::host_vector(levels.edges);
+      const auto edge_col = reference::host_vector(levels.edge_col);
+      const auto row_edge_begin = reference::host_vector(levels.row_edge_begin);
+      const auto row_edge_end = reference::host_vector(levels.row_edge_end);
+      const auto slice_ptr = reference::host_vector(sliced.slice_ptr);
+      const auto width = reference::host_vector(sliced.width);
+      const auto col = reference::host_vector(sliced.col);
+      const auto got = reference::host_vector(gathered);
+      const auto& offsets = problem.partition.host_subdomain_offsets;
+      Offset next = 0, listed = 0;  // slices follow each other without gaps
+      std::size_t failures = 0;     // counted: one CHECK, not one assertion per entry
+      for (Ordinal s = 0; s < problem.partition.num_subdomains; ++s) {
+        const Ordinal first = offsets[s], base = first + s;
+        for (Ordinal l = 0; l < num_levels[s]; ++l) {
+          const Ordinal L = base + l, R = level_ptr[L + 1] - level_ptr[L];
+          if (slice_ptr[L] != next) ++failures;
+          Offset longest = 0;
+          for (Ordinal p = 0; p < R; ++p) {
+            const Offset begin = row_edge_begin[level_ptr[L] + p];
+            const Offset length = row_edge_end[level_ptr[L] + p] - begin;
+            longest = std::max(longest, length);
+            listed += length;
+            for (Offset q = 0; q < Offset(width[L]); ++q) {
+              const Offset k = slice_ptr[L] + q * R + p;
+              const bool real = q < length;
+              if (col[k] != (real ? edge_col[begin + q] - first : -1)) ++failures;
+              for (int j = 0; j < bb; ++j)
+                if (got[k * bb + j] != (real ? values[edges[begin + q] * bb + j] : 0.0)) ++failures;
+            }
+          }
+          if (Offset(width[L]) != longest) ++failures;
+          next += Offset(R) * width[L];
+        }
+      }
+      CHECK(failures == 0);
+      CHECK(listed == levels.num_edges);
+      CHECK(sliced.num_entries == next);
+      CHECK(sliced.num_entries >= levels.num_edges);
+    }
+  }
+}
+
 TEST_CASE("subdomain levels: a diagonal matrix has one level, a tridiagonal chain one per row",
           "[trsv]") {
   const int b = GENERATE(1, 2);

@@ -55,3 +55,14 @@ TEST_CASE("level kernels take the power of two nearest half a level's mean entri
   CHECK(level_team_size_for(600, 64) == 256);
   CHECK(level_team_size_for(224.1, 1) == 0);  // CPU backends: Kokkos chooses
 }
+
+TEST_CASE("the sliced vertex kernel takes whole SIMD groups covering a level's mean rows",
+          "[core]") {
+  CHECK(row_team_size_for(44.0, 32) == 64);  // lap7 160³: about 44 rows a level
+  CHECK(row_team_size_for(21.0, 32) == 32);  // lap27 100³, bsr3 96³: one warp
+  CHECK(row_team_size_for(64.0, 32) == 64);  // exactly covered: no extra warp
+  CHECK(row_team_size_for(0, 32) == 32);
+  CHECK(row_team_size_for(1e6, 32) == 256);  // a cap, as for the ordered kernel
+  CHECK(row_team_size_for(21.0, 64) == 64);  // a whole wavefront
+  CHECK(row_team_size_for(44.0, 1) == 0);    // CPU backends: Kokkos chooses
+}

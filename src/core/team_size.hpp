@@ -91,4 +91,17 @@ inline int level_team_size(double mean_level_entries) {
   return level_team_size_for(mean_level_entries, simd_width());
 }
 
+// Threads per team for the sliced vertex kernel (a thread per row of a level) on GPUs: the
+// smallest power of two of whole SIMD groups that covers a level's mean rows, at most 256, so a
+// typical level takes one pass and few threads idle at its barrier. 0 on CPU backends.
+constexpr int row_team_size_for(double mean_level_rows, int simd) {
+  if (simd <= 1) return 0;
+  int threads = simd;
+  while (threads < 256 && threads < mean_level_rows) threads *= 2;
+  return threads;
+}
+inline int row_team_size(double mean_level_rows) {
+  return row_team_size_for(mean_level_rows, simd_width());
+}
+
 }  // namespace fgdd::detail

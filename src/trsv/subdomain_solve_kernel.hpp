@@ -5,18 +5,20 @@
 #pragma once
 
 #include "core/dense_block.hpp"
+#include "schedule/sliced_levels.hpp"
 #include "schedule/subdomain_levels.hpp"
 
 namespace fgdd::detail {
 
 enum class Traversal {
-  Vertex,  // one thread per row of a level, entries in row order: deterministic
-  Edge,    // threads over the level's entries, atomic updates of the row sums
-  Spin,    // no levels: each row waits on done flags of the rows it needs
-  Lanes,   // one thread per row of a level, the row's entries over vector lanes summed in a
-           // fixed order: deterministic, with edge-level parallelism for long rows
+  Vertex,       // one thread per row of a level, entries in row order: deterministic
+  Edge,         // threads over the level's entries, atomic updates of the row sums
+  Spin,         // no levels: each row waits on done flags of the rows it needs
+  Lanes,        // one thread per row of a level, the row's entries over vector lanes summed in a
+                // fixed order: deterministic, with edge-level parallelism for long rows
   EdgeOrdered,  // threads over the level's entries write their products to scratch, then one
                 // thread per row subtracts them in edge order: deterministic, no atomics
+  Sliced,       // Vertex, reading each level's entries as padded columns (SlicedLevels): coalesced
 };
 
 enum class StepKind { Solve, SolveTransposed, Scale, ScaleTransposed };
@@ -54,6 +56,11 @@ struct SubdomainSolveKernel {
   int runtime_b;
   int scratch_level;
   Offset level_edges_max = 0;  // EdgeOrdered: entries of the widest level (products in scratch)
+  // Sliced: both triangles' padded columns and the factor blocks in their order.
+  SlicedLevels lower_sliced = {};
+  SlicedLevels upper_sliced = {};
+  Kokkos::View<const V*, DeviceType> lower_sliced_values = {};
+  Kokkos::View<const V*, DeviceType> upper_sliced_values = {};
 
   KOKKOS_INLINE_FUNCTION int b() const { return B > 0 ? B : runtime_b; }
   KOKKOS_INLINE_FUNCTION const Scalar* block(Offset k) const { return &values(k * b() * b()); }
@@ -357,6 +364,100 @@ struct SubdomainSolveKernel {
     }
   }
 
+  // Entries of a row that a Sliced thread holds in registers ahead of its level: at least one
+  // block, about eight scalars (more would cost occupancy: the team's registers).
+  static constexpr int held_entries = B > 0 ? (8 / (B * B) > 0 ? 8 / (B * B) : 1) : 0;
+
+  // One row of a Sliced level: where its entries start (stride: the level's rows) and the first
+  // held_entries of them; row -1 for none.
+  struct SlicedRow {
+    Ordinal row = -1;
+    Offset first_entry = 0;
+    Ordinal col[held_entries > 0 ? held_entries : 1] = {};
+    V a[held_entries > 0 ? held_entries* B* B : 1] = {};
+  };
+
+  // The row at position p (from the level's first, of R) of level slot L, width W.
+  KOKKOS_INLINE_FUNCTION void load_sliced_row(const SubdomainLevels& levels,
+                                              const SlicedLevels& sliced, const V* values,
+                                              Ordinal L, Ordinal p, Ordinal R, Ordinal W,
+                                              SlicedRow& r) const {
+    r.row = p < R ? levels.rows(levels.level_ptr(L) + p) : -1;
+    if (r.row < 0) return;
+    r.first_entry = sliced.slice_ptr(L) + p;
+    for (int q = 0; q < held_entries; ++q) {
+      const Offset k = r.first_entry + Offset(q) * R;
+      r.col[q] = q < W ? sliced.col(k) : -1;
+      if (r.col[q] >= 0)
+        for (int c = 0; c < B * B; ++c) r.a[q * B * B + c] = values[k * (B * B) + c];
+    }
+  }
+
+  // x_i -= the row's entries times x_j in row order (the bits of the vertex traversal), held
+  // entries first, then the rest from memory; then x_i ← D_i⁻¹ x_i when the step divides.
+  KOKKOS_INLINE_FUNCTION void finish_sliced_row(Scalar* x, Ordinal first,
+                                                const SlicedLevels& sliced, const V* values,
+                                                const SlicedRow& r, Ordinal R, Ordinal W,
+                                                const Step& step) const {
+    const int n = b();
+    Scalar* xi = x + Offset(r.row - first) * n;
+    Scalar acc[B > 0 ? B : max_block_size];
+    for (int c = 0; c < n; ++c) acc[c] = xi[c];
+    int q = 0;
+    for (; q < held_entries && r.col[q] >= 0; ++q)
+      subtract_product(acc, r.a + q * B * B, x + Offset(r.col[q]) * n);
+    if (q == held_entries) {
+      for (; q < W; ++q) {
+        const Offset k = r.first_entry + Offset(q) * R;
+        const Ordinal c = sliced.col(k);
+        if (c < 0) break;
+        subtract_product(acc, values + k * n * n, x + Offset(c) * n);
+      }
+    }
+    if (step.pivots) scale_row(acc, r.row, false);
+    for (int c = 0; c < n; ++c) xi[c] = acc[c];
+  }
+
+  // Sliced: per level, thread t takes the rows at positions t, t + T, ... of the level, each row
+  // alone in row order; entry q of the level's rows are adjacent (SlicedLevels), so the loads
+  // are coalesced, and each thread loads its first row of the next level before working on the
+  // current one (the factor data never depends on x), leaving scratch reads, the row's
+  // multiply-adds and one barrier on the level-to-level path. A level without entries and
+  // without pivots changes nothing and is skipped.
+  KOKKOS_INLINE_FUNCTION void solve_sliced(const Member& team, Scalar* x, Ordinal first,
+                                           const SubdomainLevels& levels,
+                                           const SlicedLevels& sliced, const V* values,
+                                           const Step& step) const {
+    const Ordinal s = team.league_rank(), base = first + s, num_levels = levels.num_levels(s);
+    if (num_levels == 0) return;
+    const Ordinal t = team.team_rank(), threads = team.team_size();
+    const auto rows_of = [&](Ordinal L) { return levels.level_ptr(L + 1) - levels.level_ptr(L); };
+    Ordinal R = rows_of(base), W = sliced.width(base);
+    SlicedRow row;
+    load_sliced_row(levels, sliced, values, base, t, R, W, row);
+    for (Ordinal l = 0; l < num_levels; ++l) {
+      Ordinal next_R = 0, next_W = 0;
+      SlicedRow next_row;
+      if (l + 1 < num_levels) {
+        next_R = rows_of(base + l + 1);
+        next_W = sliced.width(base + l + 1);
+        load_sliced_row(levels, sliced, values, base + l + 1, t, next_R, next_W, next_row);
+      }
+      if (W > 0 || step.pivots) {
+        if (row.row >= 0) finish_sliced_row(x, first, sliced, values, row, R, W, step);
+        for (Ordinal p = t + threads; p < R; p += threads) {
+          SlicedRow more;
+          load_sliced_row(levels, sliced, values, base + l, p, R, W, more);
+          finish_sliced_row(x, first, sliced, values, more, R, W, step);
+        }
+        team.team_barrier();
+      }
+      R = next_R;
+      W = next_W;
+      row = next_row;
+    }
+  }
+
   // Spin (paper Algorithm 1): each thread takes rows in dependency order and waits on the done
   // flag of every row it reads. A thread only ever waits on rows that come earlier in that order,
   // which some thread of the team has already taken, so the team always makes progress.
@@ -453,6 +554,9 @@ struct SubdomainSolveKernel {
           if constexpr (traversal == Traversal::Lanes) solve_lanes(team, x, first, levels, step);
           if constexpr (traversal == Traversal::EdgeOrdered)
             solve_edge_ordered(team, x, products, first, levels, step);
+          if constexpr (traversal == Traversal::Sliced)
+            solve_sliced(team, x, first, levels, step.lower ? lower_sliced : upper_sliced,
+                         (step.lower ? lower_sliced_values : upper_sliced_values).data(), step);
           break;
         case StepKind::SolveTransposed:
           solve_transposed(team, x, first, levels, step);

@@ -17,11 +17,14 @@ namespace fgdd {
 
 namespace detail {
 
-// The apply's copy of the factor values in one precision: the blocks in edge order and D⁻¹.
+// The apply's copy of the factor values in one precision: the blocks in edge order, in each
+// triangle's slice order (Traversal::Sliced), and D⁻¹.
 template <class V>
 struct ApplyValues {
   Kokkos::View<V*, DeviceType> edge_values;
   Kokkos::View<V*, DeviceType> inv_diag;
+  Kokkos::View<V*, DeviceType> lower_sliced;
+  Kokkos::View<V*, DeviceType> upper_sliced;
 };
 
 // What every launch reads besides the vectors.
@@ -29,12 +32,16 @@ struct TrsvOperands {
   const SubdomainIlu0& f;
   const SubdomainLevels& lower;
   const SubdomainLevels& upper;
+  const SlicedLevels& lower_sliced;
+  const SlicedLevels& upper_sliced;
   ApplyValues<Scalar> values;
   ApplyValues<float> values_single;  // FactorPrecision::Float
   int team_size;
   int lanes;  // vector lanes per thread (Traversal::Lanes; 1 otherwise)
   int level_team_size;  // EdgeOrdered when team_size is 0 (0: Kokkos chooses)
   int* ordered_team_size;  // level_team_size within the ordered kernel's limit (0: not asked yet)
+  int row_team_size;       // Sliced when team_size is 0 (0: Kokkos chooses)
+  int* sliced_team_size;   // row_team_size within the sliced kernel's limit (0: not asked yet)
   Offset widest_level = 0;  // entries of the widest level of either triangle (EdgeOrdered)
 
   template <class V>
@@ -103,21 +110,26 @@ detail::SubdomainSolveKernel<traversal, InScratch, B, V> make_kernel(const Opera
   const SparseMatrix& factors = o.f.factors();
   const Partition& partition = o.f.partition();
   const detail::ApplyValues<V>& values = o.template values_of<V>();
-  return {factors.row_map(),
-          factors.col_ind(),
-          factors.values(),
-          o.f.diag_position(),
-          values.inv_diag,
-          partition.subdomain_offsets,
-          o.lower,
-          o.upper,
-          values.edge_values,
-          r,
-          z,
-          steps,
-          factors.block_size(),
-          scratch.level,
-          o.widest_level};
+  detail::SubdomainSolveKernel<traversal, InScratch, B, V> kernel{factors.row_map(),
+                                                                  factors.col_ind(),
+                                                                  factors.values(),
+                                                                  o.f.diag_position(),
+                                                                  values.inv_diag,
+                                                                  partition.subdomain_offsets,
+                                                                  o.lower,
+                                                                  o.upper,
+                                                                  values.edge_values,
+                                                                  r,
+                                                                  z,
+                                                                  steps,
+                                                                  factors.block_size(),
+                                                                  scratch.level,
+                                                                  o.widest_level};
+  kernel.lower_sliced = o.lower_sliced;
+  kernel.upper_sliced = o.upper_sliced;
+  kernel.lower_sliced_values = values.lower_sliced;
+  kernel.upper_sliced_values = values.upper_sliced;
+  return kernel;
 }
 
 // The most threads a team of this kernel may have on the backend (1 on Serial; on GPUs what
@@ -149,12 +161,13 @@ void launch_with_block(const ExecSpace& space, const Operands& o, const StepList
   if (o.team_size > 0)
     check_team_size(o.team_size, most_threads(space, kernel, InScratch, scratch, lanes), label);
   int team_size = o.team_size;
-  if (team_size == 0 && o.level_team_size > 0 && traversal == Traversal::EdgeOrdered) {
-    // Block size, value type and scratch are the same in every ordered launch of one
-    // SubdomainTrsv, so its limit is asked once, not in every apply.
-    int& chosen = *o.ordered_team_size;
-    if (chosen == 0)
-      chosen = std::min(o.level_team_size, most_threads(space, kernel, InScratch, scratch, 1));
+  // The ordered and sliced kernels' own rules. Block size, value type and scratch are the same
+  // in every such launch of one SubdomainTrsv, so its limit is asked once, not in every apply.
+  const bool ordered = traversal == Traversal::EdgeOrdered, sliced = traversal == Traversal::Sliced;
+  const int rule = ordered ? o.level_team_size : sliced ? o.row_team_size : 0;
+  if (team_size == 0 && rule > 0) {
+    int& chosen = ordered ? *o.ordered_team_size : *o.sliced_team_size;
+    if (chosen == 0) chosen = std::min(rule, most_threads(space, kernel, InScratch, scratch, 1));
     team_size = chosen;
   }
   Policy policy = team_size > 0 ? Policy(space, league, team_size, lanes)
@@ -178,7 +191,9 @@ int most_apply_threads(const ExecSpace& space, const Operands& o, detail::TeamSc
                       true, scratch, 1),
          most_threads(space,
                       make_kernel<Traversal::EdgeOrdered, true, B>(o, steps, {}, {}, scratch), true,
-                      scratch, 1)});
+                      scratch, 1),
+         most_threads(space, make_kernel<Traversal::Sliced, true, B>(o, steps, {}, {}, scratch),
+                      true, scratch, 1)});
   };
   return detail::with_block_size(o.f.factors().block_size(), most);
 }
@@ -251,6 +266,9 @@ void launch_fused(const ExecSpace& space, const Operands& operands, ApplyKernel 
       return launch<Traversal::EdgeOrdered, true, V>(space, operands, fused, r, z,
                                                      ordered_scratch(slice_bytes, operands),
                                                      "fgdd::trsv::dag_ec_ordered_ILDU0_fused");
+    case ApplyKernel::DagVcSlicedIlduFused:
+      return launch<Traversal::Sliced, true, V>(space, operands, fused, r, z, scratch,
+                                                "fgdd::trsv::dag_vc_sliced_ILDU0_fused");
     case ApplyKernel::DagEcIldU0: {
       // Two launches through z: the lower solve with the diagonal scaling, then the upper solve
       // in place (each team reads and writes only its own rows).
@@ -298,15 +316,23 @@ SubdomainTrsv::SubdomainTrsv(const ExecSpace& space, const SubdomainIlu0& factor
 }
 
 detail::TrsvOperands SubdomainTrsv::operands() const {
+  const Offset levels = lower_.total_levels + upper_.total_levels;
+  const double mean_rows =
+      levels > 0 ? 2.0 * double(factorization_->factors().num_block_rows()) / double(levels) : 0;
   return {*factorization_,
           lower_,
           upper_,
-          {edge_values_, factorization_->inv_diag()},
-          {edge_values_single_, inv_diag_single_},
+          lower_sliced_,
+          upper_sliced_,
+          {edge_values_, factorization_->inv_diag(), lower_sliced_values_, upper_sliced_values_},
+          {edge_values_single_, inv_diag_single_, lower_sliced_values_single_,
+           upper_sliced_values_single_},
           team_size_,
           lanes_,
           detail::level_team_size(mean_entries_built()),
           &ordered_team_size_,
+          detail::row_team_size(mean_rows),
+          &sliced_team_size_,
           std::max(lower_.widest_level, upper_.widest_level)};
 }
 
@@ -317,14 +343,8 @@ void SubdomainTrsv::build_levels(const ExecSpace& space) const {
   lower_ = f.lower_levels() != nullptr ? *f.lower_levels()
                                        : build_subdomain_levels(space, factors, f.diag_position(),
                                                                 f.partition(), Triangle::Lower);
-  upper_ = build_subdomain_levels(space, factors, f.diag_position(), f.partition(),
-                                  Triangle::Upper, &lower_);
-  if (precision_ == FactorPrecision::Float)
-    edge_values_single_ = detail::uninitialized_view<float>("fgdd::trsv::edge_values_single",
-                                                            factors.num_entries());
-  else
-    edge_values_ =
-        detail::uninitialized_view<Scalar>("fgdd::trsv::edge_values", factors.num_entries());
+  upper_ = build_subdomain_levels(space, factors, f.diag_position(), f.partition(), Triangle::Upper,
+                                  &lower_);
 }
 
 double SubdomainTrsv::mean_level_entries(const ExecSpace& space) const {
@@ -337,9 +357,18 @@ double SubdomainTrsv::mean_entries_built() const {
   return levels > 0 ? double(lower_.num_edges + upper_.num_edges) / double(levels) : 0.0;
 }
 
+double SubdomainTrsv::sliced_padding() const noexcept {
+  const Offset padded = lower_sliced_.num_entries + upper_sliced_.num_entries;
+  const Offset listed = lower_.num_edges + upper_.num_edges;
+  return lower_sliced_.col.is_allocated() && listed > 0 ? double(padded) / double(listed) : 0.0;
+}
+
 void SubdomainTrsv::prepare(const ExecSpace& space, ApplyKernel kernel) const {
-  if (resolve_auto(kernel) == ApplyKernel::RowOrderFused)
+  kernel = resolve_auto(kernel);
+  if (kernel == ApplyKernel::RowOrderFused)
     split(space);
+  else if (kernel == ApplyKernel::DagVcSlicedIlduFused)
+    refresh_sliced_values(space);
   else
     refresh_edge_values(space);
 }
@@ -370,11 +399,56 @@ void SubdomainTrsv::refresh_edge_values(const ExecSpace& space) const {
   const SubdomainIlu0& f = *factorization_;
   if (gathered_count_ == f.numeric_count()) return;
   refresh_inv_diag_single(space);
-  if (precision_ == FactorPrecision::Float)
+  const std::size_t entries = f.factors().num_entries();
+  if (precision_ == FactorPrecision::Float) {
+    if (!edge_values_single_.is_allocated())
+      edge_values_single_ =
+          detail::uninitialized_view<float>("fgdd::trsv::edge_values_single", entries);
     gather_edge_values(space, f, lower_, upper_, edge_values_single_);
-  else
+  } else {
+    if (!edge_values_.is_allocated())
+      edge_values_ = detail::uninitialized_view<Scalar>("fgdd::trsv::edge_values", entries);
     gather_edge_values(space, f, lower_, upper_, edge_values_);
+  }
   gathered_count_ = f.numeric_count();
+}
+
+namespace {
+
+// values, sized for sliced's padded blocks (allocated on first use), gathered in its order.
+template <class V>
+void gather_sliced(const ExecSpace& space, const SubdomainIlu0& f, const SubdomainLevels& levels,
+                   const SlicedLevels& sliced, Kokkos::View<V*, DeviceType>& values,
+                   const char* label) {
+  const int b = f.factors().block_size();
+  if (!values.is_allocated())
+    values = detail::uninitialized_view<V>(label, std::size_t(sliced.num_entries) * b * b);
+  gather_sliced_values(space, levels, sliced, f.partition(), f.factors().values(), b * b, values);
+}
+
+}  // namespace
+
+void SubdomainTrsv::refresh_sliced_values(const ExecSpace& space) const {
+  build_levels(space);
+  const SubdomainIlu0& f = *factorization_;
+  if (!lower_sliced_.col.is_allocated() && f.partition().num_subdomains > 0) {
+    lower_sliced_ = build_sliced_levels(space, lower_, f.partition());
+    upper_sliced_ = build_sliced_levels(space, upper_, f.partition());
+  }
+  if (sliced_count_ == f.numeric_count()) return;
+  refresh_inv_diag_single(space);
+  if (precision_ == FactorPrecision::Float) {
+    gather_sliced(space, f, lower_, lower_sliced_, lower_sliced_values_single_,
+                  "fgdd::trsv::lower_sliced_values_single");
+    gather_sliced(space, f, upper_, upper_sliced_, upper_sliced_values_single_,
+                  "fgdd::trsv::upper_sliced_values_single");
+  } else {
+    gather_sliced(space, f, lower_, lower_sliced_, lower_sliced_values_,
+                  "fgdd::trsv::lower_sliced_values");
+    gather_sliced(space, f, upper_, upper_sliced_, upper_sliced_values_,
+                  "fgdd::trsv::upper_sliced_values");
+  }
+  sliced_count_ = f.numeric_count();
 }
 
 void SubdomainTrsv::launch_row_order(const ExecSpace& space, const StepList& steps,
@@ -399,7 +473,10 @@ void SubdomainTrsv::solve(const ExecSpace& space, Triangle triangle, Diagonal di
       one_step(Step{StepKind::Solve, triangle == Triangle::Lower, diagonal == Diagonal::Pivots});
   if (kernel == TriangularKernel::RowOrder)
     return launch_row_order(space, steps, r, x, "fgdd::trsv::row_order");
-  refresh_edge_values(space);
+  if (kernel == TriangularKernel::DagVcSlicedLds)
+    refresh_sliced_values(space);
+  else
+    refresh_edge_values(space);
   const Operands o = operands();
   const detail::TeamScratch scratch = detail::team_scratch_for(slice_bytes_);
   switch (kernel) {
@@ -433,6 +510,9 @@ void SubdomainTrsv::solve(const ExecSpace& space, Triangle triangle, Diagonal di
       return launch<Traversal::EdgeOrdered, true>(space, o, steps, r, x,
                                                   ordered_scratch(slice_bytes_, o),
                                                   "fgdd::trsv::dag_ec_ordered_lds");
+    case TriangularKernel::DagVcSlicedLds:
+      return launch<Traversal::Sliced, true>(space, o, steps, r, x, scratch,
+                                             "fgdd::trsv::dag_vc_sliced_lds");
     case TriangularKernel::RowOrder:
       return;  // launched above
   }
@@ -452,7 +532,10 @@ void SubdomainTrsv::apply(const ExecSpace& space, ApplyKernel kernel, ConstVecto
   kernel = resolve_auto(kernel);
   if (kernel == ApplyKernel::RowOrderFused)
     return launch_row_order(space, fused, r, z, "fgdd::trsv::row_order_ILDU0_fused");
-  refresh_edge_values(space);
+  if (kernel == ApplyKernel::DagVcSlicedIlduFused)
+    refresh_sliced_values(space);
+  else
+    refresh_edge_values(space);
   if (precision_ == FactorPrecision::Float)
     return launch_fused<float>(space, operands(), kernel, fused, ildu, r, z, slice_bytes_);
   launch_fused<Scalar>(space, operands(), kernel, fused, ildu, r, z, slice_bytes_);

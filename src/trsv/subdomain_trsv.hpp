@@ -3,9 +3,10 @@
 // BSR, one Kokkos team per subdomain. Vectors are in the partitioned ordering of the factors.
 #pragma once
 
-#include "factor/subdomain_ilu0.hpp"
-#include "schedule/subdomain_levels.hpp"
 #include "core/team_scratch.hpp"
+#include "factor/subdomain_ilu0.hpp"
+#include "schedule/sliced_levels.hpp"
+#include "schedule/subdomain_levels.hpp"
 #include "trsv/split_triangles.hpp"
 #include "trsv/trsv_options.hpp"
 
@@ -27,7 +28,8 @@ class SubdomainTrsv {
   // factorization.numeric(...) the next solve notices (numeric_count) and gathers the new values
   // again; nothing else is redone. The factorization must outlive this. team_size: threads per
   // subdomain team; 0 chooses: on GPUs the ordered level kernels take detail::level_team_size
-  // of the levels' mean width, the others (and CPU backends) Kokkos::AUTO. Throws InvalidInput
+  // of the levels' mean width, the sliced ones detail::row_team_size of their mean rows, the
+  // others (and CPU backends) Kokkos::AUTO. Throws InvalidInput
   // for a negative team_size or one above what the backend allows for the one-lane fused apply
   // kernels (TeamPolicy::team_size_max: 1 on Serial), naming the allowed range; a launch of
   // another kernel (the lanes kernel) checks its own limit alike. Every solve and apply throws
@@ -70,6 +72,9 @@ class SubdomainTrsv {
   // Strictly triangular entries a level lists, on average over both triangles' levels of
   // every subdomain (builds the levels if no solve needed them yet).
   double mean_level_entries(const ExecSpace& space) const;
+  // Padded entries the sliced kernels store per strictly triangular entry (1: no padding; 0
+  // while no sliced kernel has run).
+  double sliced_padding() const noexcept;
   // Bytes of team scratch the largest subdomain's vector slice needs, and the level it lives in:
   // 0 when it fits the fast per-team scratch, 1 otherwise (backed by global memory: slower,
   // never wrong). The spin loop adds an int done flag per row and may land on level 1 alone.
@@ -97,6 +102,18 @@ class SubdomainTrsv {
   mutable Kokkos::View<float*, DeviceType> edge_values_single_;
   mutable Kokkos::View<float*, DeviceType> inv_diag_single_;
   mutable std::uint64_t inv_diag_count_ = 0;
+  // The sliced kernels' data (both triangles' padded columns, the factor blocks in their
+  // order, in the precision the apply reads), built by the first of them, refreshed after each
+  // numeric().
+  mutable SlicedLevels lower_sliced_;
+  mutable SlicedLevels upper_sliced_;
+  mutable Kokkos::View<Scalar*, DeviceType> lower_sliced_values_;
+  mutable Kokkos::View<Scalar*, DeviceType> upper_sliced_values_;
+  mutable Kokkos::View<float*, DeviceType> lower_sliced_values_single_;
+  mutable Kokkos::View<float*, DeviceType> upper_sliced_values_single_;
+  mutable std::uint64_t sliced_count_ = 0;
+  mutable int sliced_team_size_ = 0;  // the sliced kernel's chosen team size (0: not yet)
+  void refresh_sliced_values(const ExecSpace& space) const;
   // The row-order kernels' data, built by the first of them, refreshed after each numeric().
   mutable SplitTriangles split_;
   mutable std::uint64_t split_count_ = 0;

@@ -10,18 +10,20 @@ namespace fgdd {
 
 // One triangle (lower or upper) of the subdomain factors, one Kokkos team per subdomain.
 enum class TriangularKernel {
-  SpinLoopLds,  // synchronization-free: done flags in team scratch, rows in ascending order
-  DagEcNoLds,   // level by level, threads over the level's nonzeros, vector in global memory
-  DagEcLds,     // level by level, threads over the level's nonzeros, vector slice in scratch
-  DagEcLdsUd,   // DagEcLds on the unit triangle, the D⁻¹ scaling deferred to one pass (ILDU0
-                // form: with Diagonal::Pivots it solves with L·D (lower) or D·U (upper))
-  DagVcLds,     // level by level, one thread per row of the level (deterministic)
-  DagLanesLds,  // level by level, a row per thread, its entries over vector lanes summed in a
-                // fixed order (deterministic)
+  SpinLoopLds,      // synchronization-free: done flags in team scratch, rows in ascending order
+  DagEcNoLds,       // level by level, threads over the level's nonzeros, vector in global memory
+  DagEcLds,         // level by level, threads over the level's nonzeros, vector slice in scratch
+  DagEcLdsUd,       // DagEcLds on the unit triangle, the D⁻¹ scaling deferred to one pass (ILDU0
+                    // form: with Diagonal::Pivots it solves with L·D (lower) or D·U (upper))
+  DagVcLds,         // level by level, one thread per row of the level (deterministic)
+  DagLanesLds,      // level by level, a row per thread, its entries over vector lanes summed in a
+                    // fixed order (deterministic)
   DagEcOrderedLds,  // level by level, threads over the level's nonzeros store their products
                     // in scratch, then a thread per row subtracts them in order (deterministic)
-  RowOrder,     // no levels: one thread per subdomain sweeps its rows in order (deterministic;
-                // for CPUs, where a thread owns its subdomain)
+  DagVcSlicedLds,   // level by level, one thread per row of the level, the level's entries
+                    // stored as padded columns so the loads coalesce (deterministic)
+  RowOrder,         // no levels: one thread per subdomain sweeps its rows in order (deterministic;
+                    // for CPUs, where a thread owns its subdomain)
 };
 
 // z = M⁻¹ r for the subdomain ILU0 / ILDU0 preconditioner.
@@ -30,12 +32,14 @@ enum class ApplyKernel {
   DagEcIldU0,      // two launches: lower solve with diagonal scaling, then the upper solve
   DagVcIlduFused,  // one launch: lower, D⁻¹, upper; one thread per row (deterministic)
   DagEcIlduFused,  // one launch: lower, D⁻¹, upper; threads over nonzeros (atomics in scratch)
-  DagLanesIlduFused,  // one launch: lower, D⁻¹, upper; a row per thread, its nonzeros over
-                      // vector lanes summed in a fixed order (deterministic)
+  DagLanesIlduFused,      // one launch: lower, D⁻¹, upper; a row per thread, its nonzeros over
+                          // vector lanes summed in a fixed order (deterministic)
   DagEcOrderedIlduFused,  // one launch: lower, D⁻¹, upper; threads over nonzeros, products
                           // summed per row in a fixed order (deterministic, no atomics)
-  RowOrderFused,      // one launch: lower, D⁻¹, upper; one thread per subdomain, rows in order,
-                      // no level sets built (deterministic; the team size does not apply)
+  DagVcSlicedIlduFused,   // one launch: lower, D⁻¹, upper; one thread per row, the level's
+                          // entries as padded columns (deterministic, coalesced)
+  RowOrderFused,  // one launch: lower, D⁻¹, upper; one thread per subdomain, rows in order,
+                  // no level sets built (deterministic; the team size does not apply)
 };
 
 // The precision of the factor values the DD apply kernels read. The factorization, the vectors
@@ -65,6 +69,7 @@ inline const auto triangular_kernel_names = make_enum_names<TriangularKernel>(
      {TriangularKernel::DagVcLds, "dag_vc_lds", deterministic_kernel},
      {TriangularKernel::DagLanesLds, "dag_lanes_lds", deterministic_kernel},
      {TriangularKernel::DagEcOrderedLds, "dag_ec_ordered_lds", deterministic_kernel},
+     {TriangularKernel::DagVcSlicedLds, "dag_vc_sliced_lds", deterministic_kernel},
      {TriangularKernel::RowOrder, "row_order", deterministic_kernel}});
 
 // Auto is first: loops over the table skip it where it would repeat the kernel it stands for.
@@ -75,6 +80,7 @@ inline const auto apply_kernel_names = make_enum_names<ApplyKernel>(
      {ApplyKernel::DagVcIlduFused, "dag_vc_ILDU0_fused", deterministic_kernel},
      {ApplyKernel::DagLanesIlduFused, "dag_lanes_ILDU0_fused", deterministic_kernel},
      {ApplyKernel::DagEcOrderedIlduFused, "dag_ec_ordered_ILDU0_fused", deterministic_kernel},
+     {ApplyKernel::DagVcSlicedIlduFused, "dag_vc_sliced_ILDU0_fused", deterministic_kernel},
      {ApplyKernel::DagEcIldU0, "dag_ec_ILD_U0"},
      {ApplyKernel::RowOrderFused, "row_order_ILDU0_fused", deterministic_kernel}});
 

@@ -245,10 +245,15 @@ struct SubdomainSolveKernel {
     Offset begin = 0, end = 0;
   };
 
+  // The three loads are issued together: a branch on the loaded row would hold the thread until
+  // it arrived, one more memory latency on the level-to-level path.
   KOKKOS_INLINE_FUNCTION void load_span(const SubdomainLevels& levels, Ordinal p, Ordinal end,
                                         RowSpan& r) const {
-    r.row = p < end ? levels.rows(p) : -1;
-    if (r.row < 0) return;
+    if (p >= end) {
+      r.row = -1;
+      return;
+    }
+    r.row = levels.rows(p);
     r.begin = levels.row_edge_begin(p);
     r.end = levels.row_edge_end(p);
   }
@@ -368,6 +373,24 @@ struct SubdomainSolveKernel {
   // block, about eight scalars (more would cost occupancy: the team's registers).
   static constexpr int held_entries = B > 0 ? (8 / (B * B) > 0 ? 8 / (B * B) : 1) : 0;
 
+  // One level slot of a Sliced triangle: its first row position, rows, width and first padded
+  // entry, loaded together.
+  struct SlicedLevel {
+    Ordinal row_begin = 0, rows = 0, width = 0;
+    Offset slice = 0;
+  };
+
+  KOKKOS_INLINE_FUNCTION SlicedLevel load_sliced_level(const SubdomainLevels& levels,
+                                                       const SlicedLevels& sliced,
+                                                       Ordinal L) const {
+    SlicedLevel v;
+    v.row_begin = levels.level_ptr(L);
+    v.rows = levels.level_ptr(L + 1) - v.row_begin;
+    v.width = sliced.width(L);
+    v.slice = sliced.slice_ptr(L);
+    return v;
+  }
+
   // One row of a Sliced level: where its entries start (stride: the level's rows) and the first
   // held_entries of them; row -1 for none.
   struct SlicedRow {
@@ -377,19 +400,22 @@ struct SubdomainSolveKernel {
     V a[held_entries > 0 ? held_entries* B* B : 1] = {};
   };
 
-  // The row at position p (from the level's first, of R) of level slot L, width W.
+  // The row at position p of level v. Every load's address and condition come from v (loaded a
+  // level earlier), none from another load here, so they are all in flight at once.
   KOKKOS_INLINE_FUNCTION void load_sliced_row(const SubdomainLevels& levels,
                                               const SlicedLevels& sliced, const V* values,
-                                              Ordinal L, Ordinal p, Ordinal R, Ordinal W,
-                                              SlicedRow& r) const {
-    r.row = p < R ? levels.rows(levels.level_ptr(L) + p) : -1;
-    if (r.row < 0) return;
-    r.first_entry = sliced.slice_ptr(L) + p;
+                                              const SlicedLevel& v, Ordinal p, SlicedRow& r) const {
+    if (p >= v.rows) {
+      r.row = -1;
+      return;
+    }
+    r.row = levels.rows(v.row_begin + p);
+    r.first_entry = v.slice + p;
     for (int q = 0; q < held_entries; ++q) {
-      const Offset k = r.first_entry + Offset(q) * R;
-      r.col[q] = q < W ? sliced.col(k) : -1;
-      if (r.col[q] >= 0)
-        for (int c = 0; c < B * B; ++c) r.a[q * B * B + c] = values[k * (B * B) + c];
+      const Offset k = r.first_entry + Offset(q) * v.rows;
+      const bool inside = q < v.width;
+      r.col[q] = inside ? sliced.col(k) : -1;
+      for (int c = 0; c < B * B; ++c) r.a[q * B * B + c] = inside ? values[k * (B * B) + c] : V(0);
     }
   }
 
@@ -397,7 +423,7 @@ struct SubdomainSolveKernel {
   // entries first, then the rest from memory; then x_i ← D_i⁻¹ x_i when the step divides.
   KOKKOS_INLINE_FUNCTION void finish_sliced_row(Scalar* x, Ordinal first,
                                                 const SlicedLevels& sliced, const V* values,
-                                                const SlicedRow& r, Ordinal R, Ordinal W,
+                                                const SlicedRow& r, const SlicedLevel& v,
                                                 const Step& step) const {
     const int n = b();
     Scalar* xi = x + Offset(r.row - first) * n;
@@ -407,8 +433,8 @@ struct SubdomainSolveKernel {
     for (; q < held_entries && r.col[q] >= 0; ++q)
       subtract_product(acc, r.a + q * B * B, x + Offset(r.col[q]) * n);
     if (q == held_entries) {
-      for (; q < W; ++q) {
-        const Offset k = r.first_entry + Offset(q) * R;
+      for (; q < v.width; ++q) {
+        const Offset k = r.first_entry + Offset(q) * v.rows;
         const Ordinal c = sliced.col(k);
         if (c < 0) break;
         subtract_product(acc, values + k * n * n, x + Offset(c) * n);
@@ -420,10 +446,10 @@ struct SubdomainSolveKernel {
 
   // Sliced: per level, thread t takes the rows at positions t, t + T, ... of the level, each row
   // alone in row order; entry q of the level's rows are adjacent (SlicedLevels), so the loads
-  // are coalesced, and each thread loads its first row of the next level before working on the
-  // current one (the factor data never depends on x), leaving scratch reads, the row's
-  // multiply-adds and one barrier on the level-to-level path. A level without entries and
-  // without pivots changes nothing and is skipped.
+  // are coalesced. The factor data never depends on x, so it is loaded ahead: each thread's
+  // first row of the next level while it works on the current one, and the level bounds one
+  // level earlier still, so no load waits on another inside a level. A level without entries
+  // and without pivots changes nothing and is skipped.
   KOKKOS_INLINE_FUNCTION void solve_sliced(const Member& team, Scalar* x, Ordinal first,
                                            const SubdomainLevels& levels,
                                            const SlicedLevels& sliced, const V* values,
@@ -431,29 +457,26 @@ struct SubdomainSolveKernel {
     const Ordinal s = team.league_rank(), base = first + s, num_levels = levels.num_levels(s);
     if (num_levels == 0) return;
     const Ordinal t = team.team_rank(), threads = team.team_size();
-    const auto rows_of = [&](Ordinal L) { return levels.level_ptr(L + 1) - levels.level_ptr(L); };
-    Ordinal R = rows_of(base), W = sliced.width(base);
+    SlicedLevel level = load_sliced_level(levels, sliced, base), next_level;
+    if (num_levels > 1) next_level = load_sliced_level(levels, sliced, base + 1);
     SlicedRow row;
-    load_sliced_row(levels, sliced, values, base, t, R, W, row);
+    load_sliced_row(levels, sliced, values, level, t, row);
     for (Ordinal l = 0; l < num_levels; ++l) {
-      Ordinal next_R = 0, next_W = 0;
+      SlicedLevel level_after;
+      if (l + 2 < num_levels) level_after = load_sliced_level(levels, sliced, base + l + 2);
       SlicedRow next_row;
-      if (l + 1 < num_levels) {
-        next_R = rows_of(base + l + 1);
-        next_W = sliced.width(base + l + 1);
-        load_sliced_row(levels, sliced, values, base + l + 1, t, next_R, next_W, next_row);
-      }
-      if (W > 0 || step.pivots) {
-        if (row.row >= 0) finish_sliced_row(x, first, sliced, values, row, R, W, step);
-        for (Ordinal p = t + threads; p < R; p += threads) {
+      if (l + 1 < num_levels) load_sliced_row(levels, sliced, values, next_level, t, next_row);
+      if (level.width > 0 || step.pivots) {
+        if (row.row >= 0) finish_sliced_row(x, first, sliced, values, row, level, step);
+        for (Ordinal p = t + threads; p < level.rows; p += threads) {
           SlicedRow more;
-          load_sliced_row(levels, sliced, values, base + l, p, R, W, more);
-          finish_sliced_row(x, first, sliced, values, more, R, W, step);
+          load_sliced_row(levels, sliced, values, level, p, more);
+          finish_sliced_row(x, first, sliced, values, more, level, step);
         }
         team.team_barrier();
       }
-      R = next_R;
-      W = next_W;
+      level = next_level;
+      next_level = level_after;
       row = next_row;
     }
   }

@@ -26,8 +26,9 @@ struct SolveRun {
 
 SolveRun solve_with(const ExecSpace& space, const SparseMatrix& A, const GridInfo& grid,
                     const std::string& method, const std::string& precond, double tol,
-                    int max_iters) {
+                    int max_iters, const MultilevelIluOptions& multilevel) {
   SolverOptions options;
+  options.multilevel = multilevel;  // the options the apply and fill above were measured with
   options.set("method", method);
   options.set("preconditioner", precond);
   char text[32];
@@ -62,6 +63,12 @@ int benchmark_main(int argc, char* argv[]) {
       .at_least("--warmup", &warmup, 0, "W", "untimed applies first")
       .option("--ml-drop-tol", &options.drop_tolerance, "T", "multilevel drop tolerance")
       .option("--ml-inverse-bound", &options.inverse_bound, "K", "multilevel inverse bound")
+      .custom("--ml-couplings", multilevel_couplings_names.joined(),
+              multilevel_couplings_names.name(options.couplings),
+              "what the multilevel apply multiplies with between levels",
+              [&](const std::string& name) {
+                options.couplings = multilevel_couplings_names.parse(name);
+              })
       .parse(argc, argv);
   const ExecSpace space;
   for (const std::string& source : problems) {
@@ -104,6 +111,7 @@ int benchmark_main(int argc, char* argv[]) {
         .add("entries", A.num_entries())
         .add("drop_tolerance", options.drop_tolerance)
         .add("inverse_bound", options.inverse_bound)
+        .add("couplings", multilevel_couplings_names.name(options.couplings))
         .add("levels", int(report.levels.size()))
         .add("level_rows", level_rows)
         .add("level_factor_entries", level_factor_entries)
@@ -121,7 +129,8 @@ int benchmark_main(int argc, char* argv[]) {
         .add("global_ilu0_apply_ms", global_apply.median * 1e3, fixed(4))
         .add("apply_ratio", ml_apply.median / global_apply.median, fixed(3));
     for (const char* precond : {"ildu0-dd", "ilu0", "multilevel-ilu"}) {
-      const SolveRun run = solve_with(space, A, problem.grid, method, precond, tol, max_iters);
+      const SolveRun run =
+          solve_with(space, A, problem.grid, method, precond, tol, max_iters, options);
       const std::string key = std::string(precond) == "multilevel-ilu" ? "multilevel"
                               : std::string(precond) == "ilu0"          ? "global_ilu0"
                                                                         : "dd";

@@ -43,7 +43,8 @@ const std::vector<std::pair<std::string, std::string>> solver_flags = {
     {"--ml-inverse-bound", "multilevel_inverse_bound"},
     {"--ml-coarsest", "multilevel_coarsest"},
     {"--ml-max-levels", "multilevel_max_levels"},
-    {"--ml-ordering", "multilevel_ordering"}};
+    {"--ml-ordering", "multilevel_ordering"},
+    {"--ml-couplings", "multilevel_couplings"}};
 
 // --block-size's value: a whole number from 1 up.
 int parse_block_size(const std::string& text) {
@@ -241,6 +242,11 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
   --ml-ordering {multilevel_ordering}
                               multilevel-ilu: fill-reducing order of each level (nd: METIS
                               nested dissection); default auto (nd with METIS, else rcm)
+  --ml-couplings {multilevel_couplings}
+                              multilevel-ilu: between levels, multiply with the factored
+                              couplings L_C, U_F (default: one L_B and one U_B solve a level)
+                              or with A's own blocks A_CB, A_BC (original: no fill outside
+                              the factors, but two L_B D_B U_B solves a level)
   --team-size N               threads per subdomain team in the DD apply; default: chosen
                               from the level widths on GPUs, by Kokkos on CPUs (tuning knob)
   --factor-precision {factor_precision}
@@ -313,6 +319,7 @@ const char* solve_usage() {
     replace_all(text, "{factor_precision}", factor_precision_names.joined());
     replace_all(text, "{global_kernel}", global_kernel_names.joined());
     replace_all(text, "{multilevel_ordering}", multilevel_ordering_names.joined());
+    replace_all(text, "{multilevel_couplings}", multilevel_couplings_names.joined());
     replace_all(text, "{struct_schedule}", struct_schedule_names.joined());
     replace_all(text, "{struct_layout}", struct_layout_names.joined());
     replace_all(text, "{shift}", pivot_shift_names.joined());

@@ -40,8 +40,23 @@ std::vector<double> host_multiply(const HostCsr& M, const std::vector<double>& x
   return y;
 }
 
+// v ← (L_B D_B U_B)⁻¹ v with the level's factors, in place.
+void solve_ldu(const detail::HostLevel& level, std::vector<double>& v) {
+  const HostCsr& F = level.factors;
+  const Ordinal nb = level.nb;
+  for (Ordinal i = 0; i < nb; ++i)  // L_B unit lower
+    for (Offset k = F.ptr[i]; k < F.ptr[i + 1]; ++k)
+      if (F.col[k] < i) v[i] -= F.val[k] * v[F.col[k]];
+  for (Ordinal i = 0; i < nb; ++i) v[i] *= level.inv_d[i];
+  for (Ordinal i = nb; i-- > 0;)  // U_B unit upper
+    for (Offset k = F.ptr[i]; k < F.ptr[i + 1]; ++k)
+      if (F.col[k] > i) v[i] -= F.val[k] * v[F.col[k]];
+}
+
 // The serial reference of eq. (5) on the host levels: gather and scale, forward with L_B, y_C −=
-// L_C y_B, D_B⁻¹, the next level, x_B −= U_F x_C, backward with U_B, scale and scatter.
+// L_C y_B, D_B⁻¹, the next level, x_B −= U_F x_C, backward with U_B, scale and scatter. With
+// A's own coupling blocks (Original), eq. (5) as written: y_B = (L_B D_B U_B)⁻¹ r_B, y_C = r_C −
+// A_CB y_B, the next level, x_B = (L_B D_B U_B)⁻¹ (r_B − A_BC x_C).
 std::vector<double> reference_apply(const detail::MultilevelHostSetup& setup, std::size_t index,
                                     const std::vector<double>& r) {
   if (index == setup.levels.size()) {
@@ -55,6 +70,23 @@ std::vector<double> reference_apply(const detail::MultilevelHostSetup& setup, st
   const Ordinal n = level.n, nb = level.nb;
   std::vector<double> x(n);
   for (Ordinal q = 0; q < n; ++q) x[q] = level.row_scale[q] * r[level.perm[q]];
+  if (level.couplings == MultilevelCouplings::Original) {
+    const std::vector<double> r_b(x.begin(), x.begin() + nb);
+    std::vector<double> x_b = r_b, x_c(x.begin() + nb, x.end());
+    solve_ldu(level, x_b);
+    if (nb < n) {
+      const std::vector<double> acb_y = host_multiply(level.LC, x_b);
+      for (Ordinal i = 0; i < n - nb; ++i) x_c[i] -= acb_y[i];
+      x_c = reference_apply(setup, index + 1, x_c);
+      const std::vector<double> abc_x = host_multiply(level.UF, x_c);
+      for (Ordinal i = 0; i < nb; ++i) x_b[i] = r_b[i] - abc_x[i];
+      solve_ldu(level, x_b);
+    }
+    std::vector<double> z(n);
+    for (Ordinal q = 0; q < n; ++q)
+      z[level.perm[q]] = level.col_scale[q] * (q < nb ? x_b[q] : x_c[q - nb]);
+    return z;
+  }
   const HostCsr& F = level.factors;
   for (Ordinal i = 0; i < nb; ++i)  // L_B unit lower
     for (Offset k = F.ptr[i]; k < F.ptr[i + 1]; ++k)
@@ -162,9 +194,12 @@ TEST_CASE("multilevel: the device apply equals the serial reference of eq. (5)",
   };
   const MultilevelOrdering ordering = GENERATE(MultilevelOrdering::Auto, MultilevelOrdering::Rcm,
                                                MultilevelOrdering::Natural);
+  const MultilevelCouplings couplings =
+      GENERATE(MultilevelCouplings::Factored, MultilevelCouplings::Original);
   for (const Case& c : cases) {
-    CAPTURE(c.name, int(ordering));
+    CAPTURE(c.name, int(ordering), int(couplings));
     MultilevelIluOptions options;
+    options.couplings = couplings;
     options.inverse_bound = 2;  // defers pivots, so there are several levels
     options.coarsest_size = 40;
     options.max_levels = 4;
@@ -198,9 +233,12 @@ TEST_CASE("multilevel: the device apply equals the serial reference of eq. (5)",
 
 TEST_CASE("multilevel: with nothing dropped, the multilevel ILU solves A exactly", "[mlilu]") {
   const int levels = GENERATE(1, 2, 4);
-  CAPTURE(levels);
+  const MultilevelCouplings couplings =
+      GENERATE(MultilevelCouplings::Factored, MultilevelCouplings::Original);
+  CAPTURE(levels, int(couplings));
   const SparseMatrix A = convection(7, 100.0);
   MultilevelIluOptions options;
+  options.couplings = couplings;
   options.drop_tolerance = 0;
   options.inverse_bound = 1.5;
   options.coarsest_size = 30;
@@ -251,6 +289,8 @@ TEST_CASE("multilevel: options are validated; new values set up again", "[mlilu]
   CHECK_THROWS_WITH(MultilevelIlu(ExecSpace(), A, bad), FGDD_CONTAINS("coarsest size"));
   SolverOptions options;
   CHECK_THROWS_WITH(options.set("multilevel_ordering", "amd"), FGDD_CONTAINS("nd|rcm"));
+  CHECK_THROWS_WITH(options.set("multilevel_couplings", "dropped"),
+                    FGDD_CONTAINS("factored|original"));
   options.set("preconditioner", "multilevel-ilu");
   options.set("trsv", "jacobi");
   CHECK_THROWS_WITH(options.validate(), FGDD_CONTAINS("ILU preconditioner"));
@@ -282,9 +322,13 @@ TEST_CASE("multilevel: options are validated; new values set up again", "[mlilu]
 
 TEST_CASE("multilevel: the transpose apply is the transpose of the apply; BiCG converges",
           "[mlilu]") {
+  const MultilevelCouplings couplings =
+      GENERATE(MultilevelCouplings::Factored, MultilevelCouplings::Original);
+  CAPTURE(int(couplings));
   const SparseMatrix A = convection(4, 300.0);  // 64 rows, nonsymmetric
   const Offset n = A.num_rows();
   MultilevelIluOptions options;
+  options.couplings = couplings;
   options.inverse_bound = 1.5;
   options.coarsest_size = 8;
   options.max_levels = 5;
@@ -319,6 +363,7 @@ TEST_CASE("multilevel: the transpose apply is the transpose of the apply; BiCG c
   SolverOptions solver_options;
   solver_options.set("method", "bicg");
   solver_options.set("preconditioner", "multilevel-ilu");
+  solver_options.set("multilevel_couplings", multilevel_couplings_names.name(couplings));
   Solver solver(solver_options);
   const SparseMatrix B = make_matrix(reference::reservoir_pressure(12, 12, 6, 4u));
   solver.setup(ExecSpace(), B);

@@ -29,9 +29,11 @@ struct MultilevelDeviceLevel {
   Kokkos::View<Scalar*, DeviceType> row_scale, col_scale, inv_d;
   GlobalFactors factors;
   std::unique_ptr<GlobalTrsv> trsv;
-  DeviceRectCsr lc, uf;
+  MultilevelCouplings couplings = MultilevelCouplings::Factored;
+  DeviceRectCsr lc, uf;  // L_C and U_F, or A_CB and A_BC (HostLevel)
   Vector x;  // n: the level's vector in factored order, B first
   Vector w;  // n − nb: the next level's result
+  Vector t;  // nb, Original couplings only: (L_B D_B U_B)⁻¹ A_BC w
 };
 
 namespace {
@@ -109,6 +111,7 @@ HostLevel transposed_level(const HostLevel& h) {
   t.col_scale = h.row_scale;
   t.factors = transpose(h.factors);
   t.inv_d = h.inv_d;
+  t.couplings = h.couplings;
   t.LC = transpose(h.UF);
   t.UF = transpose(h.LC);
   return t;
@@ -126,8 +129,11 @@ std::unique_ptr<MultilevelDeviceLevel> upload_level(const ExecSpace& space, cons
   level->factors = GlobalFactors(factors, level->inv_d, diagonal_positions(space, factors),
                                  IluForm::Ildu0);
   level->trsv = std::make_unique<GlobalTrsv>(space, level->factors);
+  level->couplings = h.couplings;
   level->lc = upload(h.LC, "lc");
   level->uf = upload(h.UF, "uf");
+  if (h.couplings == MultilevelCouplings::Original && h.nb < h.n)
+    level->t = Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::multilevel::t"), h.nb);
   level->x = Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::multilevel::x"), h.n);
   level->w = Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::multilevel::w"),
                     h.n - h.nb);
@@ -274,8 +280,26 @@ void MultilevelIlu::apply_level(
   const auto c_part = std::make_pair(Offset(level.nb), Offset(level.n));
   const Vector x_b = Kokkos::subview(level.x, b_part), x_c = Kokkos::subview(level.x, c_part);
   detail::gather_scaled(space, r, level);
-  level.trsv->solve(space, Triangle::Lower, Diagonal::Unit, x_b, x_b);
   const bool coupled = level.nb < level.n;
+  if (level.couplings == MultilevelCouplings::Original) {
+    // x_B = (L_B D_B U_B)⁻¹ r_B, x_C −= A_CB x_B, the next level, then from r_B kept in t:
+    // x_B = (L_B D_B U_B)⁻¹ (r_B − A_BC x_C).
+    const auto solve_ldu = [&](ConstVector from) {
+      level.trsv->solve(space, Triangle::Lower, Diagonal::Unit, from, x_b);
+      detail::scale_in_place(space, level.inv_d, x_b);
+      level.trsv->solve(space, Triangle::Upper, Diagonal::Unit, x_b, x_b);
+    };
+    if (coupled) Kokkos::deep_copy(space, level.t, x_b);
+    solve_ldu(x_b);
+    if (coupled) {
+      detail::subtract_product(space, level.lc, x_b, x_c);
+      apply_level(space, levels, dense, index + 1, x_c, level.w);
+      detail::subtract_product(space, level.uf, level.w, level.t);
+      solve_ldu(level.t);
+    }
+    return detail::scatter_scaled(space, level, z);
+  }
+  level.trsv->solve(space, Triangle::Lower, Diagonal::Unit, x_b, x_b);
   if (coupled) detail::subtract_product(space, level.lc, x_b, x_c);
   detail::scale_in_place(space, level.inv_d, x_b);
   if (coupled) {

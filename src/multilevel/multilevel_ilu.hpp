@@ -2,9 +2,11 @@
 // set up on the host (multilevel_setup.hpp), uploaded once, applied with no host work but the
 // launches. Per level: gather and scale r, the exact lower solve with L_B (trsv/global_trsv:
 // level sets on GPUs, rows in order on CPUs), y_C −= L_C y_B, D_B⁻¹, the next level on y_C,
-// x_B −= U_F x_C, the upper solve with U_B, scatter and scale; the last Schur complement, when
-// any is left, is a dense inverse applied as a matrix-vector product. Every step is a fixed-order
-// sum, so the apply is bitwise reproducible run to run.
+// x_B −= U_F x_C, the upper solve with U_B, scatter and scale (MultilevelCouplings::Original:
+// x_B = (L_B D_B U_B)⁻¹ r_B, y_C = r_C − A_CB x_B, the next level, x_B = (L_B D_B U_B)⁻¹ (r_B −
+// A_BC x_C)); the last Schur complement, when any is left, is a dense inverse applied as a
+// matrix-vector product. Every step is a fixed-order sum, so the apply is bitwise reproducible
+// run to run.
 #pragma once
 
 #include "multilevel/multilevel_options.hpp"
@@ -23,7 +25,7 @@ struct MultilevelLevelReport {
   Ordinal accepted = 0;    // pivots in its leading block B
   Ordinal deferred = 0;    // rejected pivots: the next level's size
   Offset factor_entries = 0;    // nnz of L_B + D_B + U_B
-  Offset coupling_entries = 0;  // nnz of L_C + U_F
+  Offset coupling_entries = 0;  // nnz of L_C + U_F (Original couplings: of A_CB + A_BC)
   Offset shifted = 0;      // tiny pivots shifted (the last level, which accepts every pivot)
   Ordinal lower_levels = 0;  // level sets of L_B and U_B (launches per solve on GPUs)
   Ordinal upper_levels = 0;

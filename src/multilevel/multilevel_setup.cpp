@@ -27,6 +27,22 @@ HostCsr combined_factors(const CroutFactors& f) {
   return M;
 }
 
+// The blocks of A (the level's scaled, reordered matrix) from the rows of `rows` to the columns
+// of `columns` (positions in A, ascending), numbered by their places in the two lists.
+HostCsr block_of(const HostCsr& A, const std::vector<Ordinal>& rows,
+                 const std::vector<Ordinal>& columns) {
+  std::vector<Ordinal> place(A.cols, -1);
+  for (std::size_t q = 0; q < columns.size(); ++q) place[columns[q]] = Ordinal(q);
+  HostCsr block;
+  block.cols = Ordinal(columns.size());
+  for (const Ordinal i : rows) {
+    for (Offset k = A.ptr[i]; k < A.ptr[i + 1]; ++k)
+      if (place[A.col[k]] >= 0) block.push(place[A.col[k]], A.val[k]);
+    block.end_row();
+  }
+  return block;
+}
+
 // order: the level's fill-reducing order when known (a refactorization), else empty.
 HostLevel factor_level(const ExecSpace& space, const HostCsr& A,
                        const MultilevelIluOptions& options, bool last, std::vector<Ordinal> order,
@@ -60,8 +76,14 @@ HostLevel factor_level(const ExecSpace& space, const HostCsr& A,
   level.factors = combined_factors(f);
   level.inv_d.resize(f.d.size());
   for (std::size_t i = 0; i < f.d.size(); ++i) level.inv_d[i] = 1 / f.d[i];
-  level.LC = std::move(f.LC);
-  level.UF = std::move(f.UF);
+  level.couplings = options.couplings;
+  if (options.couplings == MultilevelCouplings::Original) {
+    level.LC = block_of(scaled, f.deferred, f.accepted);
+    level.UF = block_of(scaled, f.accepted, f.deferred);
+  } else {
+    level.LC = std::move(f.LC);
+    level.UF = std::move(f.UF);
+  }
   level.shifted = f.shifted;
   level.order = std::move(order);
   schur = std::move(f.S);

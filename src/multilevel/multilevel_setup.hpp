@@ -22,6 +22,9 @@ struct HostLevel {
   std::vector<Scalar> col_scale;   // Dc of column perm[q], by position q
   HostCsr factors;                 // nb×nb: L_B strictly lower, D_B diagonal, U_B strictly upper
   std::vector<Scalar> inv_d;       // D_B⁻¹
+  // The couplings between B and C, in B and C numbering: L_C and U_F (Factored), or the scaled,
+  // reordered level matrix's own blocks A_CB and A_BC (Original).
+  MultilevelCouplings couplings = MultilevelCouplings::Factored;
   HostCsr LC;                      // (n − nb)×nb
   HostCsr UF;                      // nb×(n − nb)
   Offset shifted = 0;              // pivots shifted (the last level only)

@@ -90,7 +90,8 @@ std::vector<std::string> SolverOptions::keys() {
           "multilevel_inverse_bound",
           "multilevel_coarsest",
           "multilevel_max_levels",
-          "multilevel_ordering"};
+          "multilevel_ordering",
+          "multilevel_couplings"};
 }
 
 bool SolverOptions::is_krylov_key(const std::string& key) {
@@ -177,6 +178,8 @@ void SolverOptions::set(const std::string& key, const std::string& value) {
     multilevel.max_levels = int(integer(key, value, int_max));
   } else if (key == "multilevel_ordering") {
     multilevel.ordering = named(multilevel_ordering_names, key, value);
+  } else if (key == "multilevel_couplings") {
+    multilevel.couplings = named(multilevel_couplings_names, key, value);
   } else {
     std::string valid;
     for (const auto& k : keys()) valid += (valid.empty() ? "" : ", ") + k;
@@ -238,7 +241,8 @@ std::vector<std::string> SolverOptions::key_values() const {
           item("multilevel_inverse_bound", real(multilevel.inverse_bound)),
           item("multilevel_coarsest", std::to_string(multilevel.coarsest_size)),
           item("multilevel_max_levels", std::to_string(multilevel.max_levels)),
-          item("multilevel_ordering", multilevel_ordering_names.name(multilevel.ordering))};
+          item("multilevel_ordering", multilevel_ordering_names.name(multilevel.ordering)),
+          item("multilevel_couplings", multilevel_couplings_names.name(multilevel.couplings))};
 }
 
 void SolverOptions::validate() const {

@@ -89,7 +89,8 @@ struct SolverOptions {
   // struct_factor_threads (StructFactorLaunch; 0: chosen), trsv (exact|jacobi, or an
   // apply kernel name, which also means exact), jacobi_sweeps, jacobi_iters, overlap,
   // jacobi_block_rows, multilevel_drop_tol, multilevel_inverse_bound, multilevel_coarsest,
-  // multilevel_max_levels, multilevel_ordering (auto|nd|rcm|natural), tol, abs_tol, max_iters,
+  // multilevel_max_levels, multilevel_ordering (auto|nd|rcm|natural), multilevel_couplings
+  // (factored|original), tol, abs_tol, max_iters,
   // restart, ortho (cgs2|mgs), stagnation. Throws InvalidInput naming the key and the value.
   void set(const std::string& key, const std::string& value);
   // Applies "key=value" items in order.

@@ -33,6 +33,7 @@ struct Options {
   std::vector<std::string> rhs;           // empty, or one per matrix
   std::vector<std::string> partitioners;  // empty: every one of partitioner_names
   Offset subdomain_rows = 0;
+  std::vector<std::string> solver_options;  // key=value items for fgdd's Solver
   std::string vendor = "auto";
   int labels = 6;  // labels listed per memory peak
   bool memory = true;
@@ -85,6 +86,7 @@ ConfigResult run_solver(const ExecSpace& space, const Options& options,
   solver_options.partition.partitioner = partitioner;
   solver_options.partition.subdomain_rows = options.subdomain_rows;
   solver_options.krylov = options.run.krylov;
+  solver_options.set_all(options.solver_options);
   bench::PeakMemoryTracker* memory = options.run.memory;
   std::optional<Solver> solver;
   if (memory) memory->start_phase();
@@ -188,6 +190,9 @@ int benchmark_main(int argc, char* argv[]) {
             "among " + partitioner_names.joined() + "; default: all")
       .option("--subdomain-rows", &options.subdomain_rows, "N",
               "scalar rows per subdomain at most; 0: the default")
+      .repeated("--option", &options.solver_options, "KEY=VALUE",
+                "a Solver option for every fgdd setup (e.g. apply=dag_ec_ordered_ILDU0_fused, "
+                "to measure the GPU path's memory on a CPU backend)")
       .choice("--vendor", &options.vendor,
               {"auto", "levels", "cusparse", "csrilu02", "rocsparse", "none"},
               "the vendor ILU0: Kokkos-Kernels' spiluk with cuSPARSE's (auto when built in) or "

@@ -286,8 +286,11 @@ void check_levels(const SubdomainLevels& levels, const reference::HostBlockCsr& 
   const auto level_ptr = reference::host_vector(levels.level_ptr);
   const auto rows = reference::host_vector(levels.rows);
   const auto edge_ptr = reference::host_vector(levels.edge_ptr);
-  const auto edges = reference::host_vector(levels.edges);
-  const auto edge_row = reference::host_vector(levels.edge_row);
+  // edge_row is built only for the kernels that scatter by edge (fill_edge_rows); checked when
+  // the caller built it.
+  const bool with_rows = levels.edge_row.is_allocated();
+  const auto edge_row =
+      with_rows ? reference::host_vector(levels.edge_row) : std::vector<Ordinal>{};
   const auto edge_col = reference::host_vector(levels.edge_col);
   const auto row_edge_begin = reference::host_vector(levels.row_edge_begin);
   const auto row_edge_end = reference::host_vector(levels.row_edge_end);
@@ -345,8 +348,9 @@ void check_levels(const SubdomainLevels& levels, const reference::HostBlockCsr& 
     }
     CHECK(failures == 0);
     failures = 0;
-    // Edges: the strictly triangular entries of each level's rows, in level order, row by row;
-    // lower edges first in the subdomain's entry range, upper ones after them.
+    // Edges: the strictly triangular entries of each level's rows, in level order, row by row,
+    // each row's in the factors' order (edge_entry's run); lower edges first in the subdomain's
+    // entry range, upper ones after them.
     const Offset edge_begin = F.row_map[first] + (lower ? 0 : lower_entries);
     CHECK(edge_ptr[base] == edge_begin);
     CHECK(edge_ptr[base + count] == edge_begin + triangle_entries);
@@ -358,14 +362,12 @@ void check_levels(const SubdomainLevels& levels, const reference::HostBlockCsr& 
         std::vector<Offset> expected;
         for (Offset k = F.row_map[i]; k < F.row_map[i + 1]; ++k)
           if (depends(i, F.col_ind[k])) expected.push_back(k);
-        std::vector<Offset> got;
-        for (e = row_edge_begin[p]; e < row_edge_end[p] && e < edges.size(); ++e) {
-          got.push_back(edges[e]);
-          if (edge_row[e] != i) ++failures;
-          if (edges[e] >= F.col_ind.size() || edge_col[e] != F.col_ind[edges[e]]) ++failures;
+        if (row_edge_end[p] - row_edge_begin[p] != expected.size()) ++failures;
+        for (e = row_edge_begin[p]; e < row_edge_end[p] && e < edge_col.size(); ++e) {
+          const Offset q = e - row_edge_begin[p];
+          if (q >= expected.size() || edge_col[e] != F.col_ind[expected[q]]) ++failures;
+          if (with_rows && edge_row[e] != i) ++failures;
         }
-        std::sort(got.begin(), got.end());
-        if (got != expected) ++failures;
       }
       if (e != edge_ptr[base + l + 1]) ++failures;
     }
@@ -413,9 +415,12 @@ TEST_CASE(
     const SubdomainIlu0 ilu = factorize(problem, IluForm::Ildu0);
     const SubdomainTrsv trsv(ExecSpace(), ilu);
     const auto F = reference::to_host_csr(ilu.factors());
+    SubdomainLevels lower = trsv.levels(ExecSpace(), Triangle::Lower);
+    SubdomainLevels upper = trsv.levels(ExecSpace(), Triangle::Upper);
+    fill_edge_rows(ExecSpace(), lower, upper);
     for (const Triangle triangle : triangles) {
       INFO((triangle == Triangle::Lower ? "lower" : "upper"));
-      check_levels(trsv.levels(ExecSpace(), triangle), F, problem.partition, triangle);
+      check_levels(triangle == Triangle::Lower ? lower : upper, F, problem.partition, triangle);
     }
   }
 }
@@ -446,11 +451,12 @@ TEST_CASE("sliced levels: each level's rows as padded columns, every listed edge
       const SubdomainLevels& levels = trsv.levels(ExecSpace(), triangle);
       const SlicedLevels sliced = build_sliced_levels(ExecSpace(), levels, problem.partition);
       Kokkos::View<Scalar*, DeviceType> gathered("gathered", sliced.num_entries * bb);
-      gather_sliced_values(ExecSpace(), levels, sliced, problem.partition, ilu.factors().values(),
-                           bb, gathered);
+      gather_sliced_values(ExecSpace(), levels, sliced, problem.partition, ilu.factors(),
+                           ilu.diag_position(), gathered);
+      const auto F = reference::to_host_csr(ilu.factors());
       const auto num_levels = reference::host_vector(levels.num_levels);
       const auto level_ptr = reference::host_vector(levels.level_ptr);
-      const auto edges = reference::host_vector(levels.edges);
+      const auto rows = reference::host_vector(levels.rows);
       const auto edge_col = reference::host_vector(levels.edge_col);
       const auto row_edge_begin = reference::host_vector(levels.row_edge_begin);
       const auto row_edge_end = reference::host_vector(levels.row_edge_end);
@@ -470,14 +476,21 @@ TEST_CASE("sliced levels: each level's rows as padded columns, every listed edge
           for (Ordinal p = 0; p < R; ++p) {
             const Offset begin = row_edge_begin[level_ptr[L] + p];
             const Offset length = row_edge_end[level_ptr[L] + p] - begin;
+            // The row's strictly triangular entries in the factors' order: edge q is the q-th.
+            const Ordinal i = rows[level_ptr[L] + p];
+            std::vector<Offset> entries;
+            for (Offset k = F.row_map[i]; k < F.row_map[i + 1]; ++k)
+              if (triangle == Triangle::Lower ? F.col_ind[k] < i : F.col_ind[k] > i)
+                entries.push_back(k);
+            if (entries.size() != length) ++failures;
             longest = std::max(longest, length);
             listed += length;
             for (Offset q = 0; q < Offset(width[L]); ++q) {
               const Offset k = slice_ptr[L] + q * R + p;
               const bool real = q < length;
               if (col[k] != (real ? edge_col[begin + q] - first : -1)) ++failures;
-              for (int j = 0; j < bb; ++j)
-                if (got[k * bb + j] != (real ? values[edges[begin + q] * bb + j] : 0.0)) ++failures;
+              for (int j = 0; j < bb && (!real || q < entries.size()); ++j)
+                if (got[k * bb + j] != (real ? values[entries[q] * bb + j] : 0.0)) ++failures;
             }
           }
           if (Offset(width[L]) != longest) ++failures;

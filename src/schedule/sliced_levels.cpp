@@ -37,22 +37,26 @@ KOKKOS_INLINE_FUNCTION void for_each_padded_entry(const Policy::member_type& tea
 template <class V>
 void gather_values(const ExecSpace& space, const SubdomainLevels& levels,
                    const SlicedLevels& sliced, const Partition& partition,
-                   const SparseMatrix::Values& values, int bb,
+                   const SparseMatrix& factors,
+                   const Kokkos::View<Offset*, DeviceType>& diag_position,
                    const Kokkos::View<V*, DeviceType>& out) {
   const auto offsets = partition.subdomain_offsets;
+  const auto values = factors.values();
+  const auto row_map = factors.row_map();
+  const int bb = factors.block_size() * factors.block_size();
   Kokkos::parallel_for(
       "fgdd::trsv::gather_sliced_values", Policy(space, partition.num_subdomains, Kokkos::AUTO),
       KOKKOS_LAMBDA(const Policy::member_type& team) {
         const Ordinal s = team.league_rank();
-        for_each_padded_entry(team, levels, sliced, offsets(s) + s, levels.num_levels(s),
-                              [&](Ordinal L, Ordinal R, Offset k) {
-                                const Offset e = sliced_edge(levels, L, R, k),
-                                             to = (sliced.slice_ptr(L) + k) * bb;
-                                const bool real = e != padding;
-                                const Offset from = real ? levels.edges(e) * bb : 0;
-                                for (int j = 0; j < bb; ++j)
-                                  out(to + j) = real ? V(values(from + j)) : V(0);
-                              });
+        for_each_padded_entry(
+            team, levels, sliced, offsets(s) + s, levels.num_levels(s),
+            [&](Ordinal L, Ordinal R, Offset k) {
+              const Offset e = sliced_edge(levels, L, R, k), to = (sliced.slice_ptr(L) + k) * bb;
+              const bool real = e != padding;
+              const Ordinal p = levels.level_ptr(L) + Ordinal(k % Offset(R));
+              const Offset from = real ? edge_entry(levels, row_map, diag_position, p, e) * bb : 0;
+              for (int j = 0; j < bb; ++j) out(to + j) = real ? V(values(from + j)) : V(0);
+            });
       });
 }
 
@@ -134,16 +138,18 @@ SlicedLevels build_sliced_levels(const ExecSpace& space, const SubdomainLevels& 
 
 void gather_sliced_values(const ExecSpace& space, const SubdomainLevels& levels,
                           const SlicedLevels& sliced, const Partition& partition,
-                          const SparseMatrix::Values& values, int bb,
+                          const SparseMatrix& factors,
+                          const Kokkos::View<Offset*, DeviceType>& diag_position,
                           const Kokkos::View<Scalar*, DeviceType>& out) {
-  gather_values(space, levels, sliced, partition, values, bb, out);
+  gather_values(space, levels, sliced, partition, factors, diag_position, out);
 }
 
 void gather_sliced_values(const ExecSpace& space, const SubdomainLevels& levels,
                           const SlicedLevels& sliced, const Partition& partition,
-                          const SparseMatrix::Values& values, int bb,
+                          const SparseMatrix& factors,
+                          const Kokkos::View<Offset*, DeviceType>& diag_position,
                           const Kokkos::View<float*, DeviceType>& out) {
-  gather_values(space, levels, sliced, partition, values, bb, out);
+  gather_values(space, levels, sliced, partition, factors, diag_position, out);
 }
 
 }  // namespace fgdd

@@ -27,14 +27,17 @@ SlicedLevels build_sliced_levels(const ExecSpace& space, const SubdomainLevels& 
 
 // out(k·bb + j) = values(entry of padded entry k · bb + j), 0 for the padding: the factor blocks
 // (b×b, bb = b²) of the sliced triangle in slice order, rounded to out's type. out holds
-// sliced.num_entries · bb values.
+// sliced.num_entries · bb values. factors: the factors the levels were built from (their row map,
+// diagonal positions and values).
 void gather_sliced_values(const ExecSpace& space, const SubdomainLevels& levels,
                           const SlicedLevels& sliced, const Partition& partition,
-                          const SparseMatrix::Values& values, int bb,
+                          const SparseMatrix& factors,
+                          const Kokkos::View<Offset*, DeviceType>& diag_position,
                           const Kokkos::View<Scalar*, DeviceType>& out);
 void gather_sliced_values(const ExecSpace& space, const SubdomainLevels& levels,
                           const SlicedLevels& sliced, const Partition& partition,
-                          const SparseMatrix::Values& values, int bb,
+                          const SparseMatrix& factors,
+                          const Kokkos::View<Offset*, DeviceType>& diag_position,
                           const Kokkos::View<float*, DeviceType>& out);
 
 }  // namespace fgdd

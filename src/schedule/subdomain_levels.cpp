@@ -67,12 +67,7 @@ struct BuildLevelsKernel {
         for (Ordinal p = out.level_ptr(base + l); p < out.level_ptr(base + l + 1); ++p) {
           const Ordinal i = out.rows(p);
           out.row_edge_begin(p) = e;
-          for (Offset k = deps_begin(i); k < deps_end(i); ++k) {
-            out.edges(e) = k;
-            out.edge_row(e) = i;
-            out.edge_col(e) = col_ind(k);
-            ++e;
-          }
+          for (Offset k = deps_begin(i); k < deps_end(i); ++k) out.edge_col(e++) = col_ind(k);
           out.row_edge_end(p) = e;
         }
       }
@@ -93,7 +88,7 @@ SubdomainLevels build_subdomain_levels(const ExecSpace& space, const SparseMatri
   const Ordinal num_subdomains = partition.num_subdomains;
   if (other_triangle != nullptr &&
       (other_triangle->triangle == triangle ||
-       other_triangle->edges.extent(0) != std::size_t(factors.num_block_entries())))
+       other_triangle->edge_col.extent(0) != std::size_t(factors.num_block_entries())))
     throw InvalidInput("build_subdomain_levels: other_triangle is not the other triangle of these "
                        "factors");
   SubdomainLevels levels;
@@ -106,13 +101,10 @@ SubdomainLevels build_subdomain_levels(const ExecSpace& space, const SparseMatri
   levels.edge_ptr =
       Kokkos::View<Offset*, DeviceType>("fgdd::trsv::edge_ptr", n + num_subdomains + 1);
   if (other_triangle != nullptr) {
-    levels.edges = other_triangle->edges;
     levels.edge_row = other_triangle->edge_row;
     levels.edge_col = other_triangle->edge_col;
   } else {
     const Offset entries = factors.num_block_entries();
-    levels.edges = detail::uninitialized_view<Offset>("fgdd::trsv::edges", entries);
-    levels.edge_row = detail::uninitialized_view<Ordinal>("fgdd::trsv::edge_row", entries);
     levels.edge_col = detail::uninitialized_view<Ordinal>("fgdd::trsv::edge_col", entries);
   }
   levels.row_edge_begin = Kokkos::View<Offset*, DeviceType>(
@@ -174,6 +166,23 @@ SubdomainLevels build_subdomain_levels(const ExecSpace& space, const SparseMatri
   space.fence();
   levels.seconds = timer.seconds();
   return levels;
+}
+
+void fill_edge_rows(const ExecSpace& space, SubdomainLevels& lower, SubdomainLevels& upper) {
+  const Kokkos::View<Ordinal*, DeviceType> edge_row =
+      detail::uninitialized_view<Ordinal>("fgdd::trsv::edge_row", lower.edge_col.extent(0));
+  for (const SubdomainLevels* levels : {&lower, &upper}) {
+    const auto rows = levels->rows;
+    const auto begin = levels->row_edge_begin;
+    const auto end = levels->row_edge_end;
+    Kokkos::parallel_for(
+        "fgdd::trsv::fill_edge_rows",
+        Kokkos::RangePolicy<ExecSpace>(space, 0, Ordinal(rows.extent(0))),
+        KOKKOS_LAMBDA(const Ordinal p) {
+          for (Offset e = begin(p); e < end(p); ++e) edge_row(e) = rows(p);
+        });
+  }
+  lower.edge_row = upper.edge_row = edge_row;
 }
 
 }  // namespace fgdd

@@ -71,29 +71,29 @@ void check_length(const SparseMatrix& factors, Offset length, const char* name) 
                             " rows");
 }
 
-// edge_values(e) = the factor block of edge e, for every edge of both triangles.
+// edge_values(e) = the factor block of edge e, for every edge of both triangles: a row's edges
+// are one run of its entries (edge_entry), copied by one thread.
 template <class V>
 void gather_edge_values(const ExecSpace& space, const SubdomainIlu0& f,
                         const SubdomainLevels& lower, const SubdomainLevels& upper,
                         const Kokkos::View<V*, DeviceType>& edge_values) {
   const auto values = f.factors().values();
-  const auto offsets = f.partition().subdomain_offsets;
+  const auto row_map = f.factors().row_map();
+  const auto diag = f.diag_position();
   const int bb = f.factors().block_size() * f.factors().block_size();
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  Kokkos::parallel_for(
-      "fgdd::trsv::gather_edge_values", Policy(space, f.partition().num_subdomains, Kokkos::AUTO),
-      KOKKOS_LAMBDA(const Policy::member_type& team) {
-        const Ordinal s = team.league_rank(), base = offsets(s) + s;
-        for (int triangle = 0; triangle < 2; ++triangle) {
-          const SubdomainLevels& levels = triangle == 0 ? lower : upper;
-          const Offset begin = levels.edge_ptr(base);
-          const Offset end = levels.edge_ptr(base + levels.num_levels(s));
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end), [&](const Offset e) {
-            const Offset from = levels.edges(e) * bb;
-            for (int j = 0; j < bb; ++j) edge_values(e * bb + j) = V(values(from + j));
-          });
-        }
-      });
+  for (const SubdomainLevels* triangle : {&lower, &upper}) {
+    const SubdomainLevels levels = *triangle;
+    Kokkos::parallel_for(
+        "fgdd::trsv::gather_edge_values",
+        Kokkos::RangePolicy<ExecSpace>(space, 0, Ordinal(levels.rows.extent(0))),
+        KOKKOS_LAMBDA(const Ordinal p) {
+          const Offset begin = levels.row_edge_begin(p), end = levels.row_edge_end(p);
+          if (begin == end) return;
+          const Offset from = edge_entry(levels, row_map, diag, p, begin) * bb;
+          for (Offset j = 0; j < (end - begin) * bb; ++j)
+            edge_values(begin * bb + j) = V(values(from + j));
+        });
+  }
 }
 
 // EdgeOrdered keeps the widest level's products (b scalars an entry) after the vector slice.
@@ -363,6 +363,15 @@ double SubdomainTrsv::sliced_padding() const noexcept {
   return lower_sliced_.col.is_allocated() && listed > 0 ? double(padded) / double(listed) : 0.0;
 }
 
+namespace {
+
+// The apply kernels that add into a row by edge (atomics), reading SubdomainLevels::edge_row.
+bool scatters_by_edge(ApplyKernel kernel) {
+  return kernel == ApplyKernel::DagEcIlduFused || kernel == ApplyKernel::DagEcIldU0;
+}
+
+}  // namespace
+
 void SubdomainTrsv::prepare(const ExecSpace& space, ApplyKernel kernel) const {
   kernel = resolve_auto(kernel);
   if (kernel == ApplyKernel::RowOrderFused)
@@ -371,6 +380,13 @@ void SubdomainTrsv::prepare(const ExecSpace& space, ApplyKernel kernel) const {
     refresh_sliced_values(space);
   else
     refresh_edge_values(space);
+  if (scatters_by_edge(kernel)) need_edge_rows(space);
+}
+
+void SubdomainTrsv::need_edge_rows(const ExecSpace& space) const {
+  build_levels(space);
+  if (!lower_.edge_row.is_allocated() && factorization_->partition().num_subdomains > 0)
+    fill_edge_rows(space, lower_, upper_);
 }
 
 void SubdomainTrsv::refresh_inv_diag_single(const ExecSpace& space) const {
@@ -423,7 +439,8 @@ void gather_sliced(const ExecSpace& space, const SubdomainIlu0& f, const Subdoma
   const int b = f.factors().block_size();
   if (!values.is_allocated())
     values = detail::uninitialized_view<V>(label, std::size_t(sliced.num_entries) * b * b);
-  gather_sliced_values(space, levels, sliced, f.partition(), f.factors().values(), b * b, values);
+  gather_sliced_values(space, levels, sliced, f.partition(), f.factors(), f.diag_position(),
+                       values);
 }
 
 }  // namespace
@@ -477,6 +494,9 @@ void SubdomainTrsv::solve(const ExecSpace& space, Triangle triangle, Diagonal di
     refresh_sliced_values(space);
   else
     refresh_edge_values(space);
+  if (kernel == TriangularKernel::DagEcNoLds || kernel == TriangularKernel::DagEcLds ||
+      kernel == TriangularKernel::DagEcLdsUd)
+    need_edge_rows(space);
   const Operands o = operands();
   const detail::TeamScratch scratch = detail::team_scratch_for(slice_bytes_);
   switch (kernel) {
@@ -536,6 +556,7 @@ void SubdomainTrsv::apply(const ExecSpace& space, ApplyKernel kernel, ConstVecto
     refresh_sliced_values(space);
   else
     refresh_edge_values(space);
+  if (scatters_by_edge(kernel)) need_edge_rows(space);
   if (precision_ == FactorPrecision::Float)
     return launch_fused<float>(space, operands(), kernel, fused, ildu, r, z, slice_bytes_);
   launch_fused<Scalar>(space, operands(), kernel, fused, ildu, r, z, slice_bytes_);
@@ -555,6 +576,7 @@ void SubdomainTrsv::apply_transpose(const ExecSpace& space, ApplyKernel kernel, 
   if (resolve_auto(kernel) == ApplyKernel::RowOrderFused)
     return launch_row_order(space, steps, r, z, "fgdd::trsv::row_order_ILDU0_fused_transpose");
   refresh_edge_values(space);
+  need_edge_rows(space);
   const detail::TeamScratch scratch = detail::team_scratch_for(slice_bytes_);
   const char* label = "fgdd::trsv::dag_ec_ILDU0_fused_transpose";
   if (precision_ == FactorPrecision::Float)

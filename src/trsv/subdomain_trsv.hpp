@@ -121,6 +121,8 @@ class SubdomainTrsv {
   void build_levels(const ExecSpace& space) const;
   double mean_entries_built() const;  // mean_level_entries of the levels built (0: none yet)
   void refresh_edge_values(const ExecSpace& space) const;
+  // The edge rows (fill_edge_rows) the kernels that add into rows by edge read, built once.
+  void need_edge_rows(const ExecSpace& space) const;
   void refresh_inv_diag_single(const ExecSpace& space) const;
   detail::TrsvOperands operands() const;
   void launch_row_order(const ExecSpace& space, const detail::StepList& steps, ConstVector r,

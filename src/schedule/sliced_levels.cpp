@@ -10,27 +10,24 @@ using Policy = Kokkos::TeamPolicy<ExecSpace>;
 
 constexpr Offset padding = ~Offset(0);
 
-// The edge (SubdomainLevels' edge index) at padded entry k of level slot L with R rows, or
-// padding.
-KOKKOS_INLINE_FUNCTION Offset sliced_edge(const SubdomainLevels& levels, Ordinal L, Ordinal R,
-                                          Offset k) {
-  const Offset q = k / R;
-  const Ordinal p = levels.level_ptr(L) + Ordinal(k - q * R);
-  const Offset begin = levels.row_edge_begin(p);
-  return q < levels.row_edge_end(p) - begin ? begin + q : padding;
-}
-
-// Calls body(L, R, k) for every padded entry k of every level slot L (R rows) of subdomain team
-// s, the entries of a level spread over the team's threads.
+// Calls body(slot, p, e) for every padded entry of the levels base .. base + count - 1 of a
+// subdomain team, the entries of a level spread over the team's threads: slot is the padded
+// entry's index, p the position of its row, e its edge (SubdomainLevels' edge index) or padding.
 template <class Body>
 KOKKOS_INLINE_FUNCTION void for_each_padded_entry(const Policy::member_type& team,
                                                   const SubdomainLevels& levels,
                                                   const SlicedLevels& sliced, Ordinal base,
                                                   Ordinal count, const Body& body) {
-  for (Ordinal l = 0; l < count; ++l) {
-    const Ordinal L = base + l, R = levels.level_ptr(L + 1) - levels.level_ptr(L);
+  for (Ordinal L = base; L < base + count; ++L) {
+    const Ordinal first = levels.level_ptr(L), R = levels.level_ptr(L + 1) - first;
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, Offset(R) * sliced.width(L)),
-                         [&](const Offset k) { body(L, R, k); });
+                         [&](const Offset k) {
+                           const Offset q = k / R;
+                           const Ordinal p = first + Ordinal(k - q * R);
+                           const Offset begin = levels.row_edge_begin(p);
+                           body(sliced.slice_ptr(L) + k, p,
+                                q < levels.row_edge_end(p) - begin ? begin + q : padding);
+                         });
   }
 }
 
@@ -50,12 +47,10 @@ void gather_values(const ExecSpace& space, const SubdomainLevels& levels,
         const Ordinal s = team.league_rank();
         for_each_padded_entry(
             team, levels, sliced, offsets(s) + s, levels.num_levels(s),
-            [&](Ordinal L, Ordinal R, Offset k) {
-              const Offset e = sliced_edge(levels, L, R, k), to = (sliced.slice_ptr(L) + k) * bb;
+            [&](Offset slot, Ordinal p, Offset e) {
               const bool real = e != padding;
-              const Ordinal p = levels.level_ptr(L) + Ordinal(k % Offset(R));
               const Offset from = real ? edge_entry(levels, row_map, diag_position, p, e) * bb : 0;
-              for (int j = 0; j < bb; ++j) out(to + j) = real ? V(values(from + j)) : V(0);
+              for (int j = 0; j < bb; ++j) out(slot * bb + j) = real ? V(values(from + j)) : V(0);
             });
       });
 }
@@ -125,10 +120,8 @@ SlicedLevels build_sliced_levels(const ExecSpace& space, const SubdomainLevels& 
       KOKKOS_LAMBDA(const Policy::member_type& team) {
         const Ordinal s = team.league_rank(), first = offsets(s);
         for_each_padded_entry(team, levels, sliced, first + s, levels.num_levels(s),
-                              [&](Ordinal L, Ordinal R, Offset k) {
-                                const Offset e = sliced_edge(levels, L, R, k);
-                                col(slice_ptr(L) + k) =
-                                    e != padding ? levels.edge_col(e) - first : -1;
+                              [&](Offset slot, Ordinal, Offset e) {
+                                col(slot) = e != padding ? levels.edge_col(e) - first : -1;
                               });
       });
   space.fence();

@@ -552,11 +552,7 @@ void SubdomainTrsv::apply(const ExecSpace& space, ApplyKernel kernel, ConstVecto
   kernel = resolve_auto(kernel);
   if (kernel == ApplyKernel::RowOrderFused)
     return launch_row_order(space, fused, r, z, "fgdd::trsv::row_order_ILDU0_fused");
-  if (kernel == ApplyKernel::DagVcSlicedIlduFused)
-    refresh_sliced_values(space);
-  else
-    refresh_edge_values(space);
-  if (scatters_by_edge(kernel)) need_edge_rows(space);
+  prepare(space, kernel);
   if (precision_ == FactorPrecision::Float)
     return launch_fused<float>(space, operands(), kernel, fused, ildu, r, z, slice_bytes_);
   launch_fused<Scalar>(space, operands(), kernel, fused, ildu, r, z, slice_bytes_);

@@ -21,17 +21,22 @@ int benchmark_main(int argc, char* argv[]) {
   std::vector<std::string> problems = {"gen:lap7:160", "gen:lap27:100", "gen:reservoir",
                                        "gen:bsr3:70"};
   int repeats = 5;
+  std::string order = "auto";
   bench::CommandLine("fgdd_factor_bench",
                      "Subdomain ILDU0 factorization against Kokkos-Kernels spiluk(0).")
       .repeated("--matrix", &problems, "gen:SPEC", "a generated problem")
       .at_least("--repeats", &repeats, 1, "R", "numeric refactorizations, the best is reported")
+      .choice("--order", &order, {"auto", "levels", "rows"},
+              "factorization order (auto: rows on CPU backends, levels on GPUs)")
       .parse(argc, argv);
   const ExecSpace space;
   for (const std::string& spec : problems) {
     const GeneratedProblem problem = generate_problem(spec);
     const PartitionedMatrix dd =
         partition_matrix(space, problem.matrix, problem.grid, PartitionOptions{});
-    SubdomainIlu0 ilu(space, dd.system.dropped, dd.partition, FactorOptions{});
+    FactorOptions factor_options;
+    factor_options.order = factor_order_names.parse(order);
+    SubdomainIlu0 ilu(space, dd.system.dropped, dd.partition, factor_options);
     double best = 1e300;
     for (int r = 0; r < repeats; ++r)
       best = std::min(best, ilu.numeric(space, dd.system.dropped).numeric_seconds);
@@ -61,6 +66,10 @@ int benchmark_main(int argc, char* argv[]) {
         .add("partitioner", to_string(dd.report.partitioner))
         .add("subdomains", dd.report.num_subdomains)
         .add("nnz_factored", dd.system.dropped.num_entries())
+        .add("order", factor_order_names.name(resolve_auto(factor_options.order)))
+        .add("update_list_bytes_per_entry",
+             double(ilu.report().update_list_bytes) / double(dd.system.dropped.num_entries()),
+             fixed(2))
         .add("symbolic_seconds", ilu.report().symbolic_seconds, fixed(6))
         .add("numeric_seconds_min", best, fixed(6))
         .add("kk_spiluk_setup_seconds", kk_setup, fixed(6))

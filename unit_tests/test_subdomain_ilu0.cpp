@@ -4,6 +4,7 @@
 // shifts, the positive-definite one per subdomain.
 #include "catch_compat.hpp"
 #include "core/generators.hpp"
+#include "factor/elimination_streams.hpp"
 #include "factor/subdomain_ilu0.hpp"
 #include "partition/partition_matrix.hpp"
 #include "reference/dense.hpp"
@@ -117,6 +118,79 @@ TEST_CASE("subdomain ILU0 / ILDU0 / IC0: rows and levels give the same bits", "[
   CHECK(reference::host_vector(rows.factors().values()) ==
         reference::host_vector(levels.factors().values()));
   CHECK(reference::host_vector(rows.inv_diag()) == reference::host_vector(levels.inv_diag()));
+}
+
+TEST_CASE("subdomain ILU0 / ILDU0: update lists give the merge's bits", "[factor]") {
+  // Levels read each row's updates from its stream; Rows find them through position_of, the
+  // same terms in the order the merge meets them. Random patterns (fill inside a row, updates to
+  // L entries), irregular parts with single rows, ILU(1) fill, CSR and BSR.
+  const auto [block_rows, block_size, num_parts, fill] = GENERATE(table<Ordinal, int, Ordinal, int>(
+      {{1, 1, 1, 0}, {61, 1, 1, 0}, {61, 1, 7, 0}, {130, 1, 57, 0}, {47, 2, 3, 0}, {35, 3, 4, 1},
+       {80, 1, 2, 1}, {26, 4, 5, 2}}));
+  const IluForm form = GENERATE(IluForm::Ilu0, IluForm::Ildu0);
+  CAPTURE(block_rows, block_size, num_parts, fill, int(form));
+  const SparseMatrix A = make_matrix(reference::random_matrix(block_rows, block_size, 7, 29u));
+  std::vector<Ordinal> labels(block_rows);
+  for (Ordinal i = 0; i < block_rows; ++i) labels[i] = Ordinal((i * i + 5 * i) % num_parts);
+  const Partition partition = partition_of(labels, num_parts);
+  const ReorderedSystem system = reorder_and_drop(ExecSpace(), A, partition);
+  FactorOptions options;
+  options.form = form;
+  options.level_of_fill = fill;
+  options.order = FactorOrder::Levels;
+  const SubdomainIlu0 levels(ExecSpace(), system.dropped, partition, options);
+  options.order = FactorOrder::Rows;
+  const SubdomainIlu0 rows(ExecSpace(), system.dropped, partition, options);
+  CHECK(reference::host_vector(rows.factors().values()) ==
+        reference::host_vector(levels.factors().values()));
+  CHECK(reference::host_vector(rows.inv_diag()) == reference::host_vector(levels.inv_diag()));
+}
+
+TEST_CASE("subdomain ILU0: update lists of rows longer than 16-bit codes", "[factor]") {
+  // An arrow matrix in one subdomain: its last row holds every column, so its updates land
+  // 70,000 entries into the row (three-code values), and each U_j's entry is its last.
+  const Ordinal n = 70001;
+  HostMatrixArrays arrow;
+  arrow.num_block_rows = arrow.num_block_cols = n;
+  arrow.row_map.push_back(0);
+  for (Ordinal i = 0; i < n - 1; ++i) {
+    arrow.col_ind.insert(arrow.col_ind.end(), {i, n - 1});
+    arrow.values.insert(arrow.values.end(), {4.0 + (i % 5), 1e-3 * (1 + i % 3)});
+    arrow.row_map.push_back(Offset(arrow.col_ind.size()));
+  }
+  for (Ordinal j = 0; j < n; ++j) {
+    arrow.col_ind.push_back(j);
+    arrow.values.push_back(j == n - 1 ? 4.0 : 1e-3 * (1 + j % 7));
+  }
+  arrow.row_map.push_back(Offset(arrow.col_ind.size()));
+  const SparseMatrix A = make_matrix(arrow);
+  const Partition partition = partition_of(std::vector<Ordinal>(n, 0), 1);
+  const ReorderedSystem system = reorder_and_drop(ExecSpace(), A, partition);
+  FactorOptions options;
+  options.form = IluForm::Ilu0;
+  options.order = FactorOrder::Levels;
+  const SubdomainIlu0 levels(ExecSpace(), system.dropped, partition, options);
+  options.order = FactorOrder::Rows;
+  const SubdomainIlu0 rows(ExecSpace(), system.dropped, partition, options);
+  const auto expected = reference::host_vector(rows.factors().values());
+  CHECK(reference::host_vector(levels.factors().values()) == expected);
+  // The last pivot: 4 − Σ_j a_last,j · a_j,last / a_jj, summed by the serial reference.
+  const auto reference = reference::ilu0(reference::to_host_csr(system.dropped));
+  CHECK(expected.back() == FGDD_CATCH_APPROX(reference.values.back()).epsilon(1e-12));
+}
+
+TEST_CASE("elimination stream codes round-trip values of every width", "[factor]") {
+  const std::vector<Offset> values = {0, 1, 0xFFFE, 0xFFFF, 0x10000, 123456, 0xFFFFFFFF, 7};
+  std::vector<std::uint16_t> codes;
+  Offset length = 0;
+  for (const Offset v : values) length += detail::code_length(v);
+  codes.resize(std::size_t(length));
+  std::uint16_t* at = codes.data();
+  for (const Offset v : values) detail::put_code(at, v);
+  CHECK(at == codes.data() + length);
+  CHECK(length == 1 + 1 + 1 + 3 + 3 + 3 + 3 + 1);
+  const std::uint16_t* read = codes.data();
+  for (const Offset v : values) CHECK(detail::take_code(read) == v);
 }
 
 TEST_CASE("subdomain ILU0: L·U equals A on the pattern", "[factor]") {

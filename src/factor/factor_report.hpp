@@ -16,6 +16,9 @@ struct FactorReport {
   Ordinal shifted_subdomains = 0;
   int shift_attempts = 0;
   Offset fill_entries = 0;  // blocks ILU(k) added to the dropped pattern
+  // Subdomain factorization in level order: the bytes of the per-row update lists it keeps
+  // (detail::EliminationStreams), 0 otherwise.
+  Offset update_list_bytes = 0;
   double symbolic_seconds = 0;
   double numeric_seconds = 0;
 };

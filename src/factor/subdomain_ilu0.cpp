@@ -4,6 +4,7 @@
 #include "core/dense_block.hpp"
 #include "core/errors.hpp"
 #include "core/huge_pages.hpp"
+#include "factor/elimination_streams.hpp"
 #include "factor/pivot_shift.hpp"
 #include "factor/symmetry.hpp"
 #include "schedule/subdomain_levels.hpp"
@@ -18,10 +19,10 @@ namespace detail {
 // ILU0 inside one subdomain, level by level (paper Algorithm 4 in the subdomain's DAG order): the
 // rows of one level depend only on rows of earlier levels, so each thread of the team takes a row
 // and eliminates it alone (IKJ: for every L entry j, subtract L_ij·U_jk from the entries k that
-// row i also holds, found by merging the two sorted rows). One barrier per level, not per entry.
-// U stays unscaled while rows are eliminated; the Ildu0 scaling (or, for Ildlt, the copy of Lᵀ)
-// is a final pass. B is the block
-// size when known at compile time (the b = 1..4 fast paths), 0 for any b ≤ max_block_size.
+// row i also holds, read from the row's update list, EliminationStreams). One barrier per level,
+// not per entry. U stays unscaled while rows are eliminated; the Ildu0 scaling (or, for Ildlt,
+// the copy of Lᵀ) is a final pass. B is the block size when known at compile time (the b = 1..4
+// fast paths), 0 for any b ≤ max_block_size.
 template <int B>
 struct SubdomainIlu0Kernel {
   using Member = Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -33,6 +34,7 @@ struct SubdomainIlu0Kernel {
   Kokkos::View<Scalar*, DeviceType> inv_diag;
   Kokkos::View<Ordinal*, DeviceType> offsets;
   SubdomainLevels levels;  // of the lower triangle (row_order: unused, may be empty)
+  EliminationStreams streams;  // of levels (row_order or symmetric: unused, may be empty)
   bool row_order;          // FactorOrder::Rows: launched with one thread per team and
                            // largest_subdomain ints of level-1 team scratch
   Ordinal largest_subdomain;
@@ -66,46 +68,69 @@ struct SubdomainIlu0Kernel {
     for (int e = 0; e < bb; ++e) t[e] -= product[e];
   }
 
-  // Eliminates row i with the attempt's shift alpha; false when its pivot failed (recorded in
-  // failed_row only when record is set: a failure that a later attempt may still cure is not).
-  // Row order: position_of[c - first] is row i's entry in column c (relative to its first), or
-  // −1. It finds the targets of row j's updates without merging the two rows, in the same order
-  // as the merge, so the factors are the same bits.
-  KOKKOS_INLINE_FUNCTION bool eliminate_row(const Ordinal i, const Scalar alpha,
-                                            const bool record, Ordinal first = 0,
-                                            int* position_of = nullptr) const {
+  // The largest |entry| of row i before elimination (the scale of the relative tiny rule).
+  KOKKOS_INLINE_FUNCTION Scalar row_max_of(const Ordinal i) const {
     const int bb = b() * b();
-    const Offset begin = row_map(i), end = row_map(i + 1);
     Scalar row_max = 0;
-    for (Offset e = begin * bb; e < end * bb; ++e)
+    for (Offset e = row_map(i) * bb; e < row_map(i + 1) * bb; ++e)
       if (fabs(lu(e)) > row_max) row_max = fabs(lu(e));
-    if (position_of != nullptr)
-      for (Offset k = begin; k < end; ++k) position_of[col_ind(k) - first] = int(k - begin);
+    return row_max;
+  }
+
+  // L_ij = A_ij · D_j⁻¹ in place at kj.
+  KOKKOS_INLINE_FUNCTION void scale_lower(const Offset kj, const Ordinal j) const {
+    const int bb = b() * b();
+    Scalar a[capacity];
+    for (int e = 0; e < bb; ++e) a[e] = block(kj)[e];
+    multiply_blocks(a, &inv_diag(Offset(j) * bb), block(kj), b());
+  }
+
+  // Eliminates row i in ascending-row order (FactorOrder::Rows) with the attempt's shift alpha;
+  // false when its pivot failed (recorded in failed_row only when record is set: a failure that a
+  // later attempt may still cure is not). position_of[c - first] is row i's entry in column c
+  // (relative to its first), or −1: it finds the targets of row j's updates in the same order
+  // as the merge the streams list, so both orders give the same bits.
+  KOKKOS_INLINE_FUNCTION bool eliminate_row(const Ordinal i, const Scalar alpha,
+                                            const bool record, const Ordinal first,
+                                            int* position_of) const {
+    const Offset begin = row_map(i), end = row_map(i + 1);
+    const Scalar row_max = row_max_of(i);
+    for (Offset k = begin; k < end; ++k) position_of[col_ind(k) - first] = int(k - begin);
     for (Offset kj = begin; !symmetric && kj < diag(i); ++kj) {
       const Ordinal j = col_ind(kj);
-      // L_ij = A_ij · D_j⁻¹
-      Scalar a[capacity];
-      for (int e = 0; e < bb; ++e) a[e] = block(kj)[e];
-      multiply_blocks(a, &inv_diag(Offset(j) * bb), block(kj), b());
-      // A_ik -= L_ij · U_jk for every k > j that row i also holds (after kj: columns sorted).
-      if (position_of != nullptr) {
-        for (Offset kk = diag(j) + 1; kk < row_map(j + 1); ++kk) {
-          const int at = position_of[col_ind(kk) - first];
-          if (at >= 0) subtract_update(kj, kk, begin + at);
-        }
-        continue;
-      }
-      Offset target = kj + 1;
+      scale_lower(kj, j);
+      // A_ik -= L_ij · U_jk for every k > j that row i also holds.
       for (Offset kk = diag(j) + 1; kk < row_map(j + 1); ++kk) {
-        const Ordinal c = col_ind(kk);
-        while (target < end && col_ind(target) < c) ++target;
-        if (target == end) break;
-        if (col_ind(target) == c) subtract_update(kj, kk, target);
+        const int at = position_of[col_ind(kk) - first];
+        if (at >= 0) subtract_update(kj, kk, begin + at);
       }
     }
     if (symmetric) factor_row_ldlt(i, first, position_of);
-    if (position_of != nullptr)
-      for (Offset k = begin; k < end; ++k) position_of[col_ind(k) - first] = -1;
+    for (Offset k = begin; k < end; ++k) position_of[col_ind(k) - first] = -1;
+    return invert_pivot(i, row_max, alpha, record);
+  }
+
+  // The same for the row at position p of the level sets (FactorOrder::Levels): its updates come
+  // from the streams, so no load waits on a column comparison.
+  KOKKOS_INLINE_FUNCTION bool eliminate_level_row(const Ordinal p, const Scalar alpha,
+                                                  const bool record) const {
+    const Ordinal i = levels.rows(p);
+    const Offset begin = row_map(i);
+    const Scalar row_max = row_max_of(i);
+    if (symmetric) {
+      factor_row_ldlt(i, 0, nullptr);
+      return invert_pivot(i, row_max, alpha, record);
+    }
+    const std::uint16_t* code = streams.codes.data() + streams.start(p);
+    for (Offset kj = begin; kj < diag(i); ++kj) {
+      const Ordinal j = col_ind(kj);
+      const Offset base = row_map(j);
+      scale_lower(kj, j);
+      for (Offset count = take_code(code); count > 0; --count) {
+        const Offset target = begin + take_code(code);
+        subtract_update(kj, base + take_code(code), target);
+      }
+    }
     return invert_pivot(i, row_max, alpha, record);
   }
 
@@ -200,14 +225,14 @@ struct SubdomainIlu0Kernel {
         const Ordinal begin = levels.level_ptr(base + l), end = levels.level_ptr(base + l + 1);
         if (shift_attempts == 0) {
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end), [&](const Ordinal p) {
-            eliminate_row(levels.rows(p), alpha, true);
+            eliminate_level_row(p, alpha, true);
           });
         } else {
           int level_failures = 0;
           Kokkos::parallel_reduce(
               Kokkos::TeamThreadRange(team, begin, end),
               [&](const Ordinal p, int& count) {
-                if (!eliminate_row(levels.rows(p), alpha, final_attempt)) ++count;
+                if (!eliminate_level_row(p, alpha, final_attempt)) ++count;
               },
               level_failures);
           failures += level_failures;
@@ -256,6 +281,7 @@ void launch_subdomain_ilu0(const ExecSpace& space, const SubdomainIlu0Kernel<0>&
                                 settings.inv_diag,
                                 settings.offsets,
                                 settings.levels,
+                                settings.streams,
                                 settings.row_order,
                                 settings.largest_subdomain,
                                 settings.failed_row,
@@ -351,9 +377,15 @@ SubdomainIlu0::SubdomainIlu0(const ExecSpace& space, const SparseMatrix& dropped
   if (bad < n)
     throw InvalidInput("block row " + std::to_string(bad) +
                        " has an entry outside its subdomain: factor the dropped matrix");
-  if (resolve_auto(options_.order) == FactorOrder::Levels)
+  if (resolve_auto(options_.order) == FactorOrder::Levels) {
     lower_levels_ =
         build_subdomain_levels(space, factors_, diag_position_, partition, Triangle::Lower);
+    if (options_.form != IluForm::Ildlt) {
+      streams_ = detail::build_elimination_streams(space, factors_, diag_position_, lower_levels_);
+      report_.update_list_bytes = Offset(streams_.start.span() * sizeof(Offset) +
+                                         streams_.codes.span() * sizeof(std::uint16_t));
+    }
+  }
   inv_diag_ = Kokkos::View<Scalar*, DeviceType>("fgdd::factor::inv_diag",
                                                 Offset(n) * Offset(b) * Offset(b));
   pivots_ = detail::PivotStatus("fgdd::factor", n);
@@ -413,6 +445,7 @@ const FactorReport& SubdomainIlu0::numeric(const ExecSpace& space, const SparseM
   kernel.inv_diag = inv_diag_;
   kernel.offsets = partition_.subdomain_offsets;
   kernel.levels = lower_levels_;
+  kernel.streams = streams_;
   kernel.row_order = lower_levels() == nullptr;
   kernel.largest_subdomain = partition_.largest_subdomain();
   kernel.failed_row = pivots_.failed_row;

@@ -1,12 +1,14 @@
 // ILU0 / ILDU0 of the block-diagonal (dropped) matrix, one Kokkos team per subdomain
 // (fine-grained-dd-sptrsv-gpu.txt §4.3, Algorithm 4) in the subdomain's level order, CSR and
 // BSR, or in ascending rows with one thread per subdomain (FactorOrder::Rows, the CPU default).
-// The constructor does the symbolic part once (diagonals, level sets when they are the order);
+// The constructor does the symbolic part once (diagonals; level sets and each row's update list
+// when they are the order);
 // numeric() refactors new values of the same pattern on the device.
 #pragma once
 
 #include "core/sparse_matrix.hpp"
 #include "factor/factor_options.hpp"
+#include "factor/elimination_streams.hpp"
 #include "factor/factor_report.hpp"
 #include "factor/fill_pattern.hpp"
 #include "factor/pivot_status.hpp"
@@ -70,6 +72,7 @@ class SubdomainIlu0 {
   Kokkos::View<Scalar*, DeviceType> inv_diag_;
   Kokkos::View<Offset*, DeviceType> diag_position_;
   SubdomainLevels lower_levels_;  // built only for FactorOrder::Levels
+  detail::EliminationStreams streams_;  // Levels, except Ildlt
   FactorReport report_;
   std::uint64_t numeric_count_ = 0;
   detail::PivotStatus pivots_;

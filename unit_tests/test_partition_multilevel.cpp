@@ -250,6 +250,36 @@ TEST_CASE("refine_labeling lowers the cut and keeps the limit", "[partition][mul
   }
 }
 
+TEST_CASE("refine_labeling leaves vertices of very high degree in place",
+          "[partition][multilevel]") {
+  // A star: hub 0 coupled to every leaf, the hub alone in part 1. A hub of 400 leaves moves to
+  // part 0 (all its neighbours are there); a hub of 600 (above the 512 that refinement compares
+  // part by part, d²/2 work) stays, and its leaves join it instead. Either way the cut ends 0.
+  const Ordinal leaves = GENERATE(Ordinal(400), Ordinal(600));
+  CAPTURE(leaves);
+  HostMatrixArrays star;
+  star.num_block_rows = star.num_block_cols = leaves + 1;
+  star.row_map.push_back(0);
+  for (Ordinal j = 0; j <= leaves; ++j) {
+    star.col_ind.push_back(j);
+    star.values.push_back(j == 0 ? 1.0 : -1.0);
+  }
+  star.row_map.push_back(Offset(star.col_ind.size()));
+  for (Ordinal i = 1; i <= leaves; ++i) {
+    star.col_ind.insert(star.col_ind.end(), {0, i});
+    star.values.insert(star.values.end(), {-1.0, 2.0});
+    star.row_map.push_back(Offset(star.col_ind.size()));
+  }
+  const detail::WeightedGraph g = weighted_graph_of(make_matrix(star));
+  std::vector<Ordinal> labels(leaves + 1, 0);
+  labels[0] = 1;
+  const auto part = reference::to_device(labels);
+  detail::refine_labeling(ExecSpace(), g, part, 2, leaves + 1, 10);
+  const auto after = reference::host_vector(part);
+  CHECK(after[0] == (leaves > 512 ? 1 : 0));
+  CHECK(cut_weight(to_host(g), after) == 0);
+}
+
 #ifdef FGDD_HAVE_METIS
 
 TEST_CASE("multilevel_labeling cuts about as few couplings as METIS", "[partition][multilevel]") {

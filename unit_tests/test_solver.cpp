@@ -316,6 +316,7 @@ TEST_CASE("SolverOptions::key_values reads back to the same options", "[solver]"
                    "shift_pivots=true",
                    "pivot_threshold=1e-12",
                    "team_size=64",
+                   "factor_order=levels",
                    "global_kernel=sync_free",
                    "struct_schedule=tiles",
                    "struct_layout=grid",

@@ -124,9 +124,10 @@ TEST_CASE("subdomain ILU0 / ILDU0: update lists give the merge's bits", "[factor
   // Levels read each row's updates from its stream; Rows find them through position_of, the
   // same terms in the order the merge meets them. Random patterns (fill inside a row, updates to
   // L entries), irregular parts with single rows, ILU(1) fill, CSR and BSR.
-  const auto [block_rows, block_size, num_parts, fill] = GENERATE(table<Ordinal, int, Ordinal, int>(
-      {{1, 1, 1, 0}, {61, 1, 1, 0}, {61, 1, 7, 0}, {130, 1, 57, 0}, {47, 2, 3, 0}, {35, 3, 4, 1},
-       {80, 1, 2, 1}, {26, 4, 5, 2}}));
+  const auto [block_rows, block_size, num_parts, fill] =
+      GENERATE(table<Ordinal, int, Ordinal, int>({{1, 1, 1, 0}, {61, 1, 1, 0}, {61, 1, 7, 0},
+                                                  {130, 1, 57, 0}, {47, 2, 3, 0}, {35, 3, 4, 1},
+                                                  {80, 1, 2, 1}, {26, 4, 5, 2}}));
   const IluForm form = GENERATE(IluForm::Ilu0, IluForm::Ildu0);
   CAPTURE(block_rows, block_size, num_parts, fill, int(form));
   const SparseMatrix A = make_matrix(reference::random_matrix(block_rows, block_size, 7, 29u));

@@ -21,6 +21,11 @@ using OffsetView = Kokkos::View<Offset*, DeviceType>;
 constexpr Ordinal no_move = -1;
 // Passes without a better cut before a level gives up (Jet uses a similar patience).
 constexpr int refine_patience = 3;
+// Vertices with more neighbours stay in their part and are not read: finding the parts among d
+// neighbours costs d² / 2 comparisons, and one dense row (a well or a constraint coupled to
+// every cell) took seconds per pass on a CPU core; even one read of it per pass is a long serial
+// loop for one GPU thread. Such a vertex's move changes one vertex of its part.
+constexpr Offset max_proposing_degree = 512;
 
 void check_labels(const ExecSpace& space, const WeightedGraph& g, const OrdinalView& part,
                   Ordinal num_parts) {
@@ -63,9 +68,11 @@ KOKKOS_INLINE_FUNCTION std::uint32_t vertex_hash(Ordinal u, int pass) {
 // dest(u): among the neighbouring parts with room for u, the one u is most connected to (ties:
 // the smaller label), when moving there loses little, or whatever it loses when u's own part is
 // above the limit (an eviction); gain(u): the cut the move saves (may be negative);
-// evictable(p): the weight of p's eviction candidates. Returns the cut of the current labeling
-// (each edge counted from both ends). Interior vertices cost one pass over their row; boundary
-// vertices compare each neighbouring part once.
+// evictable(p): the weight of p's eviction candidates. Returns the cut of the current labeling,
+// each edge counted from both ends (from one end where the other is above max_proposing_degree:
+// the same objective every pass). Interior vertices cost one pass over their row; boundary
+// vertices compare each neighbouring part once; vertices above max_proposing_degree propose
+// nothing and cost nothing.
 Offset propose_moves(const ExecSpace& space, const WeightedGraph& g, const OrdinalView& part,
                      const OrdinalView& part_weight, Ordinal max_part_weight,
                      const OrdinalView& dest, const OrdinalView& gain,
@@ -81,6 +88,11 @@ Offset propose_moves(const ExecSpace& space, const WeightedGraph& g, const Ordin
       KOKKOS_LAMBDA(const Ordinal u, Offset& cut_sum) {
         const Ordinal p = part(u), w = vertex_weight(u);
         const Offset begin = row_map(u), end = row_map(u + 1);
+        if (end - begin > max_proposing_degree) {
+          dest(u) = no_move;
+          gain(u) = 0;
+          return;
+        }
         Ordinal own = 0, best = no_move, best_connection = 0;
         for (Offset k = begin; k < end; ++k) {
           const Ordinal q = part(adjacency(k));

@@ -69,6 +69,7 @@ std::vector<std::string> SolverOptions::keys() {
           "pivot_threshold",
           "team_size",
           "factor_precision",
+          "factor_order",
           "global_kernel",
           "struct_schedule",
           "struct_layout",
@@ -126,6 +127,8 @@ void SolverOptions::set(const std::string& key, const std::string& value) {
     dd.team_size = int(integer(key, value, int_max));
   else if (key == "factor_precision")
     dd.factor_precision = named(factor_precision_names, key, value);
+  else if (key == "factor_order")
+    dd.factor.order = named(factor_order_names, key, value);
   else if (key == "global_kernel")
     global_kernel = named(global_kernel_names, key, value);
   else if (key == "struct_schedule")
@@ -218,6 +221,7 @@ std::vector<std::string> SolverOptions::key_values() const {
           item("pivot_threshold", real(dd.factor.pivot_threshold)),
           item("team_size", std::to_string(dd.team_size)),
           item("factor_precision", to_string(dd.factor_precision)),
+          item("factor_order", factor_order_names.name(dd.factor.order)),
           item("global_kernel", global_kernel_names.name(global_kernel)),
           item("struct_schedule", struct_schedule_names.name(struct_schedule)),
           item("struct_layout", struct_layout_names.name(struct_layout)),

@@ -83,7 +83,8 @@ struct SolverOptions {
   // partitioner, subdomain_rows, apply, fill, shift_pivots (true|false: shift nonzero), shift
   // (none|nonzero|positive_definite, FactorOptions::shift), shift_amount (the first α of
   // positive_definite), pivot_threshold, team_size, factor_precision (double|float|auto: what the
-  // DD apply reads the factors in; resolve_factor_precision),
+  // DD apply reads the factors in; resolve_factor_precision), factor_order (auto|levels|rows:
+  // the subdomain factorization's order, FactorOptions::order),
   // global_kernel (auto|thread|lanes|sync_free|row_order), struct_schedule (auto|levels|
   // level_counters|sync_free|tiles), struct_layout (auto|grid|level), struct_factor_lanes,
   // struct_factor_threads (StructFactorLaunch; 0: chosen), trsv (exact|jacobi, or an

@@ -147,28 +147,33 @@ TEST_CASE("subdomain ILU0 / ILDU0: update lists give the merge's bits", "[factor
   CHECK(reference::host_vector(rows.inv_diag()) == reference::host_vector(levels.inv_diag()));
 }
 
-TEST_CASE("subdomain ILU0: update lists of rows longer than 16-bit codes", "[factor]") {
-  // An arrow matrix in one subdomain: its last row holds every column, so its updates land
-  // 70,000 entries into the row (three-code values), and each U_j's entry is its last.
+TEST_CASE("subdomain ILU0 / IC0: rows longer than 16-bit codes, a dense row", "[factor]") {
+  // A symmetric arrow matrix in one subdomain: its last row holds every column, so its updates
+  // land 70,000 entries into the row (three-code values), each U_j's entry is its last, and a
+  // merge of rows would walk the last row once per L entry (quadratic; the level order finds
+  // columns by binary search instead, IC0 included).
+  const IluForm form = GENERATE(IluForm::Ilu0, IluForm::Ildlt);
+  CAPTURE(int(form));
   const Ordinal n = 70001;
+  const auto coupling = [](Ordinal j) { return 1e-3 * (1 + j % 3); };
   HostMatrixArrays arrow;
   arrow.num_block_rows = arrow.num_block_cols = n;
   arrow.row_map.push_back(0);
   for (Ordinal i = 0; i < n - 1; ++i) {
     arrow.col_ind.insert(arrow.col_ind.end(), {i, n - 1});
-    arrow.values.insert(arrow.values.end(), {4.0 + (i % 5), 1e-3 * (1 + i % 3)});
+    arrow.values.insert(arrow.values.end(), {4.0 + (i % 5), coupling(i)});
     arrow.row_map.push_back(Offset(arrow.col_ind.size()));
   }
   for (Ordinal j = 0; j < n; ++j) {
     arrow.col_ind.push_back(j);
-    arrow.values.push_back(j == n - 1 ? 4.0 : 1e-3 * (1 + j % 7));
+    arrow.values.push_back(j == n - 1 ? 4.0 : coupling(j));
   }
   arrow.row_map.push_back(Offset(arrow.col_ind.size()));
   const SparseMatrix A = make_matrix(arrow);
   const Partition partition = partition_of(std::vector<Ordinal>(n, 0), 1);
   const ReorderedSystem system = reorder_and_drop(ExecSpace(), A, partition);
   FactorOptions options;
-  options.form = IluForm::Ilu0;
+  options.form = form;
   options.order = FactorOrder::Levels;
   const SubdomainIlu0 levels(ExecSpace(), system.dropped, partition, options);
   options.order = FactorOrder::Rows;

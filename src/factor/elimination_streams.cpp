@@ -1,6 +1,7 @@
 #include "factor/elimination_streams.hpp"
 
 #include "core/exclusive_scan.hpp"
+#include "core/find_in_row.hpp"
 #include "core/huge_pages.hpp"
 
 namespace fgdd::detail {
@@ -20,13 +21,7 @@ KOKKOS_INLINE_FUNCTION void for_each_update(const SparseMatrix::RowMap& row_map,
   Offset target = kj + 1;
   for (Offset kk = diag(j) + 1; kk < row_map(j + 1) && target < end; ++kk) {
     const Ordinal c = col_ind(kk);
-    for (Offset high = end; target < high;) {  // first entry of row i at column c or beyond
-      const Offset middle = target + (high - target) / 2;
-      if (col_ind(middle) < c)
-        target = middle + 1;
-      else
-        high = middle;
-    }
+    target = first_not_below(col_ind, target, end, c);
     if (target < end && col_ind(target) == c) f(kk, target);
   }
 }

@@ -3,6 +3,7 @@
 #include "core/block_size_dispatch.hpp"
 #include "core/dense_block.hpp"
 #include "core/errors.hpp"
+#include "core/find_in_row.hpp"
 #include "core/huge_pages.hpp"
 #include "factor/elimination_streams.hpp"
 #include "factor/pivot_shift.hpp"
@@ -165,7 +166,7 @@ struct SubdomainIlu0Kernel {
 
   // IC0 as L D Lᵀ, up-looking: for every L entry j of row i in ascending order,
   // L_ij = (A_ij − Σ_k L_ik D_k L_jkᵀ) D_j⁻¹ over the columns k < j both rows hold, ascending
-  // (found by merging the two rows, or through position_of as in eliminate_row: the same terms
+  // (found by binary search in row i, or through position_of as in eliminate_row: the same terms
   // in the same order); then D_i = A_ii − Σ_j L_ij D_j L_ijᵀ. Rows j < i are final.
   KOKKOS_INLINE_FUNCTION void factor_row_ldlt(const Ordinal i, Ordinal first,
                                               const int* position_of) const {
@@ -180,12 +181,12 @@ struct SubdomainIlu0Kernel {
           if (at >= 0) subtract_ldlt_term(sum, row_map(i) + at, q);
         }
       } else {
-        Offset q = row_map(j);
-        for (Offset p = row_map(i); p < kj; ++p) {
-          const Ordinal k = col_ind(p);
-          while (q < diag(j) && col_ind(q) < k) ++q;
-          if (q == diag(j)) break;
-          if (col_ind(q) == k) subtract_ldlt_term(sum, p, q);
+        // Row j's columns found by binary search in what is left of row i: a merge would walk
+        // row i once per L entry, quadratic in a dense row.
+        Offset p = row_map(i);
+        for (Offset q = row_map(j); q < diag(j) && p < kj; ++q) {
+          p = first_not_below(col_ind, p, kj, col_ind(q));
+          if (p < kj && col_ind(p) == col_ind(q)) subtract_ldlt_term(sum, p, q);
         }
       }
       multiply_blocks(sum, &inv_diag(Offset(j) * bb), block(kj), n);

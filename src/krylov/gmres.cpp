@@ -13,19 +13,16 @@ namespace {
 
 using Basis = Kokkos::View<Scalar**, Kokkos::LayoutLeft, DeviceType>;
 
-// h(0..count-1) = V(:, 0..count-1)ᵀ w in one pass over w: an array reduction, one sum per
-// basis vector (a transposed gemv reads w once per column; this reads it once).
-struct MultiDot {
+// Sums over the first value_count basis columns, one array reduction over the rows: per row i
+// the body reads V(i, 0..count-1) once. Row does the work of row i (adding into sums).
+template <class Row>
+struct BasisSweep {
   using value_type = Scalar[];
   using size_type = Offset;
-  Basis V;
-  ConstVector w;
+  Row row;
   unsigned value_count;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const Offset i, value_type sums) const {
-    const Scalar wi = w(i);
-    for (unsigned k = 0; k < value_count; ++k) sums[k] += V(i, k) * wi;
-  }
+  KOKKOS_INLINE_FUNCTION void operator()(const Offset i, value_type sums) const { row(i, sums); }
   KOKKOS_INLINE_FUNCTION void init(value_type sums) const {
     for (unsigned k = 0; k < value_count; ++k) sums[k] = 0;
   }
@@ -33,6 +30,19 @@ struct MultiDot {
     for (unsigned k = 0; k < value_count; ++k) dst[k] += src[k];
   }
 };
+
+// Runs a BasisSweep of count sums over w's rows into result (device), summed over ranks.
+template <class Row>
+void sweep_basis(const ExecSpace& space, const Operator& A, const char* label, Offset n, int count,
+                 const Row& row, const Kokkos::View<Scalar*, DeviceType>& result) {
+  const auto host = Kokkos::create_mirror_view(result);
+  Kokkos::parallel_reduce(label, Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+                          BasisSweep<Row>{row, unsigned(count)},
+                          Kokkos::subview(host, std::make_pair(0, count)));
+  space.fence();
+  A.sum_over_ranks(host.data(), count);
+  Kokkos::deep_copy(space, result, host);
+}
 
 // w += scale · V(:, 0..count-1) h
 void add_combination(const ExecSpace& space, const Basis& V, int count,
@@ -46,40 +56,63 @@ void add_combination(const ExecSpace& space, const Basis& V, int count,
       });
 }
 
-// One classical Gram-Schmidt pass: h(0..count-1) = Vᵀ w, w -= V h.
-void gram_schmidt_pass(const ExecSpace& space, const Operator& A, const Basis& V, int count,
-                       Vector w, const Kokkos::View<Scalar*, DeviceType>& h) {
-  const auto host_h = Kokkos::create_mirror_view(h);
+// Classical Gram-Schmidt twice against columns 0..count-1 of V, in three sweeps over them instead
+// of four (the basis dominates the traffic: count columns against one w): h = Vᵀ w; then
+// w -= V h with c = Vᵀ w of the result in the same sweep; then w -= V c with ‖w‖² in the same
+// sweep. h receives h + c; returns ‖w‖² summed over ranks.
+double classical_gram_schmidt_twice(const ExecSpace& space, const Operator& A, const Basis& V,
+                                    int count, Vector w, const Kokkos::View<Scalar*, DeviceType>& h,
+                                    const Kokkos::View<Scalar*, DeviceType>& c) {
+  const Offset n = w.extent(0);
+  sweep_basis(
+      space, A, "fgdd::krylov::gmres_multi_dot", n, count,
+      KOKKOS_LAMBDA(const Offset i, Scalar* sums) {
+        const Scalar wi = w(i);
+        for (int k = 0; k < count; ++k) sums[k] += V(i, k) * wi;
+      },
+      h);
+  sweep_basis(
+      space, A, "fgdd::krylov::gmres_update_multi_dot", n, count,
+      KOKKOS_LAMBDA(const Offset i, Scalar* sums) {
+        Scalar sum = 0;
+        for (int k = 0; k < count; ++k) sum += V(i, k) * h(k);
+        const Scalar wi = w(i) - sum;
+        w(i) = wi;
+        for (int k = 0; k < count; ++k) sums[k] += V(i, k) * wi;
+      },
+      c);
+  Kokkos::parallel_for(
+      "fgdd::krylov::gmres_cgs2_sum", Kokkos::RangePolicy<ExecSpace>(space, 0, count),
+      KOKKOS_LAMBDA(const int k) { h(k) += c(k); });
+  // A blocking reduction last: the caller reads h on the host next (on CPU backends h itself).
+  double norm_squared = 0;
   Kokkos::parallel_reduce(
-      "fgdd::krylov::gmres_multi_dot", Kokkos::RangePolicy<ExecSpace>(space, 0, w.extent(0)),
-      MultiDot{V, w, unsigned(count)}, Kokkos::subview(host_h, std::make_pair(0, count)));
-  space.fence();
-  A.sum_over_ranks(host_h.data(), count);
-  Kokkos::deep_copy(space, h, host_h);
-  add_combination(space, V, count, h, -1.0, w);
+      "fgdd::krylov::gmres_update_norm", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+      KOKKOS_LAMBDA(const Offset i, double& sum_squares) {
+        Scalar sum = 0;
+        for (int k = 0; k < count; ++k) sum += V(i, k) * c(k);
+        const Scalar wi = w(i) - sum;
+        w(i) = wi;
+        sum_squares += wi * wi;
+      },
+      norm_squared);
+  return A.global_sum(norm_squared);
 }
 
-// Orthogonalizes w against columns 0..j of V; h(0..j) receives the coefficients.
-void orthogonalize(const ExecSpace& space, const Operator& A, Orthogonalization method,
-                   const Basis& V, int j, Vector w, const Kokkos::View<Scalar*, DeviceType>& h,
-                   const Kokkos::View<Scalar*, DeviceType>& correction) {
-  if (method == Orthogonalization::Cgs2) {
-    gram_schmidt_pass(space, A, V, j + 1, w, h);
-    gram_schmidt_pass(space, A, V, j + 1, w,
-                      correction);  // the second pass fixes lost orthogonality
-    const auto hj = Kokkos::subview(h, std::make_pair(0, j + 1));
-    const auto cj = Kokkos::subview(correction, std::make_pair(0, j + 1));
-    Kokkos::parallel_for(
-        "fgdd::krylov::gmres_cgs2_sum", Kokkos::RangePolicy<ExecSpace>(space, 0, j + 1),
-        KOKKOS_LAMBDA(const int i) { hj(i) += cj(i); });
-    return;
-  }
+// Orthogonalizes w against columns 0..j of V; h(0..j) receives the coefficients. Returns ‖w‖²
+// of the result, summed over ranks.
+double orthogonalize(const ExecSpace& space, const Operator& A, Orthogonalization method,
+                     const Basis& V, int j, Vector w, const Kokkos::View<Scalar*, DeviceType>& h,
+                     const Kokkos::View<Scalar*, DeviceType>& correction) {
+  if (method == Orthogonalization::Cgs2)
+    return classical_gram_schmidt_twice(space, A, V, j + 1, w, h, correction);
   for (int i = 0; i <= j; ++i) {
     const auto vi = Kokkos::subview(V, Kokkos::ALL, i);
     const double hij = A.global_sum(detail::dot(space, vi, w));
     detail::axpy(space, -hij, vi, w);
     Kokkos::deep_copy(space, Kokkos::subview(h, i), hij);
   }
+  return A.global_sum(detail::norm2_squared(space, w));
 }
 
 // Solves the j×j upper triangular system R y = g on the host (R column-major in H).
@@ -130,8 +163,8 @@ SolveResult gmres(const ExecSpace& space, const Operator& A, const Preconditione
       ++iteration;
       M.apply(space, Kokkos::subview(V, Kokkos::ALL, j), z);
       A.apply(space, z, w);
-      orthogonalize(space, A, options.orthogonalization, V, j, w, h, correction);
-      const double h_next = std::sqrt(A.global_sum(detail::norm2_squared(space, w)));
+      const double h_next =
+          std::sqrt(orthogonalize(space, A, options.orthogonalization, V, j, w, h, correction));
       const auto host_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), h);
       double* column = &H[std::size_t(j) * ld];
       for (int i = 0; i <= j; ++i) column[i] = host_h(i);

@@ -243,7 +243,7 @@ SolveResult SolveTracker::finish(SolveStatus status, std::string reason, Vector 
     status = SolveStatus::Inaccurate;
     reason = "the recurrence residual met the tolerance at iteration " +
              std::to_string(claimed_at_) + " but ‖b − A x‖ = " + shown(claimed_true_) +
-             " missed the target " + shown(target_) + "; residual replacement ran out of " +
+             " misses the target " + shown(target_) + "; residual replacement ran out of " +
              "iterations";
   }
   result_.returned_iteration = result_.iterations;

@@ -37,7 +37,7 @@ struct SubdomainIlu0Kernel {
   SubdomainLevels levels;  // of the lower triangle (row_order: unused, may be empty)
   EliminationStreams streams;  // of levels (row_order or symmetric: unused, may be empty)
   bool row_order;          // FactorOrder::Rows: launched with one thread per team and
-                           // largest_subdomain ints of level-1 team scratch
+                           // row_scratch_bytes() of level-1 team scratch
   Ordinal largest_subdomain;
   Kokkos::View<Ordinal, DeviceType> failed_row;   // smallest failing block row, else n
   Kokkos::View<Scalar*, DeviceType> pivot_value;  // smallest |pivot| met per block row
@@ -86,16 +86,50 @@ struct SubdomainIlu0Kernel {
     multiply_blocks(a, &inv_diag(Offset(j) * bb), block(kj), b());
   }
 
+  // Rows order for CSR: a dense copy of the row being eliminated (eliminate_row).
+  KOKKOS_INLINE_FUNCTION bool dense_rows() const { return !symmetric && b() == 1; }
+
+  // Rows-order scratch per subdomain: a scalar per column of the subdomain for a dense row, else
+  // each column's entry in the row being eliminated (an int per column).
+  KOKKOS_INLINE_FUNCTION std::size_t row_scratch_bytes() const {
+    return (dense_rows() ? sizeof(Scalar) : sizeof(int)) * std::size_t(largest_subdomain);
+  }
+
   // Eliminates row i in ascending-row order (FactorOrder::Rows) with the attempt's shift alpha;
   // false when its pivot failed (recorded in failed_row only when record is set: a failure that a
-  // later attempt may still cure is not). position_of[c - first] is row i's entry in column c
-  // (relative to its first), or −1: it finds the targets of row j's updates in the same order
-  // as the merge the streams list, so both orders give the same bits.
+  // later attempt may still cure is not). The terms and their order are the update lists'
+  // (Levels), so both orders give the same bits.
+  // - CSR (dense_rows): as in PETSc's numeric LU, the row is scattered into a dense array (column
+  //   c at c − first), updated there without looking columns up, and gathered back. Updates to
+  //   columns the row does not hold land in the array and are never gathered, so the inner loop
+  //   has no branch (P2 Poisson refactored 1.21× faster on a CPU core).
+  // - Blocks and Ildlt: position_of[c − first] is row i's entry in column c, or −1, and updates
+  //   to columns the row does not hold are skipped (a b×b product each: the dense array made the
+  //   BSR3 elasticity matrix 2.1× slower).
   KOKKOS_INLINE_FUNCTION bool eliminate_row(const Ordinal i, const Scalar alpha,
                                             const bool record, const Ordinal first,
-                                            int* position_of) const {
+                                            void* scratch) const {
     const Offset begin = row_map(i), end = row_map(i + 1);
     const Scalar row_max = row_max_of(i);
+    if (dense_rows()) {
+      Scalar* const row = static_cast<Scalar*>(scratch) - first;
+      for (Offset k = begin; k < end; ++k) row[col_ind(k)] = lu(k);
+      // multiply_blocks with b = 1, then a subtraction: the arithmetic of scale_lower and
+      // subtract_update, so that contracting compilers round both orders alike.
+      for (Offset kj = begin; kj < diag(i); ++kj) {
+        const Ordinal j = col_ind(kj);
+        const Scalar a = row[j];
+        multiply_blocks(&a, &inv_diag(j), &row[j], 1);
+        for (Offset kk = diag(j) + 1; kk < row_map(j + 1); ++kk) {
+          Scalar product;
+          multiply_blocks(&row[j], &lu(kk), &product, 1);
+          row[col_ind(kk)] -= product;
+        }
+      }
+      for (Offset k = begin; k < end; ++k) lu(k) = row[col_ind(k)];
+      return invert_pivot(i, row_max, alpha, record);
+    }
+    int* const position_of = static_cast<int*>(scratch);
     for (Offset k = begin; k < end; ++k) position_of[col_ind(k) - first] = int(k - begin);
     for (Offset kj = begin; !symmetric && kj < diag(i); ++kj) {
       const Ordinal j = col_ind(kj);
@@ -202,11 +236,11 @@ struct SubdomainIlu0Kernel {
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const Ordinal s = team.league_rank();
     const Ordinal first = offsets(s), last = offsets(s + 1), base = first + s;
-    int* position_of = nullptr;
+    void* row_scratch = nullptr;
     if (row_order) {
-      position_of = static_cast<int*>(
-          team.team_scratch(1).get_shmem(sizeof(int) * std::size_t(largest_subdomain)));
-      for (Ordinal t = 0; t < last - first; ++t) position_of[t] = -1;
+      row_scratch = team.team_scratch(1).get_shmem(row_scratch_bytes());
+      if (!dense_rows())
+        for (Ordinal t = 0; t < last - first; ++t) static_cast<int*>(row_scratch)[t] = -1;
     }
     // Attempts of this subdomain alone (shift positive_definite): every thread sees the same
     // failure count (a team reduction), so all take the same path and α.
@@ -218,7 +252,7 @@ struct SubdomainIlu0Kernel {
       if (row_order) {
         // A team of one thread: ascending rows are a dependency order, no barriers needed.
         for (Ordinal i = first; i < last && (final_attempt || failures == 0); ++i)
-          if (!eliminate_row(i, alpha, final_attempt, first, position_of)) ++failures;
+          if (!eliminate_row(i, alpha, final_attempt, first, row_scratch)) ++failures;
       }
       for (Ordinal l = 0; !row_order && l < levels.num_levels(s) &&
                           (final_attempt || failures == 0);
@@ -301,9 +335,7 @@ void launch_subdomain_ilu0(const ExecSpace& space, const SubdomainIlu0Kernel<0>&
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   Policy policy = kernel.row_order ? Policy(space, num_subdomains, 1)
                                    : Policy(space, num_subdomains, Kokkos::AUTO);
-  if (kernel.row_order)
-    policy.set_scratch_size(
-        1, Kokkos::PerTeam(sizeof(int) * std::size_t(kernel.largest_subdomain)));
+  if (kernel.row_order) policy.set_scratch_size(1, Kokkos::PerTeam(kernel.row_scratch_bytes()));
   Kokkos::parallel_for("fgdd::factor::subdomain_ilu0", policy, kernel);
 }
 

@@ -185,6 +185,36 @@ TEST_CASE("subdomain ILU0 / IC0: rows longer than 16-bit codes, a dense row", "[
   CHECK(expected.back() == FGDD_CATCH_APPROX(reference.values.back()).epsilon(1e-12));
 }
 
+TEST_CASE("subdomain ILU0: the update lists hold one code per count and two per update",
+          "[factor]") {
+  // Counted on the host: for every L entry (i, j), the entries of U_j whose columns row i holds.
+  const SparseMatrix A = make_matrix(reference::random_matrix(61, 1, 6, 41u));
+  std::vector<Ordinal> labels(61);
+  for (Ordinal i = 0; i < 61; ++i) labels[i] = Ordinal((3 * i + i * i) % 5);
+  const Partition partition = partition_of(labels, 5);
+  const ReorderedSystem system = reorder_and_drop(ExecSpace(), A, partition);
+  const auto F = reference::to_host_csr(system.dropped);
+  Offset lower_entries = 0, updates = 0;
+  for (Ordinal i = 0; i < F.num_block_rows(); ++i)
+    for (Offset kj = F.row_map[i]; kj < F.row_map[i + 1] && F.col_ind[kj] < i; ++kj) {
+      const Ordinal j = F.col_ind[kj];
+      ++lower_entries;
+      for (Offset kk = F.row_map[j]; kk < F.row_map[j + 1]; ++kk)
+        for (Offset k = kj + 1; k < F.row_map[i + 1]; ++k)
+          if (F.col_ind[kk] > j && F.col_ind[k] == F.col_ind[kk]) ++updates;
+    }
+  REQUIRE(updates > 0);  // else only the counts would be checked
+  const Offset codes = lower_entries + 2 * updates;
+  FactorOptions options;
+  options.order = FactorOrder::Levels;
+  const SubdomainIlu0 levels(ExecSpace(), system.dropped, partition, options);
+  CHECK(levels.report().update_list_bytes ==
+        Offset(62 * sizeof(Offset) + std::size_t(codes) * sizeof(std::uint16_t)));
+  options.order = FactorOrder::Rows;
+  CHECK(SubdomainIlu0(ExecSpace(), system.dropped, partition, options).report().update_list_bytes ==
+        0);
+}
+
 TEST_CASE("elimination stream codes round-trip values of every width", "[factor]") {
   const std::vector<Offset> values = {0, 1, 0xFFFE, 0xFFFF, 0x10000, 123456, 0xFFFFFFFF, 7};
   std::vector<std::uint16_t> codes;

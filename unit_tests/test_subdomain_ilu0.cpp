@@ -38,11 +38,24 @@ void check_close(const std::vector<double>& got, const std::vector<double>& expe
   }
 }
 
-struct Case {
-  SparseMatrix A;
-  std::vector<Ordinal> labels;
-  Ordinal num_parts;
+// A random matrix (reference::random_matrix) in num_parts irregular parts, reordered and
+// dropped: row i goes to part (i² + stride·i) mod num_parts, which gives some parts of a single
+// row and, for many parts, many tiny ones.
+struct IrregularCase {
+  Partition partition;
+  ReorderedSystem system;
 };
+
+IrregularCase irregular_case(Ordinal block_rows, int block_size, int entries_per_row,
+                             unsigned seed, Ordinal num_parts, Ordinal stride) {
+  const SparseMatrix A =
+      make_matrix(reference::random_matrix(block_rows, block_size, entries_per_row, seed));
+  std::vector<Ordinal> labels(block_rows);
+  for (Ordinal i = 0; i < block_rows; ++i) labels[i] = Ordinal((i * i + stride * i) % num_parts);
+  IrregularCase c{partition_of(labels, num_parts), {}};
+  c.system = reorder_and_drop(ExecSpace(), A, c.partition);
+  return c;
+}
 
 }  // namespace
 
@@ -52,12 +65,8 @@ TEST_CASE("subdomain ILU0 equals the serial reference", "[factor]") {
        {9, 3, 9}}));
   const FactorOrder order = GENERATE(FactorOrder::Levels, FactorOrder::Rows);
   CAPTURE(block_rows, block_size, num_parts, factor_order_names.name(order));
-  const SparseMatrix A = make_matrix(reference::random_matrix(block_rows, block_size, 5, 11u));
-  // Irregular labels, with some parts of a single row and (for 130 rows) many tiny ones.
-  std::vector<Ordinal> labels(block_rows);
-  for (Ordinal i = 0; i < block_rows; ++i) labels[i] = Ordinal((i * i + 3 * i) % num_parts);
-  const Partition partition = partition_of(labels, num_parts);
-  const ReorderedSystem system = reorder_and_drop(ExecSpace(), A, partition);
+  // Irregular parts, some of a single row and (for 130 rows) many tiny ones.
+  const auto [partition, system] = irregular_case(block_rows, block_size, 5, 11u, num_parts, 3);
 
   FactorOptions options;
   options.form = IluForm::Ilu0;
@@ -130,11 +139,7 @@ TEST_CASE("subdomain ILU0 / ILDU0: update lists give the merge's bits", "[factor
                                                   {80, 1, 2, 1}, {26, 4, 5, 2}}));
   const IluForm form = GENERATE(IluForm::Ilu0, IluForm::Ildu0);
   CAPTURE(block_rows, block_size, num_parts, fill, int(form));
-  const SparseMatrix A = make_matrix(reference::random_matrix(block_rows, block_size, 7, 29u));
-  std::vector<Ordinal> labels(block_rows);
-  for (Ordinal i = 0; i < block_rows; ++i) labels[i] = Ordinal((i * i + 5 * i) % num_parts);
-  const Partition partition = partition_of(labels, num_parts);
-  const ReorderedSystem system = reorder_and_drop(ExecSpace(), A, partition);
+  const auto [partition, system] = irregular_case(block_rows, block_size, 7, 29u, num_parts, 5);
   FactorOptions options;
   options.form = form;
   options.level_of_fill = fill;
@@ -188,11 +193,7 @@ TEST_CASE("subdomain ILU0 / IC0: rows longer than 16-bit codes, a dense row", "[
 TEST_CASE("subdomain ILU0: the update lists hold one code per count and two per update",
           "[factor]") {
   // Counted on the host: for every L entry (i, j), the entries of U_j whose columns row i holds.
-  const SparseMatrix A = make_matrix(reference::random_matrix(61, 1, 6, 41u));
-  std::vector<Ordinal> labels(61);
-  for (Ordinal i = 0; i < 61; ++i) labels[i] = Ordinal((3 * i + i * i) % 5);
-  const Partition partition = partition_of(labels, 5);
-  const ReorderedSystem system = reorder_and_drop(ExecSpace(), A, partition);
+  const auto [partition, system] = irregular_case(61, 1, 6, 41u, 5, 3);
   const auto F = reference::to_host_csr(system.dropped);
   Offset lower_entries = 0, updates = 0;
   for (Ordinal i = 0; i < F.num_block_rows(); ++i)

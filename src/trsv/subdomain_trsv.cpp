@@ -365,9 +365,13 @@ double SubdomainTrsv::sliced_padding() const noexcept {
 
 namespace {
 
-// The apply kernels that add into a row by edge (atomics), reading SubdomainLevels::edge_row.
+// The kernels that add into a row by edge (atomics), reading SubdomainLevels::edge_row.
 bool scatters_by_edge(ApplyKernel kernel) {
   return kernel == ApplyKernel::DagEcIlduFused || kernel == ApplyKernel::DagEcIldU0;
+}
+bool scatters_by_edge(TriangularKernel kernel) {
+  return kernel == TriangularKernel::DagEcNoLds || kernel == TriangularKernel::DagEcLds ||
+         kernel == TriangularKernel::DagEcLdsUd;
 }
 
 }  // namespace
@@ -494,9 +498,7 @@ void SubdomainTrsv::solve(const ExecSpace& space, Triangle triangle, Diagonal di
     refresh_sliced_values(space);
   else
     refresh_edge_values(space);
-  if (kernel == TriangularKernel::DagEcNoLds || kernel == TriangularKernel::DagEcLds ||
-      kernel == TriangularKernel::DagEcLdsUd)
-    need_edge_rows(space);
+  if (scatters_by_edge(kernel)) need_edge_rows(space);
   const Operands o = operands();
   const detail::TeamScratch scratch = detail::team_scratch_for(slice_bytes_);
   switch (kernel) {

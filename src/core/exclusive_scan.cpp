@@ -3,18 +3,33 @@
 
 namespace fgdd::detail {
 
+namespace {
+
+struct ExclusiveScan {
+  Kokkos::View<Offset*, DeviceType> counts;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Offset i, Offset& partial, const bool final) const {
+    const Offset count = counts(i);
+    if (final) counts(i) = partial;
+    partial += count;
+  }
+};
+
+}  // namespace
+
 Offset exclusive_scan_in_place(const ExecSpace& space, const std::string& label,
                                const Kokkos::View<Offset*, DeviceType>& counts) {
   Offset total = 0;
   Kokkos::parallel_scan(
-      label, Kokkos::RangePolicy<ExecSpace>(space, 0, counts.extent(0)),
-      KOKKOS_LAMBDA(const Offset i, Offset& partial, const bool final) {
-        const Offset count = counts(i);
-        if (final) counts(i) = partial;
-        partial += count;
-      },
+      label, Kokkos::RangePolicy<ExecSpace>(space, 0, counts.extent(0)), ExclusiveScan{counts},
       total);
   return total;
+}
+
+void exclusive_scan_on(const ExecSpace& space, const std::string& label,
+                       const Kokkos::View<Offset*, DeviceType>& counts) {
+  Kokkos::parallel_scan(label, Kokkos::RangePolicy<ExecSpace>(space, 0, counts.extent(0)),
+                        ExclusiveScan{counts});
 }
 
 }  // namespace fgdd::detail

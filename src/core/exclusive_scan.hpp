@@ -12,4 +12,9 @@ namespace fgdd::detail {
 Offset exclusive_scan_in_place(const ExecSpace& space, const std::string& label,
                                const Kokkos::View<Offset*, DeviceType>& counts);
 
+// The same without returning the total (so nothing waits for space on GPUs): with counts(n) = 0
+// the total is left in counts(n).
+void exclusive_scan_on(const ExecSpace& space, const std::string& label,
+                       const Kokkos::View<Offset*, DeviceType>& counts);
+
 }  // namespace fgdd::detail

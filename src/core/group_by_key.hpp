@@ -33,17 +33,30 @@ struct GroupScatter {
 // For every item i in [0, count) with group_of(i) >= 0: (key_of(i), value_of(i)) goes into row
 // group_of(i) of (keys, values), whose rows start at offsets (the exclusive scan of how many
 // items each group receives), and every row is then sorted by key. With keys distinct within a
-// row the result is the same every run. label names the scatter kernel.
+// row the result is the same every run. label names the scatter kernel; fill (as long as
+// offsets) is work space. Nothing waits for space on GPUs.
+template <class GroupOf, class KeyOf, class ValueOf, class Keys, class Values>
+void group_by_key(const ExecSpace& space, const std::string& label, Ordinal count,
+                  const Kokkos::View<Offset*, DeviceType>& offsets,
+                  const Kokkos::View<Offset*, DeviceType>& fill, const GroupOf& group_of,
+                  const KeyOf& key_of, const ValueOf& value_of, const Keys& keys,
+                  const Values& values) {
+  Kokkos::deep_copy(space, fill, Offset(0));
+  Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace>(space, 0, count),
+                       GroupScatter<GroupOf, KeyOf, ValueOf, Keys, Values>{
+                           group_of, key_of, value_of, offsets, fill, keys, values});
+  sort_crs_rows_on(space, offsets, keys, values);
+}
+
+// The same with work space of its own.
 template <class GroupOf, class KeyOf, class ValueOf, class Keys, class Values>
 void group_by_key(const ExecSpace& space, const std::string& label, Ordinal count,
                   const Kokkos::View<Offset*, DeviceType>& offsets, const GroupOf& group_of,
                   const KeyOf& key_of, const ValueOf& value_of, const Keys& keys,
                   const Values& values) {
-  const Kokkos::View<Offset*, DeviceType> fill(label + "_fill", offsets.extent(0));
-  Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace>(space, 0, count),
-                       GroupScatter<GroupOf, KeyOf, ValueOf, Keys, Values>{
-                           group_of, key_of, value_of, offsets, fill, keys, values});
-  sort_crs_rows<ExecSpace>(offsets, keys, values);
+  const Kokkos::View<Offset*, DeviceType> fill(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "_fill"), offsets.extent(0));
+  group_by_key(space, label, count, offsets, fill, group_of, key_of, value_of, keys, values);
 }
 
 }  // namespace fgdd::detail

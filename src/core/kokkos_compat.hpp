@@ -16,6 +16,9 @@
 #include <KokkosKernels_SparseUtils.hpp>
 #endif
 #include <KokkosKernels_Sorting.hpp>
+#if KOKKOS_VERSION >= 40000
+#include <Kokkos_NestedSort.hpp>
+#endif
 
 #include <cstdint>
 #include <type_traits>
@@ -161,6 +164,45 @@ void sort_crs_rows(const RowMap& row_map, const Entries& entries, const Values& 
     KokkosKernels::Impl::sort_crs_matrix<ExecSpace>(row_map, entries, values);
 #endif
   }
+}
+
+#if KOKKOS_VERSION >= 40000
+// One team sorts one CRS row by key (sort_crs_rows_on).
+template <class RowMap, class Entries, class Values>
+struct SortRowByKey {
+  RowMap row_map;
+  Entries entries;
+  Values values;
+
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const auto r = team.league_rank();
+    const auto row = Kokkos::make_pair(row_map(r), row_map(r + 1));
+    Kokkos::Experimental::sort_by_key_team(team, Kokkos::subview(entries, row),
+                                           Kokkos::subview(values, row));
+  }
+};
+#endif
+
+// sort_crs_rows on the instance space without waiting for it on GPUs: Kokkos-Kernels' sort reads
+// the longest row back to the host first, a synchronization per call that loops of small sorts
+// (a refinement pass) cannot afford. With keys distinct within a row the order is the same.
+template <class ExecSpace, class RowMap, class Entries, class Values>
+void sort_crs_rows_on(const ExecSpace& space, const RowMap& row_map, const Entries& entries,
+                      const Values& values) {
+#if KOKKOS_VERSION >= 40000
+  using Memory = typename Entries::memory_space;
+  if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible) {
+    const std::int64_t rows = std::int64_t(row_map.extent(0)) - 1;
+    if (rows <= 0) return;
+    Kokkos::parallel_for("fgdd::sort_crs_rows_by_team",
+                         Kokkos::TeamPolicy<ExecSpace>(space, rows, Kokkos::AUTO),
+                         SortRowByKey<RowMap, Entries, Values>{row_map, entries, values});
+    return;
+  }
+#endif
+  (void)space;
+  sort_crs_rows<ExecSpace>(row_map, entries, values);
 }
 
 // Sorts v in place by comp (a strict weak order) with Kokkos-Kernels' device bitonic sort, on

@@ -8,6 +8,7 @@
 #include "core/errors.hpp"
 #include "core/exclusive_scan.hpp"
 #include "core/group_by_key.hpp"
+#include "core/huge_pages.hpp"
 #include "core/kokkos_compat.hpp"
 #include "partition/sorted_runs.hpp"
 
@@ -66,21 +67,23 @@ void choose_partners(const ExecSpace& space, const WeightedGraph& g, Ordinal max
       });
 }
 
-// Mutual choices become matches; returns how many vertices were matched this round.
-Ordinal match_mutual_choices(const ExecSpace& space, Ordinal n, const OrdinalView& choice,
-                             const OrdinalView& match) {
-  Ordinal matched = 0;
-  Kokkos::parallel_reduce(
-      "fgdd::partition::coarsen_match", Policy(space, 0, n),
-      KOKKOS_LAMBDA(const Ordinal u, Ordinal& count) {
+// Mutual choices become matches.
+void match_mutual_choices(const ExecSpace& space, Ordinal n, const OrdinalView& choice,
+                          const OrdinalView& match) {
+  Kokkos::parallel_for(
+      "fgdd::partition::coarsen_match", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal u) {
         const Ordinal v = choice(u);
-        if (v != unmatched && choice(v) == u) {
-          match(u) = v;
-          ++count;
-        }
-      },
+        if (v != unmatched && choice(v) == u) match(u) = v;
+      });
+}
+
+// How many vertices the rounds matched, into matched (on the device: nothing waits).
+void count_matched(const ExecSpace& space, Ordinal n, const OrdinalView& match,
+                   const Kokkos::View<Ordinal, DeviceType>& matched) {
+  Kokkos::parallel_reduce(
+      "fgdd::partition::coarsen_count_matched", Policy(space, 0, n),
+      KOKKOS_LAMBDA(const Ordinal u, Ordinal& count) { count += match(u) != unmatched ? 1 : 0; },
       matched);
-  return matched;
 }
 
 // Free vertices left after the rounds pair with another free vertex of their group, in
@@ -89,19 +92,25 @@ Ordinal match_mutual_choices(const ExecSpace& space, Ordinal n, const OrdinalVie
 // never merge); a vertex without neighbours joins the group of the isolated (its placement costs
 // no cut). The group rows are sorted by vertex, so the pairs do not depend on atomic order.
 void pair_leftovers(const ExecSpace& space, const WeightedGraph& g, Ordinal max_weight,
-                    bool two_hop, const OrdinalView& match) {
+                    const CoarsenWork& work, const OrdinalView& match) {
   const Ordinal n = g.num_vertices();
   const auto row_map = g.graph.row_map;
   const auto adjacency = g.graph.adjacency;
   const auto edge_weight = g.edge_weight;
   const auto vertex_weight = g.vertex_weight;
   const Ordinal isolated_group = n;
-  OrdinalView group(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::leftover_group"), n);
-  OffsetView group_map("fgdd::partition::leftover_group_map", n + 2);
+  const auto group = work.group;
+  const auto matched = work.matched;
+  const auto groups = Kokkos::make_pair(Ordinal(0), n + 2);
+  const auto group_map = Kokkos::subview(work.group_map, groups);
+  Kokkos::deep_copy(space, group_map, Offset(0));
   Kokkos::parallel_for(
       "fgdd::partition::coarsen_leftover_group", Policy(space, 0, n),
       KOKKOS_LAMBDA(const Ordinal u) {
+        // Two-hop pairs are not adjacent, so they are made only where direct matching stalled
+        // (fewer than half of the vertices matched), as METIS does; on meshes they made parts
+        // less compact.
+        const bool two_hop = 2 * matched() < n;
         Ordinal h = unmatched, heaviest = 0;
         const bool isolated = row_map(u + 1) == row_map(u);
         if (match(u) == unmatched && (isolated || two_hop)) {
@@ -113,19 +122,13 @@ void pair_leftovers(const ExecSpace& space, const WeightedGraph& g, Ordinal max_
         }
         group(u) = h;
       });
-  const Offset leftovers =
-      exclusive_scan_in_place(space, "fgdd::partition::coarsen_leftover_scan", group_map);
-  if (leftovers < 2) return;
-  OrdinalView members(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::leftover_members"),
-      leftovers);
-  OrdinalView member_weights(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::leftover_weights"),
-      leftovers);
+  exclusive_scan_on(space, "fgdd::partition::coarsen_leftover_scan", group_map);
+  const auto members = work.members;
+  const auto member_weights = work.member_weights;
   // unmatched is negative: vertices without a group stay out.
   group_by_key(
       space, "fgdd::partition::coarsen_leftover_list", n, group_map,
-      KOKKOS_LAMBDA(const Ordinal u) { return group(u); },
+      Kokkos::subview(work.group_fill, groups), KOKKOS_LAMBDA(const Ordinal u) { return group(u); },
       KOKKOS_LAMBDA(const Ordinal u) { return u; },
       KOKKOS_LAMBDA(const Ordinal u) { return vertex_weight(u); }, members, member_weights);
   Kokkos::parallel_for(
@@ -139,22 +142,21 @@ void pair_leftovers(const ExecSpace& space, const WeightedGraph& g, Ordinal max_
       });
 }
 
+// Every round runs: a round that matches nothing leaves the choices of the next unchanged, so
+// stopping early would only save launches, at the price of waiting for the count.
 OrdinalView heavy_edge_matching(const ExecSpace& space, const WeightedGraph& g,
-                                Ordinal max_weight) {
+                                Ordinal max_weight, const CoarsenWork& work) {
   const Ordinal n = g.num_vertices();
-  OrdinalView match(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::match"), n);
-  OrdinalView choice(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::choice"), n);
+  const auto vertices = Kokkos::make_pair(Ordinal(0), n);
+  const auto match = Kokkos::subview(work.match, vertices);
+  const auto choice = Kokkos::subview(work.choice, vertices);
   Kokkos::deep_copy(space, match, unmatched);
-  Ordinal matched = 0;
   for (int round = 0; round < matching_rounds; ++round) {
     choose_partners(space, g, max_weight, match, choice);
-    const Ordinal round_matched = match_mutual_choices(space, n, choice, match);
-    if (round_matched == 0) break;
-    matched += round_matched;
+    match_mutual_choices(space, n, choice, match);
   }
-  // Two-hop pairs are not adjacent, so they are made only where direct matching stalled (fewer
-  // than half of the vertices matched), as METIS does; on meshes they made parts less compact.
-  pair_leftovers(space, g, max_weight, 2 * matched < n, match);
+  count_matched(space, n, match, work.matched);
+  pair_leftovers(space, g, max_weight, work, match);
   return match;
 }
 
@@ -187,7 +189,7 @@ Ordinal number_coarse_vertices(const ExecSpace& space, const OrdinalView& match,
 // parallel arcs merged with their weights summed (integer sums: order-independent).
 WeightedGraph contract(const ExecSpace& space, const WeightedGraph& fine, Ordinal num_coarse,
                        const OrdinalView& match, const OrdinalView& coarse_of_fine,
-                       const OrdinalView& leader) {
+                       const OrdinalView& leader, const CoarsenWork& work) {
   const auto row_map = fine.graph.row_map;
   const auto adjacency = fine.graph.adjacency;
   const auto edge_weight = fine.edge_weight;
@@ -198,7 +200,9 @@ WeightedGraph contract(const ExecSpace& space, const WeightedGraph& fine, Ordina
   coarse.vertex_weight = OrdinalView(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::coarse_vwgt"), num_coarse);
   const auto coarse_vertex_weight = coarse.vertex_weight;
-  OffsetView candidate_map("fgdd::partition::coarse_candidate_map", num_coarse + 1);
+  const auto candidate_map =
+      Kokkos::subview(work.candidate_map, Kokkos::make_pair(Ordinal(0), num_coarse + 1));
+  Kokkos::deep_copy(space, Kokkos::subview(candidate_map, num_coarse), Offset(0));
   Kokkos::parallel_for(
       "fgdd::partition::coarsen_count", Policy(space, 0, num_coarse),
       KOKKOS_LAMBDA(const Ordinal c) {
@@ -209,14 +213,11 @@ WeightedGraph contract(const ExecSpace& space, const WeightedGraph& fine, Ordina
         candidate_map(c) = arcs;
         coarse_vertex_weight(c) = weight;
       });
-  const Offset num_candidates =
-      exclusive_scan_in_place(space, "fgdd::partition::coarsen_candidate_scan", candidate_map);
-  OrdinalView candidates(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::coarse_candidates"),
-      num_candidates);
-  OrdinalView candidate_weights(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::coarse_candidate_wgts"),
-      num_candidates);
+  // Every fine arc is a candidate of its end's coarse vertex.
+  exclusive_scan_on(space, "fgdd::partition::coarsen_candidate_scan", candidate_map);
+  const auto arcs_of_fine = Kokkos::make_pair(Offset(0), Offset(fine.graph.adjacency.extent(0)));
+  const auto candidates = Kokkos::subview(work.candidates, arcs_of_fine);
+  const auto candidate_weights = Kokkos::subview(work.candidate_weights, arcs_of_fine);
   Kokkos::parallel_for(
       "fgdd::partition::coarsen_gather", Policy(space, 0, num_coarse),
       KOKKOS_LAMBDA(const Ordinal c) {
@@ -230,7 +231,7 @@ WeightedGraph contract(const ExecSpace& space, const WeightedGraph& fine, Ordina
           }
         }
       });
-  sort_crs_rows<ExecSpace>(candidate_map, candidates, candidate_weights);
+  sort_crs_rows_on(space, candidate_map, candidates, candidate_weights);
 
   // Self loops (both ends in one coarse vertex) dropped, parallel arcs merged.
   const SortedRuns arcs = merge_sorted_runs(space, "fgdd::partition::coarse_arcs", candidate_map,
@@ -243,21 +244,44 @@ WeightedGraph contract(const ExecSpace& space, const WeightedGraph& fine, Ordina
 
 }  // namespace coarsen
 
+CoarsenWork::CoarsenWork(Ordinal max_vertices, Offset max_arcs)
+    : match(uninitialized_view<Ordinal>("fgdd::partition::match", max_vertices)),
+      choice(uninitialized_view<Ordinal>("fgdd::partition::choice", max_vertices)),
+      leader(uninitialized_view<Ordinal>("fgdd::partition::coarse_leader", max_vertices)),
+      group(uninitialized_view<Ordinal>("fgdd::partition::leftover_group", max_vertices)),
+      members(uninitialized_view<Ordinal>("fgdd::partition::leftover_members", max_vertices)),
+      member_weights(
+          uninitialized_view<Ordinal>("fgdd::partition::leftover_weights", max_vertices)),
+      candidates(uninitialized_view<Ordinal>("fgdd::partition::coarse_candidates", max_arcs)),
+      candidate_weights(
+          uninitialized_view<Ordinal>("fgdd::partition::coarse_candidate_wgts", max_arcs)),
+      group_map(uninitialized_view<Offset>("fgdd::partition::leftover_group_map", max_vertices + 2)),
+      group_fill(uninitialized_view<Offset>("fgdd::partition::leftover_fill", max_vertices + 2)),
+      candidate_map(
+          uninitialized_view<Offset>("fgdd::partition::coarse_candidate_map", max_vertices + 1)),
+      matched("fgdd::partition::matched") {}
+
 CoarseLevel coarsen_by_matching(const ExecSpace& space, const WeightedGraph& fine,
                                 Ordinal max_vertex_weight) {
+  const CoarsenWork work(fine.num_vertices(), Offset(fine.graph.adjacency.extent(0)));
+  return coarsen_by_matching(space, fine, max_vertex_weight, work);
+}
+
+CoarseLevel coarsen_by_matching(const ExecSpace& space, const WeightedGraph& fine,
+                                Ordinal max_vertex_weight, const CoarsenWork& work) {
   if (max_vertex_weight < 1)
     throw InvalidInput("coarsen_by_matching: max_vertex_weight must be >= 1, got " +
                        std::to_string(max_vertex_weight));
   const Ordinal n = fine.num_vertices();
-  const auto match = coarsen::heavy_edge_matching(space, fine, max_vertex_weight);
+  const auto match = coarsen::heavy_edge_matching(space, fine, max_vertex_weight, work);
   CoarseLevel level;
   level.coarse_of_fine = coarsen::OrdinalView(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::coarse_of_fine"), n);
-  coarsen::OrdinalView leader(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::coarse_leader"), n);
+  const auto leader = Kokkos::subview(work.leader, Kokkos::make_pair(Ordinal(0), n));
   const Ordinal num_coarse =
       coarsen::number_coarse_vertices(space, match, level.coarse_of_fine, leader);
-  level.coarse = coarsen::contract(space, fine, num_coarse, match, level.coarse_of_fine, leader);
+  level.coarse =
+      coarsen::contract(space, fine, num_coarse, match, level.coarse_of_fine, leader, work);
   return level;
 }
 

@@ -26,4 +26,18 @@ struct CoarseLevel {
 CoarseLevel coarsen_by_matching(const ExecSpace& space, const WeightedGraph& fine,
                                 Ordinal max_vertex_weight);
 
+// Work arrays of coarsen_by_matching for graphs of up to max_vertices vertices and max_arcs arcs,
+// so the levels of one hierarchy allocate them once (on GPUs every free waits for the device).
+struct CoarsenWork {
+  CoarsenWork(Ordinal max_vertices, Offset max_arcs);
+  Kokkos::View<Ordinal*, DeviceType> match, choice, leader, group, members, member_weights,
+      candidates, candidate_weights;
+  Kokkos::View<Offset*, DeviceType> group_map, group_fill, candidate_map;
+  Kokkos::View<Ordinal, DeviceType> matched;  // vertices matched by the rounds
+};
+
+// The same with work arrays of the caller.
+CoarseLevel coarsen_by_matching(const ExecSpace& space, const WeightedGraph& fine,
+                                Ordinal max_vertex_weight, const CoarsenWork& work);
+
 }  // namespace fgdd::detail

@@ -3,6 +3,7 @@
 #include "partition/multilevel.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -54,10 +55,12 @@ Labeling multilevel_labeling(const ExecSpace& space, const WeightedGraph& weight
   const Ordinal light = std::max<Ordinal>(1, max_block_rows / multilevel_weight_divisor);
   const Ordinal part_size = max_block_rows;
   const Ordinal light_target = std::max<Ordinal>(1, num_parts) * multilevel_vertices_per_part;
+  std::optional<CoarsenWork> work;  // for every level, freed before refinement
+  if (num_parts > 1) work.emplace(n, Offset(graph.adjacency.extent(0)));
   const auto coarsen_while = [&](Ordinal max_weight, Ordinal target, double stall) {
     while (graphs.back().num_vertices() > target) {
       const Ordinal before = graphs.back().num_vertices();
-      CoarseLevel level = coarsen_by_matching(space, graphs.back(), max_weight);
+      CoarseLevel level = coarsen_by_matching(space, graphs.back(), max_weight, *work);
       const Ordinal after = level.coarse.num_vertices();
       if (after == before) return;
       graphs.push_back(std::move(level.coarse));
@@ -79,18 +82,19 @@ Labeling multilevel_labeling(const ExecSpace& space, const WeightedGraph& weight
   report.levels = int(maps.size());
   report.parts = num_parts > 1 ? parts : std::min<Ordinal>(n, 1);
   report.cluster_seconds = timer.seconds();
+  work.reset();
 
   timer.reset();
-  const RefineWork work(report.parts > 1 ? n : 0, report.parts);  // shared by every level
+  const RefineWork refine_work(report.parts > 1 ? n : 0, report.parts);  // for every level
   for (std::size_t l = maps.size(); l-- > 0;) {
     if (report.parts > 1)
       report.refine_moves += refine_labeling(space, graphs[l + 1], part, report.parts,
-                                             max_block_rows, multilevel_refine_passes, work);
+                                             max_block_rows, multilevel_refine_passes, refine_work);
     part = multilevel::project(space, part, maps[l]);
   }
   if (report.parts > 1)
     report.refine_moves += refine_labeling(space, graphs[0], part, report.parts, max_block_rows,
-                                           multilevel_refine_passes, work);
+                                           multilevel_refine_passes, refine_work);
   space.fence();
   report.refine_seconds = timer.seconds();
 

@@ -21,6 +21,8 @@ using OffsetView = Kokkos::View<Offset*, DeviceType>;
 constexpr Ordinal no_move = -1;
 // Passes without a better cut before a level gives up (Jet uses a similar patience).
 constexpr int refine_patience = 3;
+// Passes run between two looks of the host at whether refinement is done (a wait each).
+constexpr int passes_between_looks = 4;
 // Vertices with more neighbours stay in their part and are not read: finding the parts among d
 // neighbours costs d² / 2 comparisons, and one dense row (a well or a constraint coupled to
 // every cell) took seconds per pass on a CPU core; even one read of it per pass is a long serial
@@ -68,24 +70,25 @@ KOKKOS_INLINE_FUNCTION std::uint32_t vertex_hash(Ordinal u, int pass) {
 // dest(u): among the neighbouring parts with room for u, the one u is most connected to (ties:
 // the smaller label), when moving there loses little, or whatever it loses when u's own part is
 // above the limit (an eviction); gain(u): the cut the move saves (may be negative);
-// evictable(p): the weight of p's eviction candidates. Returns the cut of the current labeling,
+// evictable(p): the weight of p's eviction candidates; state.cut: the cut of the current labeling,
 // each edge counted from both ends (from one end where the other is above max_proposing_degree:
 // the same objective every pass). Interior vertices cost one pass over their row; boundary
 // vertices compare each neighbouring part once; vertices above max_proposing_degree propose
 // nothing and cost nothing.
-Offset propose_moves(const ExecSpace& space, const WeightedGraph& g, const OrdinalView& part,
-                     const OrdinalView& part_weight, Ordinal max_part_weight,
-                     const OrdinalView& dest, const OrdinalView& gain,
-                     const OrdinalView& evictable) {
+void propose_moves(const ExecSpace& space, const WeightedGraph& g, const OrdinalView& part,
+                   const OrdinalView& part_weight, Ordinal max_part_weight,
+                   const OrdinalView& dest, const OrdinalView& gain,
+                   const OrdinalView& evictable, const RefineState& state) {
   const auto row_map = g.graph.row_map;
   const auto adjacency = g.graph.adjacency;
   const auto edge_weight = g.edge_weight;
   const auto vertex_weight = g.vertex_weight;
+  const auto done = state.done;
   Kokkos::deep_copy(space, evictable, Ordinal(0));
-  Offset cut = 0;
   Kokkos::parallel_reduce(
       "fgdd::partition::refine_propose", Policy(space, 0, g.num_vertices()),
       KOKKOS_LAMBDA(const Ordinal u, Offset& cut_sum) {
+        if (done() != 0) return;
         const Ordinal p = part(u), w = vertex_weight(u);
         const Offset begin = row_map(u), end = row_map(u + 1);
         if (end - begin > max_proposing_degree) {
@@ -119,8 +122,7 @@ Offset propose_moves(const ExecSpace& space, const WeightedGraph& g, const Ordin
         gain(u) = moves ? best_connection - own : 0;
         if (evicts) Kokkos::atomic_add(&evictable(p), w);
       },
-      cut);
-  return cut;
+      state.cut);
 }
 
 // Keeps u's move if it loses nothing after every proposing neighbour that outranks u has moved;
@@ -131,7 +133,8 @@ void confirm_moves(const ExecSpace& space, const WeightedGraph& g, const Ordinal
                    const OrdinalView& part_weight, Ordinal max_part_weight,
                    const OrdinalView& evictable, int pass, const OrdinalView& dest,
                    const OrdinalView& gain, const OrdinalView& confirmed,
-                   const OffsetView& arrivals) {
+                   const OffsetView& arrivals, const RefineState& state) {
+  const auto done = state.done;
   const auto row_map = g.graph.row_map;
   const auto adjacency = g.graph.adjacency;
   const auto edge_weight = g.edge_weight;
@@ -141,7 +144,7 @@ void confirm_moves(const ExecSpace& space, const WeightedGraph& g, const Ordinal
       KOKKOS_LAMBDA(const Ordinal u) {
         const Ordinal to = dest(u);
         confirmed(u) = no_move;
-        if (to == no_move) return;
+        if (to == no_move || done() != 0) return;
         const Ordinal from = part(u);
         const Ordinal excess = part_weight(from) - max_part_weight;
         if (excess > 0) {
@@ -164,45 +167,82 @@ void confirm_moves(const ExecSpace& space, const WeightedGraph& g, const Ordinal
       });
 }
 
-// Weight above the limit, summed over the parts.
-Offset overweight(const ExecSpace& space, const OrdinalView& part_weight, Ordinal max_part_weight) {
-  Offset over = 0;
+// Weight above the limit, summed over the parts, into state.over.
+void overweight(const ExecSpace& space, const OrdinalView& part_weight, Ordinal max_part_weight,
+                const RefineState& state) {
+  const auto done = state.done;
   Kokkos::parallel_reduce(
       "fgdd::partition::refine_overweight", Policy(space, 0, Ordinal(part_weight.extent(0))),
       KOKKOS_LAMBDA(const Ordinal q, Offset& sum) {
-        if (part_weight(q) > max_part_weight) sum += Offset(part_weight(q) - max_part_weight);
+        if (done() == 0 && part_weight(q) > max_part_weight)
+          sum += Offset(part_weight(q) - max_part_weight);
       },
-      over);
-  return over;
+      state.over);
+}
+
+// The host loop's decision, on the device so that no pass waits for the host: keep the labeling
+// as the best seen (copy_best) when it has less weight above the limit, or as much and a smaller
+// cut; stop (done) when the last pass admitted no move, after refine_patience passes without a
+// better labeling, or at a labeling with no excess and no cut (kept first).
+void decide(const ExecSpace& space, const RefineState& state, int pass) {
+  const RefineState s = state;
+  Kokkos::parallel_for(
+      "fgdd::partition::refine_decide", Policy(space, 0, 1), KOKKOS_LAMBDA(const int) {
+        s.copy_best() = 0;
+        if (s.done() != 0) return;
+        if (pass > 0 && s.moved() == 0) {
+          s.done() = 1;
+          return;
+        }
+        const Offset over = s.over(), cut = s.cut();
+        if (pass == 0 || over < s.best_over() || (over == s.best_over() && cut < s.best_cut())) {
+          s.best_over() = over;
+          s.best_cut() = cut;
+          s.since_best() = 0;
+          s.copy_best() = 1;
+        } else if (++s.since_best() >= refine_patience) {
+          s.done() = 1;
+          return;
+        }
+        if (over == 0 && cut == 0) s.done() = 1;
+      });
+}
+
+void copy_if_best(const ExecSpace& space, const OrdinalView& part, const OrdinalView& best,
+                  const RefineState& state) {
+  const auto copy_best = state.copy_best;
+  Kokkos::parallel_for(
+      "fgdd::partition::refine_keep_best", Policy(space, 0, Ordinal(part.extent(0))),
+      KOKKOS_LAMBDA(const Ordinal u) {
+        if (copy_best() != 0) best(u) = part(u);
+      });
 }
 
 // Admits the confirmed moves into each part in increasing vertex order while the part stays
 // within max_part_weight (departures are not counted, so no part can overfill whatever else is
-// admitted), applies them and brings part_weight up to date (arrivals and departures are integer
-// sums: the same every run). The moves are grouped by destination in rows sorted by vertex, so
-// the admitted set does not depend on the order of the atomic slot claims. movers and
-// mover_weights: room for every vertex; filled: room for every part.
-Offset admit_moves(const ExecSpace& space, const WeightedGraph& g, const OrdinalView& part,
-                   const OrdinalView& part_weight, const OrdinalView& confirmed,
-                   const OffsetView& arrivals, Ordinal max_part_weight, const OrdinalView& movers,
-                   const OrdinalView& mover_weights, const OrdinalView& filled,
-                   const OrdinalView& departed) {
+// admitted), applies them, brings part_weight up to date (arrivals and departures are integer
+// sums: the same every run) and counts them into state.moved. The moves are grouped by
+// destination in rows sorted by vertex, so the admitted set does not depend on the order of the
+// atomic slot claims. movers and mover_weights: room for every vertex; filled: room for every
+// part; group_fill: as long as arrivals.
+void admit_moves(const ExecSpace& space, const WeightedGraph& g, const OrdinalView& part,
+                 const OrdinalView& part_weight, const OrdinalView& confirmed,
+                 const OffsetView& arrivals, Ordinal max_part_weight, const RefineWork& work,
+                 const OrdinalView& filled, const OrdinalView& departed,
+                 const RefineState& state) {
   const Ordinal n = g.num_vertices(), num_parts = Ordinal(part_weight.extent(0));
   const auto vertex_weight = g.vertex_weight;
-  const Offset total =
-      exclusive_scan_in_place(space, "fgdd::partition::refine_arrival_scan", arrivals);
-  if (total == 0) return 0;
-  const auto used = Kokkos::make_pair(Offset(0), total);
-  const auto mover_list = Kokkos::subview(movers, used);
-  const auto mover_weight_list = Kokkos::subview(mover_weights, used);
+  const auto mover_list = work.movers;
+  const auto mover_weight_list = work.mover_weights;
+  exclusive_scan_on(space, "fgdd::partition::refine_arrival_scan", arrivals);
   // no_move is negative: those vertices stay out of every group.
   group_by_key(
       space, "fgdd::partition::refine_group", n, arrivals,
+      Kokkos::subview(work.group_fill, Kokkos::make_pair(Ordinal(0), num_parts + 1)),
       KOKKOS_LAMBDA(const Ordinal u) { return confirmed(u); },
       KOKKOS_LAMBDA(const Ordinal u) { return u; },
       KOKKOS_LAMBDA(const Ordinal u) { return vertex_weight(u); }, mover_list, mover_weight_list);
   Kokkos::deep_copy(space, departed, Ordinal(0));
-  Offset moved = 0;
   Kokkos::parallel_reduce(
       "fgdd::partition::refine_admit", Policy(space, 0, num_parts),
       KOKKOS_LAMBDA(const Ordinal q, Offset& count) {
@@ -217,11 +257,10 @@ Offset admit_moves(const ExecSpace& space, const WeightedGraph& g, const Ordinal
         }
         filled(q) = weight;
       },
-      moved);
+      state.moved);
   Kokkos::parallel_for(
       "fgdd::partition::refine_reweigh", Policy(space, 0, num_parts),
       KOKKOS_LAMBDA(const Ordinal q) { part_weight(q) = filled(q) - departed(q); });
-  return moved;
 }
 
 Offset count_changed(const ExecSpace& space, const OrdinalView& a, const OrdinalView& b) {
@@ -247,7 +286,16 @@ RefineWork::RefineWork(Ordinal max_vertices, Ordinal max_parts)
       evictable(uninitialized_view<Ordinal>("fgdd::partition::refine_evictable", max_parts)),
       filled(uninitialized_view<Ordinal>("fgdd::partition::refine_filled", max_parts)),
       departed(uninitialized_view<Ordinal>("fgdd::partition::refine_departed", max_parts)),
-      arrivals(uninitialized_view<Offset>("fgdd::partition::refine_arrivals", max_parts + 1)) {}
+      arrivals(uninitialized_view<Offset>("fgdd::partition::refine_arrivals", max_parts + 1)),
+      group_fill(uninitialized_view<Offset>("fgdd::partition::refine_group_fill", max_parts + 1)),
+      state{Kokkos::View<Offset, DeviceType>("fgdd::partition::refine_over"),
+            Kokkos::View<Offset, DeviceType>("fgdd::partition::refine_cut"),
+            Kokkos::View<Offset, DeviceType>("fgdd::partition::refine_moved"),
+            Kokkos::View<Offset, DeviceType>("fgdd::partition::refine_best_over"),
+            Kokkos::View<Offset, DeviceType>("fgdd::partition::refine_best_cut"),
+            Kokkos::View<int, DeviceType>("fgdd::partition::refine_since_best"),
+            Kokkos::View<int, DeviceType>("fgdd::partition::refine_copy_best"),
+            Kokkos::View<int, DeviceType>("fgdd::partition::refine_done")} {}
 
 Offset refine_labeling(const ExecSpace& space, const WeightedGraph& graph,
                        const Kokkos::View<Ordinal*, DeviceType>& part, Ordinal num_parts,
@@ -279,26 +327,26 @@ Offset refine_labeling(const ExecSpace& space, const WeightedGraph& graph,
   // Moves that lose nothing let the cut wander over plateaus, so the best labeling seen is kept
   // (least weight above the limit, then smallest cut) and a level ends after refine_patience
   // passes without a better one. The part weights are counted once, then kept up to date by
-  // admit_moves.
+  // admit_moves. The passes wait for nothing: refine::decide stops them on the device (later
+  // kernels then return at once), and the host looks only every few passes whether to go on.
+  const RefineState& state = work.state;
+  Kokkos::deep_copy(space, state.done, 0);
   refine::weigh_parts(space, graph, part, part_weight);
-  Offset best_over = 0, best_cut = 0;
-  int since_best = 0;
   for (int pass = 0; pass < max_passes; ++pass) {
-    const Offset over = refine::overweight(space, part_weight, max_part_weight);
-    const Offset cut = refine::propose_moves(space, graph, part, part_weight, max_part_weight, dest,
-                                             gain, evictable);
-    if (pass == 0 || over < best_over || (over == best_over && cut < best_cut)) {
-      best_over = over, best_cut = cut, since_best = 0;
-      Kokkos::deep_copy(space, best, part);
-    } else if (++since_best >= refine::refine_patience) {
-      break;
+    if (pass > 0 && pass % refine::passes_between_looks == 0) {
+      int done = 0;
+      Kokkos::deep_copy(done, state.done);
+      if (done != 0) break;
     }
-    if (over == 0 && cut == 0) break;
+    refine::overweight(space, part_weight, max_part_weight, state);
+    refine::propose_moves(space, graph, part, part_weight, max_part_weight, dest, gain, evictable,
+                          state);
+    refine::decide(space, state, pass);
+    refine::copy_if_best(space, part, best, state);
     refine::confirm_moves(space, graph, part, part_weight, max_part_weight, evictable, pass, dest,
-                          gain, confirmed, arrivals);
-    if (refine::admit_moves(space, graph, part, part_weight, confirmed, arrivals, max_part_weight,
-                            work.movers, work.mover_weights, filled, departed) == 0)
-      break;
+                          gain, confirmed, arrivals, state);
+    refine::admit_moves(space, graph, part, part_weight, confirmed, arrivals, max_part_weight,
+                        work, filled, departed, state);
   }
   Kokkos::deep_copy(space, part, best);
   return refine::count_changed(space, input, part);

@@ -26,13 +26,20 @@ Offset refine_labeling(const ExecSpace& space, const WeightedGraph& graph,
                        const Kokkos::View<Ordinal*, DeviceType>& part, Ordinal num_parts,
                        Ordinal max_part_weight, int max_passes);
 
+// A refinement pass's scalars on the device, so that no pass waits for the host.
+struct RefineState {
+  Kokkos::View<Offset, DeviceType> over, cut, moved, best_over, best_cut;
+  Kokkos::View<int, DeviceType> since_best, copy_best, done;
+};
+
 // Work arrays of refine_labeling for graphs of up to max_vertices vertices and labelings of up to
 // max_parts parts, so the levels of one multilevel hierarchy allocate them once.
 struct RefineWork {
   RefineWork(Ordinal max_vertices, Ordinal max_parts);
   Kokkos::View<Ordinal*, DeviceType> dest, gain, confirmed, input, best, movers, mover_weights,
       part_weight, evictable, filled, departed;
-  Kokkos::View<Offset*, DeviceType> arrivals;
+  Kokkos::View<Offset*, DeviceType> arrivals, group_fill;
+  RefineState state;
 };
 
 // The same with work arrays of the caller, for labels known to be valid (not checked: the

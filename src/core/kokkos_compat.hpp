@@ -20,6 +20,7 @@
 #include <Kokkos_NestedSort.hpp>
 #endif
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 #include <utility>
@@ -167,26 +168,56 @@ void sort_crs_rows(const RowMap& row_map, const Entries& entries, const Values& 
 }
 
 #if KOKKOS_VERSION >= 40000
-// One team sorts one CRS row by key (sort_crs_rows_on).
+// sort_crs_rows_on sorts rows of up to this many entries by one thread each, longer ones by teams.
+inline constexpr std::int64_t thread_sorted_row = 32;
+// Teams that stride over the rows looking for long ones.
+inline constexpr std::int64_t long_row_teams = 8192;
+
 template <class RowMap, class Entries, class Values>
-struct SortRowByKey {
+struct SortShortRows {
   RowMap row_map;
   Entries entries;
   Values values;
 
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t r) const {
+    const auto begin = row_map(r), end = row_map(r + 1);
+    if (end - begin > thread_sorted_row) return;
+    for (auto k = begin + 1; k < end; ++k) {  // insertion sort in place
+      const auto key = entries(k);
+      const auto value = values(k);
+      auto j = k;
+      for (; j > begin && key < entries(j - 1); --j) {
+        entries(j) = entries(j - 1);
+        values(j) = values(j - 1);
+      }
+      entries(j) = key;
+      values(j) = value;
+    }
+  }
+};
+
+template <class RowMap, class Entries, class Values>
+struct SortLongRows {
+  RowMap row_map;
+  Entries entries;
+  Values values;
+  std::int64_t rows;
+
   template <class Member>
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    const auto r = team.league_rank();
-    const auto row = Kokkos::make_pair(row_map(r), row_map(r + 1));
-    Kokkos::Experimental::sort_by_key_team(team, Kokkos::subview(entries, row),
-                                           Kokkos::subview(values, row));
+    for (std::int64_t r = team.league_rank(); r < rows; r += team.league_size()) {
+      const auto row = Kokkos::make_pair(row_map(r), row_map(r + 1));
+      if (row.second - row.first <= thread_sorted_row) continue;
+      Kokkos::Experimental::sort_by_key_team(team, Kokkos::subview(entries, row),
+                                             Kokkos::subview(values, row));
+    }
   }
 };
 #endif
 
 // sort_crs_rows on the instance space without waiting for it on GPUs: Kokkos-Kernels' sort reads
 // the longest row back to the host first, a synchronization per call that loops of small sorts
-// (a refinement pass) cannot afford. With keys distinct within a row the order is the same.
+// (a refinement pass) cannot afford. Where keys are distinct within a row the order is the same.
 template <class ExecSpace, class RowMap, class Entries, class Values>
 void sort_crs_rows_on(const ExecSpace& space, const RowMap& row_map, const Entries& entries,
                       const Values& values) {
@@ -195,9 +226,14 @@ void sort_crs_rows_on(const ExecSpace& space, const RowMap& row_map, const Entri
   if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible) {
     const std::int64_t rows = std::int64_t(row_map.extent(0)) - 1;
     if (rows <= 0) return;
-    Kokkos::parallel_for("fgdd::sort_crs_rows_by_team",
-                         Kokkos::TeamPolicy<ExecSpace>(space, rows, Kokkos::AUTO),
-                         SortRowByKey<RowMap, Entries, Values>{row_map, entries, values});
+    Kokkos::parallel_for("fgdd::sort_crs_short_rows",
+                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0,
+                                                                                          rows),
+                         SortShortRows<RowMap, Entries, Values>{row_map, entries, values});
+    Kokkos::parallel_for(
+        "fgdd::sort_crs_long_rows",
+        Kokkos::TeamPolicy<ExecSpace>(space, int(std::min(rows, long_row_teams)), Kokkos::AUTO),
+        SortLongRows<RowMap, Entries, Values>{row_map, entries, values, rows});
     return;
   }
 #endif

@@ -1,5 +1,6 @@
-// sort_crs_rows against std::sort of each row: the host path (insertion for short rows, heapsort
-// for long ones, already-sorted rows left alone) and Kokkos-Kernels' device sort alike.
+// sort_crs_rows and sort_crs_rows_on against std::sort of each row: the host path (insertion for
+// short rows, heapsort for long ones, already-sorted rows left alone), Kokkos-Kernels' device sort
+// and the device path without a readback (a thread per short row, teams for long ones) alike.
 #include "catch_compat.hpp"
 #include "core/host_copy.hpp"
 #include "core/kokkos_compat.hpp"
@@ -13,38 +14,83 @@
 
 using namespace fgdd;
 
-TEST_CASE("sort_crs_rows sorts every row by key and moves the values along", "[core]") {
-  // Lengths around the insertion/heapsort switch (32), empty and one-entry rows, a long row;
-  // keys distinct within a row, as column indices are.
-  const std::vector<int> lengths = {0, 1, 2, 3, 31, 32, 33, 64, 0, 5, 1000, 7, 2};
-  std::mt19937 rng(17);
-  std::vector<Offset> row_map = {0};
+namespace {
+
+// Rows of the given lengths with keys distinct within a row, as column indices are: every third
+// row already sorted, one in three reversed, one shuffled; value = 10 key + 1.
+struct RowsCase {
+  std::vector<Offset> row_map{0};
   std::vector<Ordinal> keys;
   std::vector<Offset> values;
+};
+
+RowsCase rows_case(const std::vector<int>& lengths) {
+  std::mt19937 rng(17);
+  RowsCase c;
   for (std::size_t r = 0; r < lengths.size(); ++r) {
     std::vector<Ordinal> row(lengths[r]);
     std::iota(row.begin(), row.end(), Ordinal(3 * r));
     if (r % 3 == 1) std::reverse(row.begin(), row.end());
     if (r % 3 == 2) std::shuffle(row.begin(), row.end(), rng);  // r % 3 == 0 stays sorted
     for (const Ordinal key : row) {
-      keys.push_back(key);
-      values.push_back(Offset(key) * 10 + 1);
+      c.keys.push_back(key);
+      c.values.push_back(Offset(key) * 10 + 1);
     }
-    row_map.push_back(Offset(keys.size()));
+    c.row_map.push_back(Offset(c.keys.size()));
   }
-  auto d_row_map = detail::to_device(row_map, "row_map");
-  auto d_keys = detail::to_device(keys, "keys");
-  auto d_values = detail::to_device(values, "values");
-  detail::sort_crs_rows<ExecSpace>(d_row_map, d_keys, d_values);
+  return c;
+}
+
+// Sorts the case on the device with sort and checks every row against std::sort.
+template <class Sort>
+void check_sorted_rows(const RowsCase& c, const Sort& sort) {
+  auto d_row_map = detail::to_device(c.row_map, "row_map");
+  auto d_keys = detail::to_device(c.keys, "keys");
+  auto d_values = detail::to_device(c.values, "values");
+  sort(d_row_map, d_keys, d_values);
+  Kokkos::fence();
   const auto sorted_keys = detail::to_host_vector(d_keys);
   const auto sorted_values = detail::to_host_vector(d_values);
-  for (std::size_t r = 0; r + 1 < row_map.size(); ++r) {
-    CAPTURE(r, lengths[r]);
-    std::vector<Ordinal> expected(keys.begin() + row_map[r], keys.begin() + row_map[r + 1]);
+  for (std::size_t r = 0; r + 1 < c.row_map.size(); ++r) {
+    CAPTURE(r, c.row_map[r + 1] - c.row_map[r]);
+    std::vector<Ordinal> expected(c.keys.begin() + c.row_map[r],
+                                  c.keys.begin() + c.row_map[r + 1]);
     std::sort(expected.begin(), expected.end());
-    for (Offset k = row_map[r]; k < row_map[r + 1]; ++k) {
-      CHECK(sorted_keys[k] == expected[k - row_map[r]]);
+    for (Offset k = c.row_map[r]; k < c.row_map[r + 1]; ++k) {
+      CHECK(sorted_keys[k] == expected[k - c.row_map[r]]);
       CHECK(sorted_values[k] == Offset(sorted_keys[k]) * 10 + 1);
     }
   }
+}
+
+// Lengths around the one-thread/team and insertion/heapsort switches (32), empty and one-entry
+// rows, long rows.
+const std::vector<int> row_lengths = {0, 1, 2, 3, 31, 32, 33, 64, 0, 5, 1000, 7, 2, 3001, 40};
+
+}  // namespace
+
+TEST_CASE("sort_crs_rows sorts every row by key and moves the values along", "[core]") {
+  check_sorted_rows(rows_case(row_lengths), [](const auto& row_map, const auto& keys,
+                                                const auto& values) {
+    detail::sort_crs_rows<ExecSpace>(row_map, keys, values);
+  });
+}
+
+TEST_CASE("sort_crs_rows_on sorts every row without a readback", "[core]") {
+  const RowsCase c = rows_case(row_lengths);
+  check_sorted_rows(c, [](const auto& row_map, const auto& keys, const auto& values) {
+    detail::sort_crs_rows_on(ExecSpace(), row_map, keys, values);
+  });
+#if KOKKOS_VERSION >= 40000
+  // Its device path (a thread per short row, teams for long rows) on this backend too.
+  check_sorted_rows(c, [](const auto& row_map, const auto& keys, const auto& values) {
+    detail::sort_crs_rows_by_length(ExecSpace(), row_map, keys, values);
+  });
+  // Many rows: more than the teams that stride over them.
+  std::vector<int> many(20000);
+  for (std::size_t r = 0; r < many.size(); ++r) many[r] = r % 4001 == 0 ? 300 : int(r % 37);
+  check_sorted_rows(rows_case(many), [](const auto& row_map, const auto& keys, const auto& values) {
+    detail::sort_crs_rows_by_length(ExecSpace(), row_map, keys, values);
+  });
+#endif
 }

@@ -215,6 +215,24 @@ struct SortLongRows {
 };
 #endif
 
+#if KOKKOS_VERSION >= 40000
+// The device path of sort_crs_rows_on (any backend; used where memory is not the host's).
+template <class ExecSpace, class RowMap, class Entries, class Values>
+void sort_crs_rows_by_length(const ExecSpace& space, const RowMap& row_map,
+                             const Entries& entries, const Values& values) {
+  const std::int64_t rows = std::int64_t(row_map.extent(0)) - 1;
+  if (rows <= 0) return;
+  Kokkos::parallel_for(
+      "fgdd::sort_crs_short_rows",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, rows),
+      SortShortRows<RowMap, Entries, Values>{row_map, entries, values});
+  Kokkos::parallel_for(
+      "fgdd::sort_crs_long_rows",
+      Kokkos::TeamPolicy<ExecSpace>(space, int(std::min(rows, long_row_teams)), Kokkos::AUTO),
+      SortLongRows<RowMap, Entries, Values>{row_map, entries, values, rows});
+}
+#endif
+
 // sort_crs_rows on the instance space without waiting for it on GPUs: Kokkos-Kernels' sort reads
 // the longest row back to the host first, a synchronization per call that loops of small sorts
 // (a refinement pass) cannot afford. Where keys are distinct within a row the order is the same.
@@ -224,16 +242,7 @@ void sort_crs_rows_on(const ExecSpace& space, const RowMap& row_map, const Entri
 #if KOKKOS_VERSION >= 40000
   using Memory = typename Entries::memory_space;
   if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible) {
-    const std::int64_t rows = std::int64_t(row_map.extent(0)) - 1;
-    if (rows <= 0) return;
-    Kokkos::parallel_for("fgdd::sort_crs_short_rows",
-                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0,
-                                                                                          rows),
-                         SortShortRows<RowMap, Entries, Values>{row_map, entries, values});
-    Kokkos::parallel_for(
-        "fgdd::sort_crs_long_rows",
-        Kokkos::TeamPolicy<ExecSpace>(space, int(std::min(rows, long_row_teams)), Kokkos::AUTO),
-        SortLongRows<RowMap, Entries, Values>{row_map, entries, values, rows});
+    sort_crs_rows_by_length(space, row_map, entries, values);
     return;
   }
 #endif

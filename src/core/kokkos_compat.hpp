@@ -1,7 +1,7 @@
 // The one place for differences between Kokkos 3.4 (Debian, Serial) and Kokkos 4.x (CUDA, HIP,
 // OpenMP): math functions moved out of Kokkos::Experimental, atomic load/store out of
-// Kokkos::Impl, memory orders exist only in 4.x, the CRS and bitonic sorts moved namespaces, and
-// only 4.x partitions an execution space into instances.
+// Kokkos::Impl, memory orders and team sorts exist only in 4.x, the CRS and bitonic sorts moved
+// namespaces, and only 4.x partitions an execution space into instances.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -213,9 +213,7 @@ struct SortLongRows {
     }
   }
 };
-#endif
 
-#if KOKKOS_VERSION >= 40000
 // The device path of sort_crs_rows_on (any backend; used where memory is not the host's).
 template <class ExecSpace, class RowMap, class Entries, class Values>
 void sort_crs_rows_by_length(const ExecSpace& space, const RowMap& row_map,

@@ -28,6 +28,20 @@ KOKKOS_INLINE_FUNCTION Offset find_sorted(const Cols& cols, Offset begin, Offset
   return at < end && cols(at) == value ? at : end;
 }
 
+// f(q, p) for every q in [q_begin, q_end) whose column another range [p_begin, p_end) of the same
+// cols also holds at p, in ascending q (both ranges ascending). Each column is found by binary
+// search in what is left of the second range: a linear merge would walk a long row once per
+// call, quadratic in a dense row (an arrow matrix's last row).
+template <class Cols, class F>
+KOKKOS_INLINE_FUNCTION void for_each_common_column(const Cols& cols, Offset q_begin, Offset q_end,
+                                                   Offset p_begin, Offset p_end, F&& f) {
+  Offset p = p_begin;
+  for (Offset q = q_begin; q < q_end && p < p_end; ++q) {
+    p = first_not_below(cols, p, p_end, cols(q));
+    if (p < p_end && cols(p) == cols(q)) f(q, p);
+  }
+}
+
 // Position of block (row, col), or row_map(row + 1) when it is not stored.
 KOKKOS_INLINE_FUNCTION Offset find_in_row(const SparseMatrix::RowMap& row_map,
                                           const SparseMatrix::ColumnIndices& col_ind, Ordinal row,

@@ -9,21 +9,14 @@ namespace fgdd::detail {
 namespace {
 
 // The updates L_ij brings to row i (ending at end): f(kk, target) for every entry kk of U_j whose
-// column row i also holds after kj, in ascending columns (both rows are sorted). Each column is
-// found by binary search in what is left of row i: a linear merge would walk a long row once per
-// L entry, quadratic in a dense row (an arrow matrix's last row).
+// column row i also holds after kj, in ascending columns.
 template <class F>
 KOKKOS_INLINE_FUNCTION void for_each_update(const SparseMatrix::RowMap& row_map,
                                             const SparseMatrix::ColumnIndices& col_ind,
                                             const Kokkos::View<Offset*, DeviceType>& diag,
                                             Offset kj, Offset end, F&& f) {
   const Ordinal j = col_ind(kj);
-  Offset target = kj + 1;
-  for (Offset kk = diag(j) + 1; kk < row_map(j + 1) && target < end; ++kk) {
-    const Ordinal c = col_ind(kk);
-    target = first_not_below(col_ind, target, end, c);
-    if (target < end && col_ind(target) == c) f(kk, target);
-  }
+  for_each_common_column(col_ind, diag(j) + 1, row_map(j + 1), kj + 1, end, f);
 }
 
 }  // namespace

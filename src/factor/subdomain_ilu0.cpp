@@ -216,13 +216,8 @@ struct SubdomainIlu0Kernel {
           if (at >= 0) subtract_ldlt_term(sum, row_map(i) + at, q);
         }
       } else {
-        // Row j's columns found by binary search in what is left of row i: a merge would walk
-        // row i once per L entry, quadratic in a dense row.
-        Offset p = row_map(i);
-        for (Offset q = row_map(j); q < diag(j) && p < kj; ++q) {
-          p = first_not_below(col_ind, p, kj, col_ind(q));
-          if (p < kj && col_ind(p) == col_ind(q)) subtract_ldlt_term(sum, p, q);
-        }
+        for_each_common_column(col_ind, row_map(j), diag(j), row_map(i), kj,
+                               [&](Offset q, Offset p) { subtract_ldlt_term(sum, p, q); });
       }
       multiply_blocks(sum, &inv_diag(Offset(j) * bb), block(kj), n);
     }

@@ -34,7 +34,22 @@ struct GroupScatter {
 // group_of(i) of (keys, values), whose rows start at offsets (the exclusive scan of how many
 // items each group receives), and every row is then sorted by key. With keys distinct within a
 // row the result is the same every run. label names the scatter kernel; fill (as long as
-// offsets) is work space. Nothing waits for space on GPUs.
+// offsets, all zero: a caller that zeroes it in a kernel of its own saves a launch) is work
+// space. Nothing waits for space on GPUs.
+template <class GroupOf, class KeyOf, class ValueOf, class Keys, class Values>
+void group_by_key_into_zeroed_fill(const ExecSpace& space, const std::string& label, Ordinal count,
+                                   const Kokkos::View<Offset*, DeviceType>& offsets,
+                                   const Kokkos::View<Offset*, DeviceType>& fill,
+                                   const GroupOf& group_of, const KeyOf& key_of,
+                                   const ValueOf& value_of, const Keys& keys,
+                                   const Values& values) {
+  Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace>(space, 0, count),
+                       GroupScatter<GroupOf, KeyOf, ValueOf, Keys, Values>{
+                           group_of, key_of, value_of, offsets, fill, keys, values});
+  sort_crs_rows_on(space, offsets, keys, values);
+}
+
+// The same for a fill array of any content.
 template <class GroupOf, class KeyOf, class ValueOf, class Keys, class Values>
 void group_by_key(const ExecSpace& space, const std::string& label, Ordinal count,
                   const Kokkos::View<Offset*, DeviceType>& offsets,
@@ -42,10 +57,8 @@ void group_by_key(const ExecSpace& space, const std::string& label, Ordinal coun
                   const KeyOf& key_of, const ValueOf& value_of, const Keys& keys,
                   const Values& values) {
   Kokkos::deep_copy(space, fill, Offset(0));
-  Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace>(space, 0, count),
-                       GroupScatter<GroupOf, KeyOf, ValueOf, Keys, Values>{
-                           group_of, key_of, value_of, offsets, fill, keys, values});
-  sort_crs_rows_on(space, offsets, keys, values);
+  group_by_key_into_zeroed_fill(space, label, count, offsets, fill, group_of, key_of, value_of,
+                                keys, values);
 }
 
 // The same with work space of its own.

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/device_arena.hpp"
 #include "core/errors.hpp"
 #include "core/exclusive_scan.hpp"
 #include "core/group_by_key.hpp"
@@ -189,7 +190,7 @@ Ordinal number_coarse_vertices(const ExecSpace& space, const OrdinalView& match,
 // parallel arcs merged with their weights summed (integer sums: order-independent).
 WeightedGraph contract(const ExecSpace& space, const WeightedGraph& fine, Ordinal num_coarse,
                        const OrdinalView& match, const OrdinalView& coarse_of_fine,
-                       const OrdinalView& leader, const CoarsenWork& work) {
+                       const OrdinalView& leader, const CoarsenWork& work, DeviceArena* arena) {
   const auto row_map = fine.graph.row_map;
   const auto adjacency = fine.graph.adjacency;
   const auto edge_weight = fine.edge_weight;
@@ -197,8 +198,8 @@ WeightedGraph contract(const ExecSpace& space, const WeightedGraph& fine, Ordina
 
   WeightedGraph coarse;
   coarse.graph.num_vertices = num_coarse;
-  coarse.vertex_weight = OrdinalView(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::coarse_vwgt"), num_coarse);
+  coarse.vertex_weight = take_or_allocate<Ordinal>(arena, "fgdd::partition::coarse_vwgt",
+                                                   std::size_t(num_coarse));
   const auto coarse_vertex_weight = coarse.vertex_weight;
   const auto candidate_map =
       Kokkos::subview(work.candidate_map, Kokkos::make_pair(Ordinal(0), num_coarse + 1));
@@ -235,7 +236,7 @@ WeightedGraph contract(const ExecSpace& space, const WeightedGraph& fine, Ordina
 
   // Self loops (both ends in one coarse vertex) dropped, parallel arcs merged.
   const SortedRuns arcs = merge_sorted_runs(space, "fgdd::partition::coarse_arcs", candidate_map,
-                                            candidates, candidate_weights, true);
+                                            candidates, candidate_weights, true, arena);
   coarse.graph.row_map = arcs.offsets;
   coarse.graph.adjacency = arcs.keys;
   coarse.edge_weight = arcs.weights;
@@ -264,24 +265,25 @@ CoarsenWork::CoarsenWork(Ordinal max_vertices, Offset max_arcs)
 CoarseLevel coarsen_by_matching(const ExecSpace& space, const WeightedGraph& fine,
                                 Ordinal max_vertex_weight) {
   const CoarsenWork work(fine.num_vertices(), Offset(fine.graph.adjacency.extent(0)));
-  return coarsen_by_matching(space, fine, max_vertex_weight, work);
+  return coarsen_by_matching(space, fine, max_vertex_weight, work, nullptr);
 }
 
 CoarseLevel coarsen_by_matching(const ExecSpace& space, const WeightedGraph& fine,
-                                Ordinal max_vertex_weight, const CoarsenWork& work) {
+                                Ordinal max_vertex_weight, const CoarsenWork& work,
+                                DeviceArena* arena) {
   if (max_vertex_weight < 1)
     throw InvalidInput("coarsen_by_matching: max_vertex_weight must be >= 1, got " +
                        std::to_string(max_vertex_weight));
   const Ordinal n = fine.num_vertices();
   const auto match = coarsen::heavy_edge_matching(space, fine, max_vertex_weight, work);
   CoarseLevel level;
-  level.coarse_of_fine = coarsen::OrdinalView(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::coarse_of_fine"), n);
+  level.coarse_of_fine =
+      take_or_allocate<Ordinal>(arena, "fgdd::partition::coarse_of_fine", std::size_t(n));
   const auto leader = Kokkos::subview(work.leader, Kokkos::make_pair(Ordinal(0), n));
   const Ordinal num_coarse =
       coarsen::number_coarse_vertices(space, match, level.coarse_of_fine, leader);
   level.coarse =
-      coarsen::contract(space, fine, num_coarse, match, level.coarse_of_fine, leader, work);
+      coarsen::contract(space, fine, num_coarse, match, level.coarse_of_fine, leader, work, arena);
   return level;
 }
 

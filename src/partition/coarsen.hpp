@@ -8,6 +8,8 @@
 
 namespace fgdd::detail {
 
+class DeviceArena;
+
 struct CoarseLevel {
   WeightedGraph coarse;
   Kokkos::View<Ordinal*, DeviceType> coarse_of_fine;  // fine vertex -> its coarse vertex
@@ -36,8 +38,10 @@ struct CoarsenWork {
   Kokkos::View<Ordinal, DeviceType> matched;  // vertices matched by the rounds
 };
 
-// The same with work arrays of the caller.
+// The same with work arrays of the caller; the level's arrays come from arena when one is given
+// (they then live as long as the arena).
 CoarseLevel coarsen_by_matching(const ExecSpace& space, const WeightedGraph& fine,
-                                Ordinal max_vertex_weight, const CoarsenWork& work);
+                                Ordinal max_vertex_weight, const CoarsenWork& work,
+                                DeviceArena* arena);
 
 }  // namespace fgdd::detail

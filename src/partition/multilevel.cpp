@@ -7,6 +7,8 @@
 #include <sstream>
 #include <vector>
 
+#include "core/device_arena.hpp"
+#include "core/huge_pages.hpp"
 #include "partition/balance.hpp"
 #include "partition/coarsen.hpp"
 #include "partition/metis.hpp"      // metis_num_parts
@@ -24,15 +26,13 @@ using OrdinalView = Kokkos::View<Ordinal*, DeviceType>;
 // on star-like graphs or when every vertex is at the weight limit).
 constexpr double stall_ratio = 0.95;
 
-OrdinalView project(const ExecSpace& space, const OrdinalView& coarse_part,
-                    const OrdinalView& coarse_of_fine) {
-  const Ordinal n = Ordinal(coarse_of_fine.extent(0));
-  OrdinalView fine_part(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::multilevel_part"), n);
+// The coarse labels carried to the fine vertices, into fine_part (as long as coarse_of_fine).
+void project(const ExecSpace& space, const OrdinalView& coarse_part,
+             const OrdinalView& coarse_of_fine, const OrdinalView& fine_part) {
   Kokkos::parallel_for(
-      "fgdd::partition::multilevel_project", Policy(space, 0, n),
+      "fgdd::partition::multilevel_project",
+      Policy(space, 0, Ordinal(coarse_of_fine.extent(0))),
       KOKKOS_LAMBDA(const Ordinal u) { fine_part(u) = coarse_part(coarse_of_fine(u)); });
-  return fine_part;
 }
 
 }  // namespace multilevel
@@ -47,6 +47,11 @@ Labeling multilevel_labeling(const ExecSpace& space, const WeightedGraph& weight
   report = MultilevelStats{};
   Kokkos::Timer timer;
 
+  // The coarse levels' arrays, freed together when the labeling is done (declared first, so it
+  // outlives the graphs that point into it).
+  const std::size_t fine_bytes = std::size_t(n) * (2 * sizeof(Ordinal) + sizeof(Offset)) +
+                                 graph.adjacency.extent(0) * 2 * sizeof(Ordinal);
+  DeviceArena levels_arena("fgdd::partition::multilevel_levels", fine_bytes / 16);
   // graphs[0] is the block graph; graphs[l + 1] = coarsened graphs[l] through maps[l].
   std::vector<WeightedGraph> graphs{weighted};
   std::vector<multilevel::OrdinalView> maps;
@@ -60,7 +65,8 @@ Labeling multilevel_labeling(const ExecSpace& space, const WeightedGraph& weight
   const auto coarsen_while = [&](Ordinal max_weight, Ordinal target, double stall) {
     while (graphs.back().num_vertices() > target) {
       const Ordinal before = graphs.back().num_vertices();
-      CoarseLevel level = coarsen_by_matching(space, graphs.back(), max_weight, *work);
+      CoarseLevel level =
+          coarsen_by_matching(space, graphs.back(), max_weight, *work, &levels_arena);
       const Ordinal after = level.coarse.num_vertices();
       if (after == before) return;
       graphs.push_back(std::move(level.coarse));
@@ -86,15 +92,25 @@ Labeling multilevel_labeling(const ExecSpace& space, const WeightedGraph& weight
 
   timer.reset();
   const RefineWork refine_work(report.parts > 1 ? n : 0, report.parts);  // for every level
-  for (std::size_t l = maps.size(); l-- > 0;) {
+  // Each level's labels go into one of two arrays of the finest size, in turn (an array per
+  // level would be freed per level, a wait for the device each).
+  const multilevel::OrdinalView labels[2] = {
+      uninitialized_view<Ordinal>("fgdd::partition::multilevel_part", maps.empty() ? 0 : n),
+      uninitialized_view<Ordinal>("fgdd::partition::multilevel_part", maps.size() > 1 ? n : 0)};
+  for (std::size_t l = maps.size(), next = 0; l-- > 0; next ^= 1) {
     if (report.parts > 1)
-      report.refine_moves += refine_labeling(space, graphs[l + 1], part, report.parts,
-                                             max_block_rows, multilevel_refine_passes, refine_work);
-    part = multilevel::project(space, part, maps[l]);
+      refine_labeling(space, graphs[l + 1], part, report.parts, max_block_rows,
+                      multilevel_refine_passes, refine_work);
+    const auto fine_part =
+        Kokkos::subview(labels[next], Kokkos::make_pair(Ordinal(0), graphs[l].num_vertices()));
+    multilevel::project(space, part, maps[l], fine_part);
+    part = fine_part;
   }
-  if (report.parts > 1)
-    report.refine_moves += refine_labeling(space, graphs[0], part, report.parts, max_block_rows,
-                                           multilevel_refine_passes, refine_work);
+  if (report.parts > 1) {
+    refine_labeling(space, graphs[0], part, report.parts, max_block_rows,
+                    multilevel_refine_passes, refine_work);
+    Kokkos::deep_copy(report.refine_moves, refine_work.relabeled);
+  }
   space.fence();
   report.refine_seconds = timer.seconds();
 

@@ -84,7 +84,6 @@ void propose_moves(const ExecSpace& space, const WeightedGraph& g, const Ordinal
   const auto edge_weight = g.edge_weight;
   const auto vertex_weight = g.vertex_weight;
   const auto done = state.done;
-  Kokkos::deep_copy(space, evictable, Ordinal(0));
   Kokkos::parallel_reduce(
       "fgdd::partition::refine_propose", Policy(space, 0, g.num_vertices()),
       KOKKOS_LAMBDA(const Ordinal u, Offset& cut_sum) {
@@ -128,20 +127,23 @@ void propose_moves(const ExecSpace& space, const WeightedGraph& g, const Ordinal
 // Keeps u's move if it loses nothing after every proposing neighbour that outranks u has moved;
 // an eviction is kept regardless of its gain, for a share of its part's candidates that covers
 // the part's excess with a margin (hash-chosen, so a part does not shed its whole boundary).
-// Counts the kept moves into each destination.
+// Counts the kept moves into each destination (arrivals: zero on entry). First copies the
+// labeling into best when decide kept it (one launch fewer than a copy of its own).
 void confirm_moves(const ExecSpace& space, const WeightedGraph& g, const OrdinalView& part,
                    const OrdinalView& part_weight, Ordinal max_part_weight,
                    const OrdinalView& evictable, int pass, const OrdinalView& dest,
                    const OrdinalView& gain, const OrdinalView& confirmed,
-                   const OffsetView& arrivals, const RefineState& state) {
+                   const OffsetView& arrivals, const OrdinalView& best,
+                   const RefineState& state) {
   const auto done = state.done;
+  const auto copy_best = state.copy_best;
   const auto row_map = g.graph.row_map;
   const auto adjacency = g.graph.adjacency;
   const auto edge_weight = g.edge_weight;
-  Kokkos::deep_copy(space, arrivals, Offset(0));
   Kokkos::parallel_for(
       "fgdd::partition::refine_confirm", Policy(space, 0, g.num_vertices()),
       KOKKOS_LAMBDA(const Ordinal u) {
+        if (copy_best() != 0) best(u) = part(u);
         const Ordinal to = dest(u);
         confirmed(u) = no_move;
         if (to == no_move || done() != 0) return;
@@ -167,13 +169,25 @@ void confirm_moves(const ExecSpace& space, const WeightedGraph& g, const Ordinal
       });
 }
 
-// Weight above the limit, summed over the parts, into state.over.
-void overweight(const ExecSpace& space, const OrdinalView& part_weight, Ordinal max_part_weight,
-                const RefineState& state) {
+// The per-part counters of a pass made ready for the next one in one launch: with admitted, the
+// part weights brought up to date (arrivals admitted into filled, minus departures); evictable,
+// departed, arrivals and fill zeroed (the next pass adds into them); the weight above the limit
+// summed over the parts into state.over. arrivals and fill have num_parts + 1 entries.
+void settle_parts(const ExecSpace& space, const OrdinalView& part_weight, const OrdinalView& filled,
+                  const OrdinalView& departed, const OrdinalView& evictable,
+                  const OffsetView& arrivals, const OffsetView& fill, Ordinal max_part_weight,
+                  bool admitted, const RefineState& state) {
   const auto done = state.done;
+  const Ordinal num_parts = Ordinal(part_weight.extent(0));
   Kokkos::parallel_reduce(
-      "fgdd::partition::refine_overweight", Policy(space, 0, Ordinal(part_weight.extent(0))),
+      "fgdd::partition::refine_settle", Policy(space, 0, num_parts + 1),
       KOKKOS_LAMBDA(const Ordinal q, Offset& sum) {
+        arrivals(q) = 0;
+        fill(q) = 0;
+        if (q == num_parts) return;
+        if (admitted) part_weight(q) = filled(q) - departed(q);
+        departed(q) = 0;
+        evictable(q) = 0;
         if (done() == 0 && part_weight(q) > max_part_weight)
           sum += Offset(part_weight(q) - max_part_weight);
       },
@@ -208,23 +222,14 @@ void decide(const ExecSpace& space, const RefineState& state, int pass) {
       });
 }
 
-void copy_if_best(const ExecSpace& space, const OrdinalView& part, const OrdinalView& best,
-                  const RefineState& state) {
-  const auto copy_best = state.copy_best;
-  Kokkos::parallel_for(
-      "fgdd::partition::refine_keep_best", Policy(space, 0, Ordinal(part.extent(0))),
-      KOKKOS_LAMBDA(const Ordinal u) {
-        if (copy_best() != 0) best(u) = part(u);
-      });
-}
-
 // Admits the confirmed moves into each part in increasing vertex order while the part stays
 // within max_part_weight (departures are not counted, so no part can overfill whatever else is
 // admitted), applies them, brings part_weight up to date (arrivals and departures are integer
 // sums: the same every run) and counts them into state.moved. The moves are grouped by
 // destination in rows sorted by vertex, so the admitted set does not depend on the order of the
 // atomic slot claims. movers and mover_weights: room for every vertex; filled: room for every
-// part; group_fill: as long as arrivals.
+// part; work.group_fill (as long as arrivals) and departed: zero on entry. settle_parts then
+// brings part_weight up to date.
 void admit_moves(const ExecSpace& space, const WeightedGraph& g, const OrdinalView& part,
                  const OrdinalView& part_weight, const OrdinalView& confirmed,
                  const OffsetView& arrivals, Ordinal max_part_weight, const RefineWork& work,
@@ -236,13 +241,12 @@ void admit_moves(const ExecSpace& space, const WeightedGraph& g, const OrdinalVi
   const auto mover_weight_list = work.mover_weights;
   exclusive_scan_on(space, "fgdd::partition::refine_arrival_scan", arrivals);
   // no_move is negative: those vertices stay out of every group.
-  group_by_key(
+  group_by_key_into_zeroed_fill(
       space, "fgdd::partition::refine_group", n, arrivals,
       Kokkos::subview(work.group_fill, Kokkos::make_pair(Ordinal(0), num_parts + 1)),
       KOKKOS_LAMBDA(const Ordinal u) { return confirmed(u); },
       KOKKOS_LAMBDA(const Ordinal u) { return u; },
       KOKKOS_LAMBDA(const Ordinal u) { return vertex_weight(u); }, mover_list, mover_weight_list);
-  Kokkos::deep_copy(space, departed, Ordinal(0));
   Kokkos::parallel_reduce(
       "fgdd::partition::refine_admit", Policy(space, 0, num_parts),
       KOKKOS_LAMBDA(const Ordinal q, Offset& count) {
@@ -258,17 +262,23 @@ void admit_moves(const ExecSpace& space, const WeightedGraph& g, const OrdinalVi
         filled(q) = weight;
       },
       state.moved);
-  Kokkos::parallel_for(
-      "fgdd::partition::refine_reweigh", Policy(space, 0, num_parts),
-      KOKKOS_LAMBDA(const Ordinal q) { part_weight(q) = filled(q) - departed(q); });
 }
 
-Offset count_changed(const ExecSpace& space, const OrdinalView& a, const OrdinalView& b) {
-  Offset changed = 0;
+// part takes the best labeling back; the vertices that end with another label than input gave
+// are added to relabeled (through changed: nothing waits for the device).
+void restore_best(const ExecSpace& space, const OrdinalView& input, const OrdinalView& best,
+                  const OrdinalView& part, const Kokkos::View<Offset, DeviceType>& changed,
+                  const Kokkos::View<Offset, DeviceType>& relabeled) {
   Kokkos::parallel_reduce(
-      "fgdd::partition::refine_changed", Policy(space, 0, Ordinal(a.extent(0))),
-      KOKKOS_LAMBDA(const Ordinal u, Offset& count) { count += a(u) != b(u) ? 1 : 0; }, changed);
-  return changed;
+      "fgdd::partition::refine_restore_best", Policy(space, 0, Ordinal(part.extent(0))),
+      KOKKOS_LAMBDA(const Ordinal u, Offset& count) {
+        part(u) = best(u);
+        count += input(u) != best(u) ? 1 : 0;
+      },
+      changed);
+  Kokkos::parallel_for(
+      "fgdd::partition::refine_add_changed", Policy(space, 0, 1),
+      KOKKOS_LAMBDA(const int) { relabeled() += changed(); });
 }
 
 }  // namespace refine
@@ -288,6 +298,8 @@ RefineWork::RefineWork(Ordinal max_vertices, Ordinal max_parts)
       departed(uninitialized_view<Ordinal>("fgdd::partition::refine_departed", max_parts)),
       arrivals(uninitialized_view<Offset>("fgdd::partition::refine_arrivals", max_parts + 1)),
       group_fill(uninitialized_view<Offset>("fgdd::partition::refine_group_fill", max_parts + 1)),
+      changed("fgdd::partition::refine_changed"),
+      relabeled("fgdd::partition::refine_relabeled"),
       state{Kokkos::View<Offset, DeviceType>("fgdd::partition::refine_over"),
             Kokkos::View<Offset, DeviceType>("fgdd::partition::refine_cut"),
             Kokkos::View<Offset, DeviceType>("fgdd::partition::refine_moved"),
@@ -302,12 +314,15 @@ Offset refine_labeling(const ExecSpace& space, const WeightedGraph& graph,
                        Ordinal max_part_weight, int max_passes) {
   refine::check_labels(space, graph, part, num_parts);
   RefineWork work(graph.num_vertices(), num_parts);
-  return refine_labeling(space, graph, part, num_parts, max_part_weight, max_passes, work);
+  refine_labeling(space, graph, part, num_parts, max_part_weight, max_passes, work);
+  Offset relabeled = 0;
+  Kokkos::deep_copy(relabeled, work.relabeled);
+  return relabeled;
 }
 
-Offset refine_labeling(const ExecSpace& space, const WeightedGraph& graph,
-                       const Kokkos::View<Ordinal*, DeviceType>& part, Ordinal num_parts,
-                       Ordinal max_part_weight, int max_passes, const RefineWork& work) {
+void refine_labeling(const ExecSpace& space, const WeightedGraph& graph,
+                     const Kokkos::View<Ordinal*, DeviceType>& part, Ordinal num_parts,
+                     Ordinal max_part_weight, int max_passes, const RefineWork& work) {
   const Ordinal n = graph.num_vertices();
   const auto vertices = Kokkos::make_pair(Ordinal(0), n);
   const auto parts = Kokkos::make_pair(Ordinal(0), num_parts);
@@ -320,36 +335,39 @@ Offset refine_labeling(const ExecSpace& space, const WeightedGraph& graph,
   const auto evictable = Kokkos::subview(work.evictable, parts);
   const auto filled = Kokkos::subview(work.filled, parts);
   const auto departed = Kokkos::subview(work.departed, parts);
-  const auto arrivals =
-      Kokkos::subview(work.arrivals, Kokkos::make_pair(Ordinal(0), num_parts + 1));
+  const auto per_part_plus_one = Kokkos::make_pair(Ordinal(0), num_parts + 1);
+  const auto arrivals = Kokkos::subview(work.arrivals, per_part_plus_one);
+  const auto fill = Kokkos::subview(work.group_fill, per_part_plus_one);
   Kokkos::deep_copy(space, input, part);
   Kokkos::deep_copy(space, best, part);
   // Moves that lose nothing let the cut wander over plateaus, so the best labeling seen is kept
   // (least weight above the limit, then smallest cut) and a level ends after refine_patience
   // passes without a better one. The part weights are counted once, then kept up to date by
-  // admit_moves. The passes wait for nothing: refine::decide stops them on the device (later
-  // kernels then return at once), and the host looks only every few passes whether to go on.
+  // admit_moves and settle_parts. The passes wait for nothing: refine::decide stops them on the
+  // device (later kernels then return at once), and the host looks only every few passes
+  // whether to go on.
   const RefineState& state = work.state;
   Kokkos::deep_copy(space, state.done, 0);
   refine::weigh_parts(space, graph, part, part_weight);
+  refine::settle_parts(space, part_weight, filled, departed, evictable, arrivals, fill,
+                       max_part_weight, false, state);
   for (int pass = 0; pass < max_passes; ++pass) {
     if (pass > 0 && pass % refine::passes_between_looks == 0) {
       int done = 0;
       Kokkos::deep_copy(done, state.done);
       if (done != 0) break;
     }
-    refine::overweight(space, part_weight, max_part_weight, state);
     refine::propose_moves(space, graph, part, part_weight, max_part_weight, dest, gain, evictable,
                           state);
     refine::decide(space, state, pass);
-    refine::copy_if_best(space, part, best, state);
     refine::confirm_moves(space, graph, part, part_weight, max_part_weight, evictable, pass, dest,
-                          gain, confirmed, arrivals, state);
+                          gain, confirmed, arrivals, best, state);
     refine::admit_moves(space, graph, part, part_weight, confirmed, arrivals, max_part_weight,
                         work, filled, departed, state);
+    refine::settle_parts(space, part_weight, filled, departed, evictable, arrivals, fill,
+                         max_part_weight, true, state);
   }
-  Kokkos::deep_copy(space, part, best);
-  return refine::count_changed(space, input, part);
+  refine::restore_best(space, input, best, part, work.changed, work.relabeled);
 }
 
 }  // namespace fgdd::detail

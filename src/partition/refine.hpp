@@ -39,12 +39,15 @@ struct RefineWork {
   Kokkos::View<Ordinal*, DeviceType> dest, gain, confirmed, input, best, movers, mover_weights,
       part_weight, evictable, filled, departed;
   Kokkos::View<Offset*, DeviceType> arrivals, group_fill;
+  Kokkos::View<Offset, DeviceType> changed;    // one call's relabeled vertices
+  Kokkos::View<Offset, DeviceType> relabeled;  // summed over the calls with this work
   RefineState state;
 };
 
 // The same with work arrays of the caller, for labels known to be valid (not checked: the
-// multilevel partitioner's projections).
-Offset refine_labeling(const ExecSpace& space, const WeightedGraph& graph,
+// multilevel partitioner's projections). Adds the count of relabeled vertices to
+// work.relabeled instead of returning it, so nothing waits for the device.
+void refine_labeling(const ExecSpace& space, const WeightedGraph& graph,
                        const Kokkos::View<Ordinal*, DeviceType>& part, Ordinal num_parts,
                        Ordinal max_part_weight, int max_passes, const RefineWork& work);
 

@@ -1,5 +1,6 @@
 #include "partition/sorted_runs.hpp"
 
+#include "core/device_arena.hpp"
 #include "core/exclusive_scan.hpp"
 
 namespace fgdd::detail {
@@ -20,24 +21,23 @@ SortedRuns merge_sorted_runs(const ExecSpace& space, const std::string& label,
                              const Kokkos::View<Offset*, DeviceType>& offsets,
                              const Kokkos::View<Ordinal*, DeviceType>& keys,
                              const Kokkos::View<Ordinal*, DeviceType>& weights,
-                             bool skip_diagonal) {
+                             bool skip_diagonal, DeviceArena* arena) {
   using Policy = Kokkos::RangePolicy<ExecSpace>;
   const Ordinal rows = Ordinal(offsets.extent(0)) - 1;
   SortedRuns runs;
-  runs.offsets = Kokkos::View<Offset*, DeviceType>(label + "_offsets", rows + 1);
+  runs.offsets = take_or_allocate<Offset>(arena, label + "_offsets", std::size_t(rows) + 1);
   const auto run_offsets = runs.offsets;
   Kokkos::parallel_for(
-      label + "_count", Policy(space, 0, rows), KOKKOS_LAMBDA(const Ordinal r) {
+      label + "_count", Policy(space, 0, rows + 1), KOKKOS_LAMBDA(const Ordinal r) {
         Offset count = 0;
-        for (Offset k = offsets(r); k < offsets(r + 1); ++k)
-          if (starts_run(offsets, keys, skip_diagonal, r, k)) ++count;
+        if (r < rows)
+          for (Offset k = offsets(r); k < offsets(r + 1); ++k)
+            if (starts_run(offsets, keys, skip_diagonal, r, k)) ++count;
         run_offsets(r) = count;
       });
   const Offset total = exclusive_scan_in_place(space, label + "_scan", run_offsets);
-  runs.keys = Kokkos::View<Ordinal*, DeviceType>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "_keys"), total);
-  runs.weights = Kokkos::View<Ordinal*, DeviceType>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "_weights"), total);
+  runs.keys = take_or_allocate<Ordinal>(arena, label + "_keys", std::size_t(total));
+  runs.weights = take_or_allocate<Ordinal>(arena, label + "_weights", std::size_t(total));
   const auto run_keys = runs.keys;
   const auto run_weights = runs.weights;
   Kokkos::parallel_for(

@@ -179,20 +179,29 @@ struct SortShortRows {
   Entries entries;
   Values values;
 
+  // Insertion sort of a copy in thread-local arrays (interleaved across a warp on GPUs), so the
+  // row is read once and written once, only if it was out of order, instead of shifted in place
+  // through strided global accesses.
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t r) const {
     const auto begin = row_map(r), end = row_map(r + 1);
-    if (end - begin > thread_sorted_row) return;
-    for (auto k = begin + 1; k < end; ++k) {  // insertion sort in place
-      const auto key = entries(k);
-      const auto value = values(k);
-      auto j = k;
-      for (; j > begin && key < entries(j - 1); --j) {
-        entries(j) = entries(j - 1);
-        values(j) = values(j - 1);
-      }
-      entries(j) = key;
-      values(j) = value;
+    const int length = int(end - begin);
+    if (length < 2 || length > thread_sorted_row) return;
+    typename Entries::non_const_value_type key[thread_sorted_row];
+    typename Values::non_const_value_type value[thread_sorted_row];
+    for (int k = 0; k < length; ++k) key[k] = entries(begin + k), value[k] = values(begin + k);
+    bool moved = false;
+    for (int k = 1; k < length; ++k) {
+      const auto next_key = key[k];
+      const auto next_value = value[k];
+      int j = k;
+      for (; j > 0 && next_key < key[j - 1]; --j) key[j] = key[j - 1], value[j] = value[j - 1];
+      if (j == k) continue;
+      key[j] = next_key;
+      value[j] = next_value;
+      moved = true;
     }
+    if (!moved) return;
+    for (int k = 0; k < length; ++k) entries(begin + k) = key[k], values(begin + k) = value[k];
   }
 };
 

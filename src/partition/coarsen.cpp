@@ -39,9 +39,10 @@ KOKKOS_INLINE_FUNCTION std::uint32_t edge_hash(Ordinal u, Ordinal v) {
   return std::uint32_t(x);
 }
 
-// Every free vertex names the free neighbour it ranks highest (unmatched if none fits).
+// Every free vertex names the free neighbour it ranks highest (unmatched if none fits). With
+// all_free (the first round) match is not read: every vertex is free.
 void choose_partners(const ExecSpace& space, const WeightedGraph& g, Ordinal max_weight,
-                     const OrdinalView& match, const OrdinalView& choice) {
+                     const OrdinalView& match, const OrdinalView& choice, bool all_free) {
   const auto row_map = g.graph.row_map;
   const auto adjacency = g.graph.adjacency;
   const auto edge_weight = g.edge_weight;
@@ -51,11 +52,11 @@ void choose_partners(const ExecSpace& space, const WeightedGraph& g, Ordinal max
       KOKKOS_LAMBDA(const Ordinal u) {
         Ordinal best = unmatched, best_edge = 0, best_pair = 0;
         std::uint32_t best_hash = 0;
-        if (match(u) == unmatched) {
+        if (all_free || match(u) == unmatched) {
           for (Offset k = row_map(u); k < row_map(u + 1); ++k) {
             const Ordinal v = adjacency(k);
             const Ordinal pair = vertex_weight(u) + vertex_weight(v);
-            if (match(v) != unmatched || pair > max_weight) continue;
+            if ((!all_free && match(v) != unmatched) || pair > max_weight) continue;
             const Ordinal w = edge_weight(k);
             const std::uint32_t h = edge_hash(u, v);
             const bool better =
@@ -68,23 +69,34 @@ void choose_partners(const ExecSpace& space, const WeightedGraph& g, Ordinal max
       });
 }
 
-// Mutual choices become matches.
+// Mutual choices become matches. With all_free (the first round) every vertex's match is
+// written, so match needs no initial fill.
 void match_mutual_choices(const ExecSpace& space, Ordinal n, const OrdinalView& choice,
-                          const OrdinalView& match) {
+                          const OrdinalView& match, bool all_free) {
   Kokkos::parallel_for(
       "fgdd::partition::coarsen_match", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal u) {
         const Ordinal v = choice(u);
-        if (v != unmatched && choice(v) == u) match(u) = v;
+        if (v != unmatched && choice(v) == u)
+          match(u) = v;
+        else if (all_free)
+          match(u) = unmatched;
       });
 }
 
-// How many vertices the rounds matched, into matched (on the device: nothing waits).
+// How many vertices the rounds matched, into work.matched (on the device: nothing waits); also
+// zeroes the leftover groups' counts and fill for pair_leftovers (n + 2 groups), saving launches.
 void count_matched(const ExecSpace& space, Ordinal n, const OrdinalView& match,
-                   const Kokkos::View<Ordinal, DeviceType>& matched) {
+                   const CoarsenWork& work) {
+  const auto group_map = work.group_map;
+  const auto group_fill = work.group_fill;
   Kokkos::parallel_reduce(
-      "fgdd::partition::coarsen_count_matched", Policy(space, 0, n),
-      KOKKOS_LAMBDA(const Ordinal u, Ordinal& count) { count += match(u) != unmatched ? 1 : 0; },
-      matched);
+      "fgdd::partition::coarsen_count_matched", Policy(space, 0, n + 2),
+      KOKKOS_LAMBDA(const Ordinal u, Ordinal& count) {
+        group_map(u) = 0;
+        group_fill(u) = 0;
+        if (u < n) count += match(u) != unmatched ? 1 : 0;
+      },
+      work.matched);
 }
 
 // Free vertices left after the rounds pair with another free vertex of their group, in
@@ -92,6 +104,7 @@ void count_matched(const ExecSpace& space, Ordinal n, const OrdinalView& match,
 // heaviest neighbour (as METIS does: the leaves of a star, whose hub is taken, would otherwise
 // never merge); a vertex without neighbours joins the group of the isolated (its placement costs
 // no cut). The group rows are sorted by vertex, so the pairs do not depend on atomic order.
+// work.group_map and work.group_fill are zero on entry (count_matched).
 void pair_leftovers(const ExecSpace& space, const WeightedGraph& g, Ordinal max_weight,
                     const CoarsenWork& work, const OrdinalView& match) {
   const Ordinal n = g.num_vertices();
@@ -104,7 +117,6 @@ void pair_leftovers(const ExecSpace& space, const WeightedGraph& g, Ordinal max_
   const auto matched = work.matched;
   const auto groups = Kokkos::make_pair(Ordinal(0), n + 2);
   const auto group_map = Kokkos::subview(work.group_map, groups);
-  Kokkos::deep_copy(space, group_map, Offset(0));
   Kokkos::parallel_for(
       "fgdd::partition::coarsen_leftover_group", Policy(space, 0, n),
       KOKKOS_LAMBDA(const Ordinal u) {
@@ -127,7 +139,7 @@ void pair_leftovers(const ExecSpace& space, const WeightedGraph& g, Ordinal max_
   const auto members = work.members;
   const auto member_weights = work.member_weights;
   // unmatched is negative: vertices without a group stay out.
-  group_by_key(
+  group_by_key_into_zeroed_fill(
       space, "fgdd::partition::coarsen_leftover_list", n, group_map,
       Kokkos::subview(work.group_fill, groups), KOKKOS_LAMBDA(const Ordinal u) { return group(u); },
       KOKKOS_LAMBDA(const Ordinal u) { return u; },
@@ -151,12 +163,11 @@ OrdinalView heavy_edge_matching(const ExecSpace& space, const WeightedGraph& g,
   const auto vertices = Kokkos::make_pair(Ordinal(0), n);
   const auto match = Kokkos::subview(work.match, vertices);
   const auto choice = Kokkos::subview(work.choice, vertices);
-  Kokkos::deep_copy(space, match, unmatched);
   for (int round = 0; round < matching_rounds; ++round) {
-    choose_partners(space, g, max_weight, match, choice);
-    match_mutual_choices(space, n, choice, match);
+    choose_partners(space, g, max_weight, match, choice, round == 0);
+    match_mutual_choices(space, n, choice, match, round == 0);
   }
-  count_matched(space, n, match, work.matched);
+  count_matched(space, n, match, work);
   pair_leftovers(space, g, max_weight, work, match);
   return match;
 }
@@ -203,10 +214,13 @@ WeightedGraph contract(const ExecSpace& space, const WeightedGraph& fine, Ordina
   const auto coarse_vertex_weight = coarse.vertex_weight;
   const auto candidate_map =
       Kokkos::subview(work.candidate_map, Kokkos::make_pair(Ordinal(0), num_coarse + 1));
-  Kokkos::deep_copy(space, Kokkos::subview(candidate_map, num_coarse), Offset(0));
   Kokkos::parallel_for(
-      "fgdd::partition::coarsen_count", Policy(space, 0, num_coarse),
+      "fgdd::partition::coarsen_count", Policy(space, 0, num_coarse + 1),
       KOKKOS_LAMBDA(const Ordinal c) {
+        if (c == num_coarse) {
+          candidate_map(c) = 0;  // the scan leaves the candidate total here
+          return;
+        }
         const Ordinal u = leader(c), v = match(u);
         Offset arcs = row_map(u + 1) - row_map(u);
         Ordinal weight = vertex_weight(u);

@@ -67,6 +67,44 @@ KOKKOS_INLINE_FUNCTION std::uint32_t vertex_hash(Ordinal u, int pass) {
   return std::uint32_t(x);
 }
 
+// Vertices with at most this many neighbours keep their neighbours' parts in registers while
+// proposing (a 3-D stencil or a coarse graph's vertex; the rest read them as they go).
+constexpr int cached_degree = 32;
+
+struct BestMove {
+  Ordinal own = 0;                  // connection to the vertex's own part
+  Ordinal best = no_move;           // the neighbouring part with room it is most connected to
+  Ordinal best_connection = 0;      // and that connection
+};
+
+// For a vertex of weight w in part p whose i-th neighbour is in part part_at(i) through an edge
+// of weight weight_at(i): its own-part connection and its best neighbouring part with room
+// (ties: the smaller label); its cut edges are added to cut_sum.
+template <class PartAt, class WeightAt>
+KOKKOS_INLINE_FUNCTION BestMove best_move(int degree, Ordinal p, Ordinal w,
+                                          const PartAt& part_at, const WeightAt& weight_at,
+                                          const OrdinalView& part_weight,
+                                          Ordinal max_part_weight, Offset& cut_sum) {
+  BestMove move;
+  for (int k = 0; k < degree; ++k) {
+    const Ordinal q = part_at(k);
+    if (q == p) {
+      move.own += weight_at(k);
+      continue;
+    }
+    cut_sum += Offset(weight_at(k));
+    bool seen = false;
+    for (int e = 0; e < k && !seen; ++e) seen = part_at(e) == q;
+    if (seen || part_weight(q) + w > max_part_weight) continue;
+    Ordinal connection = weight_at(k);
+    for (int e = k + 1; e < degree; ++e)
+      if (part_at(e) == q) connection += weight_at(e);
+    if (connection > move.best_connection || (connection == move.best_connection && q < move.best))
+      move.best = q, move.best_connection = connection;
+  }
+  return move;
+}
+
 // dest(u): among the neighbouring parts with room for u, the one u is most connected to (ties:
 // the smaller label), when moving there loses little, or whatever it loses when u's own part is
 // above the limit (an eviction); gain(u): the cut the move saves (may be negative);
@@ -95,23 +133,23 @@ void propose_moves(const ExecSpace& space, const WeightedGraph& g, const Ordinal
           gain(u) = 0;
           return;
         }
-        Ordinal own = 0, best = no_move, best_connection = 0;
-        for (Offset k = begin; k < end; ++k) {
-          const Ordinal q = part(adjacency(k));
-          if (q == p) {
-            own += edge_weight(k);
-            continue;
-          }
-          cut_sum += Offset(edge_weight(k));
-          bool seen = false;
-          for (Offset e = begin; e < k && !seen; ++e) seen = part(adjacency(e)) == q;
-          if (seen || part_weight(q) + w > max_part_weight) continue;
-          Ordinal connection = edge_weight(k);
-          for (Offset e = k + 1; e < end; ++e)
-            if (part(adjacency(e)) == q) connection += edge_weight(e);
-          if (connection > best_connection || (connection == best_connection && q < best))
-            best = q, best_connection = connection;
+        const int degree = int(end - begin);
+        BestMove move;
+        if (degree <= cached_degree) {
+          // The neighbours' parts read once (two dependent loads each), not once per neighbour.
+          Ordinal parts[cached_degree], weights[cached_degree];
+          for (int i = 0; i < degree; ++i)
+            parts[i] = part(adjacency(begin + i)), weights[i] = edge_weight(begin + i);
+          move = best_move(
+              degree, p, w, [&](int i) { return parts[i]; }, [&](int i) { return weights[i]; },
+              part_weight, max_part_weight, cut_sum);
+        } else {
+          move = best_move(
+              degree, p, w, [&](int i) { return part(adjacency(begin + i)); },
+              [&](int i) { return edge_weight(begin + i); }, part_weight, max_part_weight,
+              cut_sum);
         }
+        const Ordinal own = move.own, best = move.best, best_connection = move.best_connection;
         // A move that loses up to a quarter of the own-part connection may still open the way
         // for its neighbours (Jet's negative-gain candidates); confirm_moves keeps only those
         // that do not lose once the higher-ranked moves are made.

@@ -22,8 +22,7 @@ class DeviceArena {
   // keep it alive).
   template <class T>
   Kokkos::View<T*, DeviceType> take(std::size_t count) {
-    return Kokkos::View<T*, DeviceType>(reinterpret_cast<T*>(take_bytes(count * sizeof(T))),
-                                        count);
+    return Kokkos::View<T*, DeviceType>(reinterpret_cast<T*>(take_bytes(count * sizeof(T))), count);
   }
 
   std::size_t reserved_bytes() const;

@@ -157,8 +157,8 @@ void pair_leftovers(const ExecSpace& space, const WeightedGraph& g, Ordinal max_
 
 // Every round runs: a round that matches nothing leaves the choices of the next unchanged, so
 // stopping early would only save launches, at the price of waiting for the count.
-OrdinalView heavy_edge_matching(const ExecSpace& space, const WeightedGraph& g,
-                                Ordinal max_weight, const CoarsenWork& work) {
+OrdinalView heavy_edge_matching(const ExecSpace& space, const WeightedGraph& g, Ordinal max_weight,
+                                const CoarsenWork& work) {
   const Ordinal n = g.num_vertices();
   const auto vertices = Kokkos::make_pair(Ordinal(0), n);
   const auto match = Kokkos::subview(work.match, vertices);
@@ -209,8 +209,8 @@ WeightedGraph contract(const ExecSpace& space, const WeightedGraph& fine, Ordina
 
   WeightedGraph coarse;
   coarse.graph.num_vertices = num_coarse;
-  coarse.vertex_weight = take_or_allocate<Ordinal>(arena, "fgdd::partition::coarse_vwgt",
-                                                   std::size_t(num_coarse));
+  coarse.vertex_weight =
+      take_or_allocate<Ordinal>(arena, "fgdd::partition::coarse_vwgt", std::size_t(num_coarse));
   const auto coarse_vertex_weight = coarse.vertex_weight;
   const auto candidate_map =
       Kokkos::subview(work.candidate_map, Kokkos::make_pair(Ordinal(0), num_coarse + 1));
@@ -270,7 +270,8 @@ CoarsenWork::CoarsenWork(Ordinal max_vertices, Offset max_arcs)
       candidates(uninitialized_view<Ordinal>("fgdd::partition::coarse_candidates", max_arcs)),
       candidate_weights(
           uninitialized_view<Ordinal>("fgdd::partition::coarse_candidate_wgts", max_arcs)),
-      group_map(uninitialized_view<Offset>("fgdd::partition::leftover_group_map", max_vertices + 2)),
+      group_map(
+          uninitialized_view<Offset>("fgdd::partition::leftover_group_map", max_vertices + 2)),
       group_fill(uninitialized_view<Offset>("fgdd::partition::leftover_fill", max_vertices + 2)),
       candidate_map(
           uninitialized_view<Offset>("fgdd::partition::coarse_candidate_map", max_vertices + 1)),

@@ -30,8 +30,7 @@ constexpr double stall_ratio = 0.95;
 void project(const ExecSpace& space, const OrdinalView& coarse_part,
              const OrdinalView& coarse_of_fine, const OrdinalView& fine_part) {
   Kokkos::parallel_for(
-      "fgdd::partition::multilevel_project",
-      Policy(space, 0, Ordinal(coarse_of_fine.extent(0))),
+      "fgdd::partition::multilevel_project", Policy(space, 0, Ordinal(coarse_of_fine.extent(0))),
       KOKKOS_LAMBDA(const Ordinal u) { fine_part(u) = coarse_part(coarse_of_fine(u)); });
 }
 
@@ -107,8 +106,8 @@ Labeling multilevel_labeling(const ExecSpace& space, const WeightedGraph& weight
     part = fine_part;
   }
   if (report.parts > 1) {
-    refine_labeling(space, graphs[0], part, report.parts, max_block_rows,
-                    multilevel_refine_passes, refine_work);
+    refine_labeling(space, graphs[0], part, report.parts, max_block_rows, multilevel_refine_passes,
+                    refine_work);
     Kokkos::deep_copy(report.refine_moves, refine_work.relabeled);
   }
   space.fence();

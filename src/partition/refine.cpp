@@ -72,18 +72,17 @@ KOKKOS_INLINE_FUNCTION std::uint32_t vertex_hash(Ordinal u, int pass) {
 constexpr int cached_degree = 32;
 
 struct BestMove {
-  Ordinal own = 0;                  // connection to the vertex's own part
-  Ordinal best = no_move;           // the neighbouring part with room it is most connected to
-  Ordinal best_connection = 0;      // and that connection
+  Ordinal own = 0;              // connection to the vertex's own part
+  Ordinal best = no_move;       // the neighbouring part with room it is most connected to
+  Ordinal best_connection = 0;  // and that connection
 };
 
 // For a vertex of weight w in part p whose i-th neighbour is in part part_at(i) through an edge
 // of weight weight_at(i): its own-part connection and its best neighbouring part with room
 // (ties: the smaller label); its cut edges are added to cut_sum.
 template <class PartAt, class WeightAt>
-KOKKOS_INLINE_FUNCTION BestMove best_move(int degree, Ordinal p, Ordinal w,
-                                          const PartAt& part_at, const WeightAt& weight_at,
-                                          const OrdinalView& part_weight,
+KOKKOS_INLINE_FUNCTION BestMove best_move(int degree, Ordinal p, Ordinal w, const PartAt& part_at,
+                                          const WeightAt& weight_at, const OrdinalView& part_weight,
                                           Ordinal max_part_weight, Offset& cut_sum) {
   BestMove move;
   for (int k = 0; k < degree; ++k) {
@@ -114,9 +113,9 @@ KOKKOS_INLINE_FUNCTION BestMove best_move(int degree, Ordinal p, Ordinal w,
 // vertices compare each neighbouring part once; vertices above max_proposing_degree propose
 // nothing and cost nothing.
 void propose_moves(const ExecSpace& space, const WeightedGraph& g, const OrdinalView& part,
-                   const OrdinalView& part_weight, Ordinal max_part_weight,
-                   const OrdinalView& dest, const OrdinalView& gain,
-                   const OrdinalView& evictable, const RefineState& state) {
+                   const OrdinalView& part_weight, Ordinal max_part_weight, const OrdinalView& dest,
+                   const OrdinalView& gain, const OrdinalView& evictable,
+                   const RefineState& state) {
   const auto row_map = g.graph.row_map;
   const auto adjacency = g.graph.adjacency;
   const auto edge_weight = g.edge_weight;
@@ -146,8 +145,7 @@ void propose_moves(const ExecSpace& space, const WeightedGraph& g, const Ordinal
         } else {
           move = best_move(
               degree, p, w, [&](int i) { return part(adjacency(begin + i)); },
-              [&](int i) { return edge_weight(begin + i); }, part_weight, max_part_weight,
-              cut_sum);
+              [&](int i) { return edge_weight(begin + i); }, part_weight, max_part_weight, cut_sum);
         }
         const Ordinal own = move.own, best = move.best, best_connection = move.best_connection;
         // A move that loses up to a quarter of the own-part connection may still open the way
@@ -171,8 +169,7 @@ void confirm_moves(const ExecSpace& space, const WeightedGraph& g, const Ordinal
                    const OrdinalView& part_weight, Ordinal max_part_weight,
                    const OrdinalView& evictable, int pass, const OrdinalView& dest,
                    const OrdinalView& gain, const OrdinalView& confirmed,
-                   const OffsetView& arrivals, const OrdinalView& best,
-                   const RefineState& state) {
+                   const OffsetView& arrivals, const OrdinalView& best, const RefineState& state) {
   const auto done = state.done;
   const auto copy_best = state.copy_best;
   const auto row_map = g.graph.row_map;
@@ -271,8 +268,7 @@ void decide(const ExecSpace& space, const RefineState& state, int pass) {
 void admit_moves(const ExecSpace& space, const WeightedGraph& g, const OrdinalView& part,
                  const OrdinalView& part_weight, const OrdinalView& confirmed,
                  const OffsetView& arrivals, Ordinal max_part_weight, const RefineWork& work,
-                 const OrdinalView& filled, const OrdinalView& departed,
-                 const RefineState& state) {
+                 const OrdinalView& filled, const OrdinalView& departed, const RefineState& state) {
   const Ordinal n = g.num_vertices(), num_parts = Ordinal(part_weight.extent(0));
   const auto vertex_weight = g.vertex_weight;
   const auto mover_list = work.movers;
@@ -400,8 +396,8 @@ void refine_labeling(const ExecSpace& space, const WeightedGraph& graph,
     refine::decide(space, state, pass);
     refine::confirm_moves(space, graph, part, part_weight, max_part_weight, evictable, pass, dest,
                           gain, confirmed, arrivals, best, state);
-    refine::admit_moves(space, graph, part, part_weight, confirmed, arrivals, max_part_weight,
-                        work, filled, departed, state);
+    refine::admit_moves(space, graph, part, part_weight, confirmed, arrivals, max_part_weight, work,
+                        filled, departed, state);
     refine::settle_parts(space, part_weight, filled, departed, evictable, arrivals, fill,
                          max_part_weight, true, state);
   }

@@ -48,7 +48,7 @@ struct RefineWork {
 // multilevel partitioner's projections). Adds the count of relabeled vertices to
 // work.relabeled instead of returning it, so nothing waits for the device.
 void refine_labeling(const ExecSpace& space, const WeightedGraph& graph,
-                       const Kokkos::View<Ordinal*, DeviceType>& part, Ordinal num_parts,
-                       Ordinal max_part_weight, int max_passes, const RefineWork& work);
+                     const Kokkos::View<Ordinal*, DeviceType>& part, Ordinal num_parts,
+                     Ordinal max_part_weight, int max_passes, const RefineWork& work);
 
 }  // namespace fgdd::detail

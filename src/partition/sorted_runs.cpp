@@ -20,8 +20,8 @@ KOKKOS_INLINE_FUNCTION bool starts_run(const Kokkos::View<Offset*, DeviceType>& 
 SortedRuns merge_sorted_runs(const ExecSpace& space, const std::string& label,
                              const Kokkos::View<Offset*, DeviceType>& offsets,
                              const Kokkos::View<Ordinal*, DeviceType>& keys,
-                             const Kokkos::View<Ordinal*, DeviceType>& weights,
-                             bool skip_diagonal, DeviceArena* arena) {
+                             const Kokkos::View<Ordinal*, DeviceType>& weights, bool skip_diagonal,
+                             DeviceArena* arena) {
   using Policy = Kokkos::RangePolicy<ExecSpace>;
   const Ordinal rows = Ordinal(offsets.extent(0)) - 1;
   SortedRuns runs;

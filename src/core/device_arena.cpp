@@ -14,8 +14,8 @@ DeviceArena::DeviceArena(std::string label, std::size_t chunk_bytes)
 
 char* DeviceArena::take_bytes(std::size_t bytes) {
   const std::size_t rounded = (bytes + arena_alignment - 1) / arena_alignment * arena_alignment;
-  // A large request gets a chunk of its own and the open chunk stays open, so the arena wastes
-  // less than chunk_bytes in all.
+  // A large request gets a chunk of its own and the open chunk stays open: a shared chunk is
+  // closed only by a small request that does not fit its rest, so less than that is left unused.
   if (rounded >= chunk_bytes_) {
     chunks_.push_back(uninitialized_view<char>(label_, rounded));
     return chunks_.back().data();

@@ -238,6 +238,9 @@ int solve_distributed(const std::vector<std::string>& args) {
       throw InvalidInput(
           "--coordinates is not supported under mpirun: the distributed solver partitions "
           "without them; run fgdd-solve on one process, or leave --coordinates out");
+    if (command.refactor_solves > 0)
+      throw InvalidInput(
+          "--refactor-solves is not supported under mpirun; run fgdd-solve on one process");
     return solve(comm, command);
   } catch (const OutOfMemory& error) {  // thrown on every rank alike
     return report_on_root(comm, "out of memory: " + std::string(error.what()));

@@ -55,6 +55,15 @@ int parse_block_size(const std::string& text) {
   return value;
 }
 
+// --refactor-solves's value: a whole number from 0.
+int parse_refactor_solves(const std::string& text) {
+  int value = -1;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || value < 0)
+    throw UsageError("--refactor-solves: '" + text + "' is not a count (a whole number from 0)");
+  return value;
+}
+
 // A generated problem has its block size built in: --block-size may only restate it.
 void check_generator_block_size(const SolveCommand& command) {
   if (!command.block_size || !is_generator_spec(command.matrix)) return;
@@ -96,6 +105,8 @@ SolveCommand parse_solve_command(const std::vector<std::string>& args) {
       command.version = true;
     else if (option == "--monitor")
       command.monitor = true;
+    else if (option == "--refactor-solves")
+      command.refactor_solves = parse_refactor_solves(value());
     else if (option == "--read-per-rank")
       command.read_per_rank = true;
     else if (option == "--shift-pivots")
@@ -142,6 +153,7 @@ std::vector<std::string> canonical_items(const SolveCommand& command) {
            {"write_unconverged", flag(command.write_unconverged)},
            {"json", command.json},
            {"monitor", flag(command.monitor)},
+           {"refactor_solves", std::to_string(command.refactor_solves)},
            {"read_per_rank", flag(command.read_per_rank)},
            {"help", flag(command.help)},
            {"version", flag(command.version)}})
@@ -289,6 +301,12 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
                               the relative true residual
   --json FILE                 write the summary as JSON (also when the solve did not converge)
   --monitor                   print the residual of every iteration
+  --refactor-solves N         after the solve, solve N more times from x = 0, each after
+                              refreshing the preconditioner with A's values (update_values:
+                              the gather and refactorization a new matrix of the same pattern
+                              costs); reports the fastest refactorization and solve; the
+                              written solution and the exit code are the first solve's and
+                              every solve's converging; one process only
   --version, --help
 
 Files are replaced whole or not at all: written to a new temporary FILE.XXXXXX beside FILE,

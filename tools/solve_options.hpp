@@ -26,6 +26,9 @@ struct SolveCommand {
   bool write_unconverged = false;  // the last iterate too, its header saying it did not converge
   std::string json;                // empty: no JSON report
   bool monitor = false;
+  // --refactor-solves N: after the solve, N more, each after Solver::update_values with A's
+  // values (what a time step with a new matrix of the same pattern costs); one process only.
+  int refactor_solves = 0;
   bool read_per_rank = false;  // under mpirun: every rank reads its rows of the file
   bool help = false;
   bool version = false;

@@ -126,6 +126,12 @@ void print_summary(std::ostream& out, const SolveReport& report) {
         << " rows (" << report.factor.shifted_subdomains << " subdomains, "
         << report.factor.shift_attempts << " attempts at most)\n";
   if (report.has_multilevel_report) print_multilevel(out, report.multilevel);
+  if (report.refactor_solves > 0)
+    out << "refactor:      " << report.refactor_solves << " times, fastest "
+        << report.refactor_seconds << " s; solve after it fastest " << report.resolve_seconds
+        << " s, " << report.resolve_iterations_min << "-" << report.resolve_iterations_max
+        << " iterations, " << report.resolves_converged << " of " << report.refactor_solves
+        << " converged\n";
   if (r.residual_replacements > 0)
     out << "replacements:  " << r.residual_replacements
         << " (the recurrence residual was replaced by b - A x)\n";
@@ -169,6 +175,13 @@ void write_json(const std::string& path, const SolveReport& report) {
        << (r.true_residual_computed ? json_string(to_string(r.returned_iterate)) : "null")
        << ",\"returned_iteration\":" << r.returned_iteration;
   if (report.has_multilevel_report) json << ",\"multilevel\":" << multilevel_json(report.multilevel);
+  if (report.refactor_solves > 0)
+    json << ",\"refactor_solves\":" << report.refactor_solves
+         << ",\"refactor_seconds\":" << json_number(report.refactor_seconds)
+         << ",\"resolve_seconds\":" << json_number(report.resolve_seconds)
+         << ",\"resolve_iterations_min\":" << report.resolve_iterations_min
+         << ",\"resolve_iterations_max\":" << report.resolve_iterations_max
+         << ",\"resolves_converged\":" << report.resolves_converged;
   json << ",\"residual_history\":[";
   for (std::size_t i = 0; i < r.residual_history.size(); ++i)
     json << (i ? "," : "") << json_number(r.residual_history[i]);

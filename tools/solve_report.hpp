@@ -32,6 +32,12 @@ struct SolveReport {
   bool has_multilevel_report = false;
   MultilevelReport multilevel;
   SolveResult result;
+  // --refactor-solves: the solves after update_values (result stays the first solve's).
+  int refactor_solves = 0;
+  double refactor_seconds = 0;        // the fastest Solver::update_values
+  double resolve_seconds = 0;         // the fastest of those solves
+  int resolve_iterations_min = 0, resolve_iterations_max = 0;
+  int resolves_converged = 0;
 };
 
 // The preconditioner's name and, when it factors anything, its pivot report (shifts); the

@@ -44,6 +44,12 @@ std::string read_file(const std::string& path) {
   return text.str();
 }
 
+// The whole number after "key": in a JSON report (-1 when absent).
+long json_integer(const std::string& json, const std::string& key) {
+  const std::size_t at = json.find("\"" + key + "\":");
+  return at == std::string::npos ? -1 : std::stol(json.substr(at + key.size() + 3));
+}
+
 }  // namespace
 
 TEST_CASE("parse_solve_command fills the options", "[tools][cli]") {
@@ -126,7 +132,11 @@ TEST_CASE("parse_solve_command names the bad argument", "[tools][cli]") {
   fails_with({"--matrix", "a.mtx", "--frobnicate"}, "'--frobnicate'");
   fails_with({"--matrix", "a.mtx", "--apply", "fastest"}, "dag_ec_ILDU0_fused");
   fails_with({"--matrix", "a.mtx", "--fill", "12"}, "level_of_fill");
+  fails_with({"--matrix", "a.mtx", "--refactor-solves", "-1"}, "--refactor-solves: '-1'");
+  fails_with({"--matrix", "a.mtx", "--refactor-solves", "two"}, "--refactor-solves: 'two'");
   CHECK(cli::parse_solve_command({"--help"}).help);
+  CHECK(cli::parse_solve_command({"--matrix", "a.mtx", "--refactor-solves", "3"}).refactor_solves ==
+        3);
 }
 
 TEST_CASE("fgdd-solve --factor-precision", "[tools][cli][float]") {
@@ -219,6 +229,28 @@ TEST_CASE("fgdd-solve solves a generated problem and writes JSON and the solutio
   REQUIRE(x.size() == 216);
   // The 7-point Laplacian with b = 1 has a positive solution, largest at the centre.
   for (double v : x) CHECK(v > 0);
+}
+
+TEST_CASE("fgdd-solve --refactor-solves refactors with the same values and solves alike",
+          "[tools][cli]") {
+  ScratchDir dir;
+  const std::string json = dir.path + "/report.json";
+  // A partitioned problem: update_values regathers the reordered and dropped matrices and
+  // refactors every subdomain; with A's own values the factors, so the iterations, are the
+  // setup's.
+  const Run run =
+      run_solve("--matrix gen:reservoir:12:12:6 --tol 1e-9 --refactor-solves 2 --json " + json, dir);
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.output.find("refactor:      2 times") != std::string::npos);
+  const std::string report = read_file(json);
+  const long iterations = json_integer(report, "iterations");
+  CHECK(iterations > 0);
+  CHECK(json_integer(report, "refactor_solves") == 2);
+  CHECK(json_integer(report, "resolves_converged") == 2);
+  CHECK(json_integer(report, "resolve_iterations_min") == iterations);
+  CHECK(json_integer(report, "resolve_iterations_max") == iterations);
+  CHECK(report.find("\"refactor_seconds\":") != std::string::npos);
 }
 
 TEST_CASE("fgdd-solve exit codes", "[tools][cli]") {

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # The PETSc peer of issue 31's benchmark: solves Matrix Market systems with petsc4py the way
 # users do and prints one JSON line per (system, method): iterations, setup (PCSetUp: the
-# factorization) and solve seconds, the true relative residual ||b - A x|| / ||b||.
+# factorization) and solve seconds, the true relative residual ||b - A x|| / ||b||; with
+# --refactor-solves N, also the fastest numeric refactorization and solve of N more rounds.
 # Methods: BiCGSTAB + ILU(0), right preconditioning; with --spd also CG + ICC(0) (PETSc's
 # default shift for ICC: positive definite; CG supports only left preconditioning in PETSc).
 # Both stop on the unpreconditioned residual, rtol 1e-8, x0 = 0. Under `mpirun -np N`, N > 1,
@@ -64,7 +65,44 @@ def petsc_system(matrix_path, rhs_path, block_size, comm):
     return A, b
 
 
-def solve(A, b, ksp_type, pc_type, comm, rtol, max_it):
+def timed_setup_and_solve(ksp, A, b, comm):
+    """The preconditioner's setup (the factorization, numeric only when A's pattern is the one
+    already factored) and the solve from x = 0, each timed; x and their seconds."""
+    x = b.duplicate()
+    x.set(0.0)
+    comm.tompi4py().Barrier()
+    start = MPI.Wtime()
+    ksp.setUp()
+    ksp.getPC().setUpOnBlocks()  # the factorization, which KSPSolve would otherwise do
+    comm.tompi4py().Barrier()
+    setup = MPI.Wtime() - start
+    start = MPI.Wtime()
+    ksp.solve(b, x)
+    comm.tompi4py().Barrier()
+    return x, setup, MPI.Wtime() - start
+
+
+def refactor_solves(ksp, A, b, comm, rounds):
+    """rounds more solves, each after A's values changed state (A scaled by 2, then by 1/2:
+    the same values, exactly, but PETSc then refactors numerically, as for a time step's new
+    matrix of the same pattern; a scale by 1 changes nothing): the fastest refactorization and
+    solve, the iteration range and how many converged."""
+    refactors, solves, iterations, converged = [], [], [], 0
+    for _ in range(rounds):
+        A.scale(2.0)  # new values as far as the preconditioner knows: outside the timings
+        A.scale(0.5)
+        ksp.setOperators(A)
+        _, refactor, solve_seconds = timed_setup_and_solve(ksp, A, b, comm)
+        refactors.append(refactor)
+        solves.append(solve_seconds)
+        iterations.append(ksp.getIterationNumber())
+        converged += ksp.getConvergedReason() > 0
+    return {"refactor_solves": rounds, "refactor_seconds": min(refactors),
+            "resolve_seconds": min(solves), "resolve_iterations_min": min(iterations),
+            "resolve_iterations_max": max(iterations), "resolves_converged": converged}
+
+
+def solve(A, b, ksp_type, pc_type, comm, rtol, max_it, rounds):
     ksp = PETSc.KSP().create(comm)
     ksp.setOperators(A)
     ksp.setType(ksp_type)
@@ -81,26 +119,18 @@ def solve(A, b, ksp_type, pc_type, comm, rtol, max_it):
         options["sub_pc_type"] = pc_type
         options["sub_pc_factor_levels"] = 0
     ksp.setFromOptions()  # options in PETSC_OPTIONS (e.g. -ksp_view) still apply
-    x = b.duplicate()
-    x.set(0.0)
-    comm.tompi4py().Barrier()
-    start = MPI.Wtime()
-    ksp.setUp()
-    ksp.getPC().setUpOnBlocks()  # the factorization, which KSPSolve would otherwise do
-    comm.tompi4py().Barrier()
-    setup = MPI.Wtime() - start
-    start = MPI.Wtime()
-    ksp.solve(b, x)
-    comm.tompi4py().Barrier()
-    solve_seconds = MPI.Wtime() - start
+    x, setup, solve_seconds = timed_setup_and_solve(ksp, A, b, comm)
     r = b.duplicate()
     A.mult(x, r)
     r.aypx(-1.0, b)
-    return {"iterations": ksp.getIterationNumber(), "setup_seconds": setup,
-            "solve_seconds": solve_seconds,
-            "relative_true_residual": r.norm() / b.norm(),
-            "converged": ksp.getConvergedReason() > 0,
-            "reason": str(ksp.getConvergedReason())}
+    result = {"iterations": ksp.getIterationNumber(), "setup_seconds": setup,
+              "solve_seconds": solve_seconds,
+              "relative_true_residual": r.norm() / b.norm(),
+              "converged": ksp.getConvergedReason() > 0,
+              "reason": str(ksp.getConvergedReason())}
+    if rounds > 0:
+        result.update(refactor_solves(ksp, A, b, comm, rounds))
+    return result
 
 
 def main():
@@ -112,13 +142,16 @@ def main():
     parser.add_argument("--spd", action="store_true", help="also run CG + ICC(0)")
     parser.add_argument("--rtol", type=float, default=1e-8)
     parser.add_argument("--max-it", type=int, default=10000)
+    parser.add_argument("--refactor-solves", type=int, default=0,
+                        help="after the solve, this many more, each after a numeric refactorization")
     args = parser.parse_args()
     comm = PETSc.COMM_WORLD
     A, b = petsc_system(args.matrix, args.rhs, args.block_size, comm)
     name = args.name or os.path.splitext(os.path.basename(args.matrix))[0]
     methods = [("bcgs", "ilu")] + ([("cg", "icc")] if args.spd else [])
     for ksp_type, pc_type in methods:
-        result = solve(A, b, ksp_type, pc_type, comm, args.rtol, args.max_it)
+        result = solve(A, b, ksp_type, pc_type, comm, args.rtol, args.max_it,
+                       args.refactor_solves)
         label = f"petsc {ksp_type}+{pc_type}0" if comm.size == 1 else \
             f"petsc {ksp_type}+bjacobi-{pc_type}0"
         if comm.rank == 0:

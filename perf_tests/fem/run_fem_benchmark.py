@@ -5,7 +5,9 @@
 # setup / solve seconds (the fastest of --repeats runs), the true relative residual, and the
 # ratios to PETSc's iterations and time (BiCGSTAB runs against PETSc BiCGSTAB + ILU(0), CG
 # against CG + ICC(0), where PETSc converged; with T OpenMP threads against PETSc's block Jacobi
-# on T MPI ranks).
+# on T MPI ranks). With --refactor-solves N both also solve N more times, each after a numeric
+# refactorization with the same pattern (the time-stepping case): the fastest refactorization
+# and solve, and the ratio of their sum to PETSc's (step_time_ratio).
 # OMP_NUM_THREADS is swept only when fgdd's backend is OpenMP; the backend is in every line.
 import argparse
 import json
@@ -43,13 +45,25 @@ def run_fgdd(exe, system, flags, threads, max_iters, extra):
             "subdomains": summary.get("subdomains"), "partitioner": summary.get("partitioner"),
             "iterations": summary["iterations"], "status": summary["status"],
             "setup_seconds": summary["setup_seconds"], "solve_seconds": summary["solve_seconds"],
-            "relative_true_residual": summary["relative_true_residual"]}
+            "relative_true_residual": summary["relative_true_residual"],
+            **{key: summary[key] for key in REFACTOR_KEYS if key in summary}}
 
 
-def run_petsc(python, mpirun, system, ranks, max_iters):
+# What both sides report for --refactor-solves.
+REFACTOR_KEYS = ("refactor_solves", "refactor_seconds", "resolve_seconds",
+                 "resolve_iterations_min", "resolve_iterations_max", "resolves_converged")
+
+
+def step_seconds(result):
+    """A time step's cost after the first: the fastest refactorization plus the fastest solve."""
+    return result["refactor_seconds"] + result["resolve_seconds"]
+
+
+def run_petsc(python, mpirun, system, ranks, max_iters, refactor_solves):
     command = [python, os.path.join(HERE, "petsc_peer.py"), "--matrix", system["matrix"],
                "--rhs", system["rhs"], "--name", system["name"], "--max-it", str(max_iters),
-               "--block-size", str(system["block_size"])] + (["--spd"] if system["spd"] else [])
+               "--block-size", str(system["block_size"]),
+               "--refactor-solves", str(refactor_solves)] + (["--spd"] if system["spd"] else [])
     if ranks > 1:
         command = mpirun + ["-np", str(ranks)] + command
     env = dict(os.environ, OMP_NUM_THREADS="1")
@@ -68,10 +82,13 @@ def main():
     parser.add_argument("--mpirun", default="mpirun --oversubscribe --allow-run-as-root",
                         help="launcher of PETSc's multi-rank runs")
     parser.add_argument("--fgdd-args", default="", help="extra fgdd-solve arguments for every run")
+    parser.add_argument("--refactor-solves", type=int, default=0,
+                        help="more solves after a refactorization with the same pattern, each side")
     args = parser.parse_args()
     with open(os.path.join(args.systems, "systems.json")) as f:
         systems = json.load(f)
     extra = args.fgdd_args.split()
+    refactor = ["--refactor-solves", str(args.refactor_solves)] if args.refactor_solves else []
     probe = run_fgdd(args.fgdd_solve, systems[0], [], 1, 1, extra)
     openmp = probe.get("backend", "").lower().startswith("openmp")
     threads = [int(t) for t in args.threads.split(",")] if openmp else [1]
@@ -80,7 +97,7 @@ def main():
             petsc = {}
             for _ in range(args.repeats):
                 for result in run_petsc(args.python, args.mpirun.split(), system, count,
-                                        args.max_iters):
+                                        args.max_iters, args.refactor_solves):
                     petsc.setdefault(result["solver"].split("+")[0], []).append(result)
             peers = {method: fastest(runs) for method, runs in petsc.items()}
             for peer in peers.values():
@@ -88,8 +105,8 @@ def main():
             for name, flags in FGDD_CONFIGS:
                 if name.startswith("cg") and not system["spd"]:
                     continue
-                runs = [run_fgdd(args.fgdd_solve, system, flags, count, args.max_iters, extra)
-                        for _ in range(args.repeats)]
+                runs = [run_fgdd(args.fgdd_solve, system, flags + refactor, count, args.max_iters,
+                                 extra) for _ in range(args.repeats)]
                 result = fastest(runs)
                 line = {"system": system["name"], "rows": system["rows"], "solver": "fgdd " + name,
                         "threads": count, "ranks": 1, **result}
@@ -99,6 +116,8 @@ def main():
                     line["iterations_ratio"] = result["iterations"] / max(peer["iterations"], 1)
                     line["time_ratio"] = ((result["setup_seconds"] + result["solve_seconds"]) /
                                           (peer["setup_seconds"] + peer["solve_seconds"]))
+                    if "refactor_seconds" in result and "refactor_seconds" in peer:
+                        line["step_time_ratio"] = step_seconds(result) / step_seconds(peer)
                 print(json.dumps(line), flush=True)
 
 

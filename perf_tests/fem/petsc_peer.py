@@ -102,7 +102,7 @@ def refactor_solves(ksp, A, b, comm, rounds):
             "resolve_iterations_max": max(iterations), "resolves_converged": converged}
 
 
-def solve(A, b, ksp_type, pc_type, comm, rtol, max_it, rounds):
+def solve(A, b, ksp_type, pc_type, comm, rtol, max_it, rounds=0):
     ksp = PETSc.KSP().create(comm)
     ksp.setOperators(A)
     ksp.setType(ksp_type)

@@ -49,27 +49,15 @@ void group_by_key_into_zeroed_fill(const ExecSpace& space, const std::string& la
   sort_crs_rows_on(space, offsets, keys, values);
 }
 
-// The same for a fill array of any content.
-template <class GroupOf, class KeyOf, class ValueOf, class Keys, class Values>
-void group_by_key(const ExecSpace& space, const std::string& label, Ordinal count,
-                  const Kokkos::View<Offset*, DeviceType>& offsets,
-                  const Kokkos::View<Offset*, DeviceType>& fill, const GroupOf& group_of,
-                  const KeyOf& key_of, const ValueOf& value_of, const Keys& keys,
-                  const Values& values) {
-  Kokkos::deep_copy(space, fill, Offset(0));
-  group_by_key_into_zeroed_fill(space, label, count, offsets, fill, group_of, key_of, value_of,
-                                keys, values);
-}
-
 // The same with work space of its own.
 template <class GroupOf, class KeyOf, class ValueOf, class Keys, class Values>
 void group_by_key(const ExecSpace& space, const std::string& label, Ordinal count,
                   const Kokkos::View<Offset*, DeviceType>& offsets, const GroupOf& group_of,
                   const KeyOf& key_of, const ValueOf& value_of, const Keys& keys,
                   const Values& values) {
-  const Kokkos::View<Offset*, DeviceType> fill(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "_fill"), offsets.extent(0));
-  group_by_key(space, label, count, offsets, fill, group_of, key_of, value_of, keys, values);
+  const Kokkos::View<Offset*, DeviceType> fill(label + "_fill", offsets.extent(0));  // zeroed
+  group_by_key_into_zeroed_fill(space, label, count, offsets, fill, group_of, key_of, value_of,
+                                keys, values);
 }
 
 }  // namespace fgdd::detail

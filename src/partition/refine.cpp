@@ -259,12 +259,11 @@ void decide(const ExecSpace& space, const RefineState& state, int pass) {
 
 // Admits the confirmed moves into each part in increasing vertex order while the part stays
 // within max_part_weight (departures are not counted, so no part can overfill whatever else is
-// admitted), applies them, brings part_weight up to date (arrivals and departures are integer
-// sums: the same every run) and counts them into state.moved. The moves are grouped by
-// destination in rows sorted by vertex, so the admitted set does not depend on the order of the
-// atomic slot claims. movers and mover_weights: room for every vertex; filled: room for every
-// part; work.group_fill (as long as arrivals) and departed: zero on entry. settle_parts then
-// brings part_weight up to date.
+// admitted), applies them, leaves each part's weight with its arrivals in filled and its
+// departures in departed (integer sums: the same every run; settle_parts then updates
+// part_weight) and counts the moves into state.moved. The moves are grouped by destination in
+// rows sorted by vertex, so the admitted set does not depend on the order of the atomic slot
+// claims. work.group_fill (as long as arrivals) and departed: zero on entry.
 void admit_moves(const ExecSpace& space, const WeightedGraph& g, const OrdinalView& part,
                  const OrdinalView& part_weight, const OrdinalView& confirmed,
                  const OffsetView& arrivals, Ordinal max_part_weight, const RefineWork& work,

@@ -216,9 +216,10 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
                               dag_ec_ILDU0_fused and dag_ec_ILD_U0 add with atomics and are not)
   --global-kernel {global_kernel}
                               how ilu0/ildu0 sweep their triangles: level by level (a row per
-                              thread or per vector of lanes), synchronization-free, or
+                              thread or per vector of lanes; merged: runs of small levels in one
+                              team's launch, the same bits as thread), synchronization-free, or
                               row_order (one thread, rows in order: the serial substitution);
-                              default auto: row_order on CPUs, thread or lanes on GPUs
+                              default auto: row_order on CPUs, merged or lanes on GPUs
   --struct-schedule {struct_schedule}
                               how struct-ilu0/struct-ic0 walk their wavefronts: a launch per
                               level, or one launch whose teams wait on a counter of finished

@@ -112,6 +112,31 @@ struct GlobalSolveThreadKernel {
   }
 };
 
+// A run of consecutive levels [first_level, end_level) in one team (GlobalRowKernel::Merged): a
+// row per team thread as in GlobalSolveThreadKernel, a team barrier between levels, since a
+// level's rows read x that the team's earlier levels wrote.
+template <int B>
+struct GlobalSolveMergedKernel {
+  using Member = Kokkos::TeamPolicy<ExecSpace>::member_type;
+
+  GlobalSolveRow<B> row;
+  Kokkos::View<Ordinal*, DeviceType> level_ptr;
+  Ordinal first_level = 0;
+  Ordinal end_level = 0;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    for (Ordinal l = first_level; l < end_level; ++l) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, level_ptr(l), level_ptr(l + 1)),
+                           [&](const Ordinal p) { row.solve(row.data.level_rows(p)); });
+      team.team_barrier();
+    }
+  }
+};
+
+// A level with at most this many rows joins a merged run even where a team holds fewer threads
+// (CPU backends), so that every backend's tests run levels of many rows in one team.
+inline constexpr Ordinal merged_level_rows_at_least = 64;
+
 // The same level with a row per team thread whose vector lanes reduce the row's products, one
 // scalar component at a time (long rows).
 template <int B>
@@ -222,12 +247,35 @@ void launch_global_sweep(const ExecSpace& space, const GlobalSolveData& data,
       Kokkos::parallel_for("fgdd::trsv::global_level_lanes",
                            Policy(space, league, team_size, lanes), kernel);
     }
-  } else {
-    const GlobalSolveThreadKernel<B> kernel{GlobalSolveRow<B>{data}};
-    for (Ordinal l = 0; l < levels.num_levels; ++l)
-      Kokkos::parallel_for("fgdd::trsv::global_level",
-                           Kokkos::RangePolicy<ExecSpace>(space, level_ptr[l], level_ptr[l + 1]),
-                           kernel);
+    return;
+  }
+  const GlobalSolveThreadKernel<B> kernel{GlobalSolveRow<B>{data}};
+  const auto launch_level = [&](Ordinal l) {
+    Kokkos::parallel_for("fgdd::trsv::global_level",
+                         Kokkos::RangePolicy<ExecSpace>(space, level_ptr[l], level_ptr[l + 1]),
+                         kernel);
+  };
+  if (kernel_kind != GlobalRowKernel::Merged) {
+    for (Ordinal l = 0; l < levels.num_levels; ++l) launch_level(l);
+    return;
+  }
+  // 512 threads: of 128 to 1,024 the fastest on an H200 (docs/PERFORMANCE.md, "Runs of small
+  // levels in one launch"); a level of a team's rows or fewer joins a run.
+  GlobalSolveMergedKernel<B> merged{GlobalSolveRow<B>{data}, levels.level_ptr, 0, 0};
+  const int team_size = team_size_within(space, merged, 1, 512);
+  const Ordinal small = std::max(Ordinal(team_size), merged_level_rows_at_least);
+  for (Ordinal l = 0; l < levels.num_levels;) {
+    Ordinal end = l;
+    while (end < levels.num_levels && level_ptr[end + 1] - level_ptr[end] <= small) ++end;
+    if (end - l < 2) {  // a large level, or a small one alone: a launch of its own
+      launch_level(l++);
+      continue;
+    }
+    merged.first_level = l;
+    merged.end_level = end;
+    Kokkos::parallel_for("fgdd::trsv::global_levels_merged",
+                         Kokkos::TeamPolicy<ExecSpace>(space, 1, team_size), merged);
+    l = end;
   }
 }
 
@@ -265,8 +313,10 @@ void check_length(const SparseMatrix& factors, Offset length, const char* name) 
 
 // Auto: row order on CPUs (a level's rows are scattered through memory, and one thread reading
 // the factors front to back was 2-4x faster than level launches on 1 and 2 cores); on GPUs
-// vector lanes pay off only for long rows. lanes: a power of two near the average number of
-// strictly triangular blocks per row, at most 32 and what the backend allows.
+// vector lanes pay off only for long rows, and short rows take Merged (its runs of small levels
+// save a launch each; large levels are launched as ThreadPerRow's). lanes: a power of two near
+// the average number of strictly triangular blocks per row, at most 32 and what the backend
+// allows.
 void choose_kernel(GlobalRowKernel requested, const GlobalLevels& levels, Ordinal n,
                    GlobalRowKernel& kernel, int& lanes) {
   const Offset average = n > 0 ? (levels.num_dependencies + Offset(n) - 1) / Offset(n) : 0;
@@ -274,7 +324,7 @@ void choose_kernel(GlobalRowKernel requested, const GlobalLevels& levels, Ordina
   if (kernel == GlobalRowKernel::Auto && host_memory)
     kernel = GlobalRowKernel::RowOrder;
   else if (kernel == GlobalRowKernel::Auto)
-    kernel = average >= 16 ? GlobalRowKernel::LanesPerRow : GlobalRowKernel::ThreadPerRow;
+    kernel = average >= 16 ? GlobalRowKernel::LanesPerRow : GlobalRowKernel::Merged;
   lanes = detail::lanes_covering(average);
 }
 

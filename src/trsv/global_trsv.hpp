@@ -1,6 +1,7 @@
 // Exact triangular solves and the preconditioner apply z = M⁻¹ r on the factors of a GlobalIlu0
-// (no subdomains): level-set scheduling over the whole matrix, one launch per level, rows of a
-// level in parallel (vertex-centric, deterministic), or synchronization-free in one launch.
+// (no subdomains): level-set scheduling over the whole matrix, a launch per level (or one per run
+// of small levels), rows of a level in parallel (vertex-centric, deterministic), or
+// synchronization-free in one launch.
 // CSR and BSR.
 #pragma once
 
@@ -18,9 +19,11 @@ namespace fgdd {
 // How the rows of one level are spread over the device.
 enum class GlobalRowKernel {
   Auto,          // RowOrder on CPU backends; on GPUs LanesPerRow when a row holds 16 or more
-                 // strictly triangular blocks on average in the triangle solved, else
-                 // ThreadPerRow
+                 // strictly triangular blocks on average in the triangle solved, else Merged
   ThreadPerRow,  // one thread per row, the row's blocks in column order
+  Merged,        // ThreadPerRow, but each run of consecutive levels of at most a team's rows
+                 // goes to one team in one launch, a team barrier between its levels (a launch
+                 // costs more than a small level's work); the same bits as ThreadPerRow
   LanesPerRow,   // one team thread per row, its vector lanes over the row's blocks (long rows)
   SyncFree,      // no levels: one launch, rows wait on done flags of the rows they read
                  // (ilupack-gpu-data-parallel.txt §6); teams take rows in dependency order
@@ -32,6 +35,7 @@ enum class GlobalRowKernel {
 inline const auto global_kernel_names =
     make_enum_names<GlobalRowKernel>("global kernel", {{GlobalRowKernel::Auto, "auto"},
                                                        {GlobalRowKernel::ThreadPerRow, "thread"},
+                                                       {GlobalRowKernel::Merged, "merged"},
                                                        {GlobalRowKernel::LanesPerRow, "lanes"},
                                                        {GlobalRowKernel::SyncFree, "sync_free"},
                                                        {GlobalRowKernel::RowOrder, "row_order"}});

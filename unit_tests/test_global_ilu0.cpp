@@ -402,7 +402,7 @@ TEST_CASE("global trsv: apply and solves meet the backward-error bound; Ildu0 an
 TEST_CASE("global trsv: merged runs of small levels give ThreadPerRow's bits", "[global]") {
   // Merged sends each run of consecutive small levels to one team; large levels keep a launch
   // each. lap7 in its grid order has levels of 1 to about 0.75·n² rows: n = 12 mixes both kinds
-  // on CPU backends (at least 64 rows join a run), n = 40 on GPUs (a team's rows, up to 1,024).
+  // on CPU backends (at least 64 rows join a run), n = 40 on GPUs (a team's rows: 512).
   const std::string name =
       GENERATE("gen:lap7:12", "gen:lap7:40", "gen:bsr3:5", "csr-131", "one-row", "diagonal-7");
   const IluForm form = GENERATE(IluForm::Ildu0, IluForm::Ilu0);

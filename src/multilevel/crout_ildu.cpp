@@ -46,10 +46,11 @@ Scalar estimator_entry(Scalar running_sum) {
 }
 
 // Eliminates a row (or, with L and U swapped, a column) of A against the accepted pivots in
-// ascending order: t_p ← t_p / d_p, then t_j −= t_p d_p T_pj over the pivot's triangle row T_p.
-// t holds the row's entries on B positions; the result, dropped below drop, goes to out.
-void eliminate_against(Accumulator& t, const std::vector<Entries>& triangle,
-                       const std::vector<Scalar>& d, double drop, HostCsr& out) {
+// ascending order: t_p ← t_p / d_p, then t_j −= t_p d_p T_pj over the pivot's triangle row T_p
+// (row p of triangle: U_B, or L_B transposed). t holds the row's entries on B positions; the
+// result, dropped below drop, goes to out.
+void eliminate_against(Accumulator& t, const HostCsr& triangle, const std::vector<Scalar>& d,
+                       double drop, HostCsr& out) {
   std::priority_queue<Ordinal, std::vector<Ordinal>, std::greater<Ordinal>> order(
       std::greater<Ordinal>(), std::vector<Ordinal>(t.touched.begin(), t.touched.end()));
   while (!order.empty()) {
@@ -59,8 +60,8 @@ void eliminate_against(Accumulator& t, const std::vector<Entries>& triangle,
     if (!(std::fabs(factor) > drop)) continue;
     out.push(p, factor);
     const Scalar scaled = factor * d[p];
-    for (const auto& [j, v] : triangle[p])
-      if (t.add(j, -scaled * v)) order.push(j);
+    for (Offset e = triangle.ptr[p]; e < triangle.ptr[p + 1]; ++e)
+      if (t.add(triangle.col[e], -scaled * triangle.val[e])) order.push(triangle.col[e]);
   }
   out.end_row();
   t.clear();
@@ -74,16 +75,25 @@ struct CroutSweep {
   const HostCsr At;
   const CroutOptions& options;
   const Ordinal n;
-  std::vector<Entries> l_col, u_row, l_row, u_col;  // L_ij at l_col[j] and l_row[i]; U alike
+  // L by columns and U by rows, one "row" per position appended as the sweep passes it (empty
+  // for a deferred position), and L by rows and U by columns, which grow entry by entry.
+  HostCsr l_col, u_row;
+  std::vector<Entries> l_row, u_col;
   std::vector<Scalar> d;
   std::vector<Scalar> sum_l, sum_u;  // the estimator's running sums, per row of L⁻¹ / U⁻¹
   std::vector<Scalar> row_max;
   std::vector<char> accepted;
 
   CroutSweep(const HostCsr& matrix, const CroutOptions& crout_options)
-      : A(matrix), At(transpose(matrix)), options(crout_options), n(matrix.rows), l_col(n),
-        u_row(n), l_row(n), u_col(n), d(n, 0), sum_l(n, 0), sum_u(n, 0), row_max(n, 0),
-        accepted(n, 0), first_l_(n, 0), first_u_(n, 0), z_(n), w_(n) {
+      : A(matrix), At(transpose(matrix)), options(crout_options), n(matrix.rows), l_row(n),
+        u_col(n), d(n, 0), sum_l(n, 0), sum_u(n, 0), row_max(n, 0), accepted(n, 0),
+        first_l_(n, 0), first_u_(n, 0), z_(n), w_(n) {
+    for (HostCsr* M : {&l_col, &u_row}) {
+      M->cols = n;
+      M->ptr.reserve(std::size_t(n) + 1);
+      M->col.reserve(A.nnz());
+      M->val.reserve(A.nnz());
+    }
     for (Ordinal i = 0; i < n; ++i) {
       Offset left = 0, above = 0;
       for (Offset k = A.ptr[i]; k < A.ptr[i + 1]; ++k) {
@@ -102,6 +112,8 @@ struct CroutSweep {
     for (Ordinal k = 0; k < n; ++k) {
       Scalar pivot = row_and_column(k);
       if (acceptable(k, pivot, shifted)) keep(k, pivot);
+      l_col.end_row();
+      u_row.end_row();
       z_.clear();
       w_.clear();
     }
@@ -118,24 +130,24 @@ struct CroutSweep {
     }
     for (const auto& [p, l] : l_row[k]) {
       const Scalar f = l * d[p];
-      const Entries& u = u_row[p];
+      const Offset begin = u_row.ptr[p], end = u_row.ptr[p + 1];
       Offset& first = first_u_[p];
-      while (first < u.size() && u[first].first < k) ++first;
-      for (Offset q = first; q < u.size(); ++q) {
-        if (u[q].first == k)
-          pivot -= f * u[q].second;
+      while (begin + first < end && u_row.col[begin + first] < k) ++first;
+      for (Offset q = begin + first; q < end; ++q) {
+        if (u_row.col[q] == k)
+          pivot -= f * u_row.val[q];
         else
-          z_.add(u[q].first, -f * u[q].second);
+          z_.add(u_row.col[q], -f * u_row.val[q]);
       }
     }
     for (Offset e = At.ptr[k]; e < At.ptr[k + 1]; ++e)
       if (At.col[e] > k) w_.add(At.col[e], At.val[e]);
     for (const auto& [p, u] : u_col[k]) {
       const Scalar f = u * d[p];
-      const Entries& l = l_col[p];
+      const Offset begin = l_col.ptr[p], end = l_col.ptr[p + 1];
       Offset& first = first_l_[p];
-      while (first < l.size() && l[first].first <= k) ++first;
-      for (Offset q = first; q < l.size(); ++q) w_.add(l[q].first, -f * l[q].second);
+      while (begin + first < end && l_col.col[begin + first] <= k) ++first;
+      for (Offset q = begin + first; q < end; ++q) w_.add(l_col.col[q], -f * l_col.val[q]);
     }
     return pivot;
   }
@@ -168,75 +180,82 @@ struct CroutSweep {
   void keep(Ordinal k, Scalar pivot) {
     accepted[k] = 1;
     d[k] = pivot;
-    store_scaled(k, pivot, w_, l_col[k], l_row, sum_l);
-    store_scaled(k, pivot, z_, u_row[k], u_col, sum_u);
+    store_scaled(k, pivot, w_, l_col, l_row, sum_l);
+    store_scaled(k, pivot, z_, u_row, u_col, sum_u);
   }
 
   // One triangle's part of keep: acc's entries (L's column k in w, U's row k in z) over the
-  // pivot, each kept one filed under k (at_k) and under its own index (by_index, the other
-  // orientation), and the estimator's running sums of that triangle's inverse updated.
-  void store_scaled(Ordinal k, Scalar pivot, Accumulator& acc, Entries& at_k,
+  // pivot, each kept one appended to k's row of at_k and filed under its own index (by_index,
+  // the other orientation), and the estimator's running sums of that triangle's inverse
+  // updated.
+  void store_scaled(Ordinal k, Scalar pivot, Accumulator& acc, HostCsr& at_k,
                     std::vector<Entries>& by_index, std::vector<Scalar>& sums) {
     const double tau = options.drop_tolerance;
     const Scalar nu = 1 + std::fabs(sums[k]), x = estimator_entry(sums[k]);
     std::sort(acc.touched.begin(), acc.touched.end());
-    at_k.reserve(acc.touched.size());
     for (const Ordinal i : acc.touched) {
       const Scalar v = acc.value[i] / pivot;
       if (!(std::fabs(v) * nu > tau)) continue;
-      at_k.emplace_back(i, v);
+      at_k.push(i, v);
       by_index[i].emplace_back(k, v);
       sums[i] += v * x;
     }
   }
 
-  std::vector<Offset> first_l_, first_u_;  // per pivot: its first entry past the sweep
+  std::vector<Offset> first_l_, first_u_;  // per pivot: its first entry past the sweep, from
+                                           // the start of its column of L (row of U)
   Accumulator z_, w_;                      // U's row and L's column being computed
 };
 
-// The leading block in B numbering: out.L, out.d, out.U, and U_B's rows and L_B's columns for
-// the eliminations of the couplings.
+// The leading block in B numbering: out.L, out.d and out.U (an accepted row's L entries all lie
+// in accepted columns; its U entries may not).
 void leading_block(const CroutSweep& sweep, const std::vector<Ordinal>& position,
-                   CroutFactors& out, std::vector<Entries>& u_b, std::vector<Entries>& l_b_col) {
+                   CroutFactors& out) {
   const Ordinal nb = Ordinal(out.accepted.size());
-  u_b.assign(nb, {});
-  l_b_col.assign(nb, {});
   out.L.cols = out.U.cols = nb;
   out.d.resize(nb);
+  Offset l_entries = 0, u_entries = 0;
+  for (const Ordinal k : out.accepted) {
+    l_entries += sweep.l_row[k].size();
+    u_entries += sweep.u_row.ptr[k + 1] - sweep.u_row.ptr[k];
+  }
+  for (HostCsr* M : {&out.L, &out.U}) M->ptr.reserve(std::size_t(nb) + 1);
+  out.L.col.reserve(l_entries);
+  out.L.val.reserve(l_entries);
+  out.U.col.reserve(u_entries);
+  out.U.val.reserve(u_entries);
   for (Ordinal q = 0; q < nb; ++q) {
     const Ordinal k = out.accepted[q];
     out.d[q] = sweep.d[k];
     for (const auto& [p, l] : sweep.l_row[k]) out.L.push(position[p], l);  // p < k, accepted
     out.L.end_row();
-    for (const auto& [j, u] : sweep.u_row[k])
-      if (sweep.accepted[j]) u_b[q].emplace_back(position[j], u);
-    for (const auto& [j, u] : u_b[q]) out.U.push(j, u);
+    const HostCsr& u = sweep.u_row;
+    for (Offset e = u.ptr[k]; e < u.ptr[k + 1]; ++e)
+      if (sweep.accepted[u.col[e]]) out.U.push(position[u.col[e]], u.val[e]);
     out.U.end_row();
-    for (const auto& [i, l] : sweep.l_col[k])
-      if (sweep.accepted[i]) l_b_col[q].emplace_back(position[i], l);
   }
 }
 
-// L_C = A_CB (D_B U_B)⁻¹ row by row; U_F = (L_B D_B)⁻¹ A_BC column by column.
-void couplings(const CroutSweep& sweep, const std::vector<Ordinal>& position,
-               const std::vector<Entries>& u_b, const std::vector<Entries>& l_b_col,
-               CroutFactors& out) {
+// L_C = A_CB (D_B U_B)⁻¹ row by row against U_B's rows; U_F = (L_B D_B)⁻¹ A_BC column by column
+// against L_B's columns (the rows of L_Bᵀ, ascending as the sweep's columns of L were).
+void couplings(const CroutSweep& sweep, const std::vector<Ordinal>& position, CroutFactors& out) {
   const Ordinal nb = Ordinal(out.accepted.size());
   const double tau = sweep.options.drop_tolerance;
   Accumulator t(std::max(nb, Ordinal(1)));
   // Row i of M (A for L_C's rows, Aᵀ for U_F's columns) on the accepted positions, in B
   // numbering, eliminated against triangle into out.
-  const auto eliminate_row = [&](const HostCsr& M, Ordinal i,
-                                 const std::vector<Entries>& triangle, HostCsr& into) {
+  const auto eliminate_row = [&](const HostCsr& M, Ordinal i, const HostCsr& triangle,
+                                 HostCsr& into) {
     for (Offset e = M.ptr[i]; e < M.ptr[i + 1]; ++e)
       if (sweep.accepted[M.col[e]]) t.add(position[M.col[e]], M.val[e]);
     eliminate_against(t, triangle, out.d, tau, into);
   };
   out.LC.cols = nb;
-  for (const Ordinal i : out.deferred) eliminate_row(sweep.A, i, u_b, out.LC);
+  for (const Ordinal i : out.deferred) eliminate_row(sweep.A, i, out.U, out.LC);
+  const HostCsr l_b_columns = transpose(out.L);
   HostCsr uf_columns;  // U_Fᵀ: |C|×|B|
   uf_columns.cols = nb;
-  for (const Ordinal j : out.deferred) eliminate_row(sweep.At, j, l_b_col, uf_columns);
+  for (const Ordinal j : out.deferred) eliminate_row(sweep.At, j, l_b_columns, uf_columns);
   out.UF = transpose(uf_columns);
 }
 
@@ -283,9 +302,8 @@ CroutFactors crout_ildu(const HostCsr& A, const CroutOptions& options) {
     position[k] = Ordinal(set.size());
     set.push_back(k);
   }
-  std::vector<Entries> u_b, l_b_col;
-  leading_block(sweep, position, out, u_b, l_b_col);
-  couplings(sweep, position, u_b, l_b_col, out);
+  leading_block(sweep, position, out);
+  couplings(sweep, position, out);
   schur_complement(sweep, position, out);
   return out;
 }

@@ -18,6 +18,9 @@ HostCsr combined_factors(const CroutFactors& f) {
   HostCsr M;
   const Ordinal nb = Ordinal(f.d.size());
   M.cols = nb;
+  M.ptr.reserve(std::size_t(nb) + 1);
+  M.col.reserve(f.L.nnz() + nb + f.U.nnz());
+  M.val.reserve(f.L.nnz() + nb + f.U.nnz());
   for (Ordinal i = 0; i < nb; ++i) {
     for (Offset k = f.L.ptr[i]; k < f.L.ptr[i + 1]; ++k) M.push(f.L.col[k], f.L.val[k]);
     M.push(i, f.d[i]);
@@ -151,23 +154,24 @@ MultilevelHostSetup multilevel_setup(const ExecSpace& space, const HostCsr& A,
                                      const MultilevelHostSetup* previous) {
   options.validate();
   MultilevelHostSetup setup;
-  HostCsr current = A;
-  for (int level = 0; current.rows > 0; ++level) {
-    if (current.rows <= options.coarsest_size) {
+  HostCsr schur;                // the current level's matrix from level 1 on
+  const HostCsr* current = &A;  // A itself at level 0, not a copy
+  for (int level = 0; current->rows > 0; ++level) {
+    if (current->rows <= options.coarsest_size) {
       Kokkos::Timer timer;
-      setup.dense_n = current.rows;
-      setup.dense_inverse = dense_inverse(current, options.drop_tolerance, setup.dense_shifted);
+      setup.dense_n = current->rows;
+      setup.dense_inverse = dense_inverse(*current, options.drop_tolerance, setup.dense_shifted);
       setup.dense_seconds = timer.seconds();
       break;
     }
-    HostCsr schur;
+    HostCsr next;
     std::vector<Ordinal> order;
     if (previous != nullptr && std::size_t(level) < previous->levels.size())
       order = previous->levels[level].order;
-    setup.levels.push_back(
-        factor_level(space, current, options, level + 1 == options.max_levels, std::move(order),
-                     schur));
-    current = std::move(schur);
+    setup.levels.push_back(factor_level(space, *current, options, level + 1 == options.max_levels,
+                                        std::move(order), next));
+    schur = std::move(next);
+    current = &schur;
   }
   return setup;
 }

@@ -39,6 +39,45 @@ struct Accumulator {
   }
 };
 
+// An append-only CSR read by columns (Saad's ILUC lists): once row p is complete it waits in
+// the bucket of its next unread column, so column k's entries over the rows before k come out
+// at step k without a second copy of the matrix by columns.
+class ColumnCursor {
+ public:
+  explicit ColumnCursor(Ordinal n) : head_(n, -1), link_(n, -1), next_(n, 0) {}
+
+  // Row p of M is complete.
+  void add_row(const HostCsr& M, Ordinal p) {
+    next_[p] = M.ptr[p];
+    wait(M, p);
+  }
+
+  // Column k's entries (row p, value), ascending in p, into out; each row then waits for its
+  // next column. Rows must hold no column below k that was not taken yet.
+  void take_column(const HostCsr& M, Ordinal k, Entries& out) {
+    out.clear();
+    for (Ordinal p = head_[k]; p >= 0; p = link_[p]) out.emplace_back(p, M.val[next_[p]]);
+    head_[k] = -1;
+    std::sort(out.begin(), out.end());
+    for (const auto& entry : out) {
+      ++next_[entry.first];
+      wait(M, entry.first);
+    }
+  }
+
+ private:
+  void wait(const HostCsr& M, Ordinal p) {
+    if (next_[p] == M.ptr[p + 1]) return;
+    const Ordinal column = M.col[next_[p]];
+    link_[p] = head_[column];
+    head_[column] = p;
+  }
+
+  std::vector<Ordinal> head_;  // per column: the first row waiting for it, or -1
+  std::vector<Ordinal> link_;  // per row: the next row waiting for the same column
+  std::vector<Offset> next_;   // per row: its next unread entry
+};
+
 // The greedy right-hand side of the estimator: b_k = ∓1 against the running sum s_k, so that
 // |x_k| = |b_k − s_k| = 1 + |s_k|.
 Scalar estimator_entry(Scalar running_sum) {
@@ -76,35 +115,26 @@ struct CroutSweep {
   const CroutOptions& options;
   const Ordinal n;
   // L by columns and U by rows, one "row" per position appended as the sweep passes it (empty
-  // for a deferred position), and L by rows and U by columns, which grow entry by entry.
+  // for a deferred position); the sweep reads L by rows and U by columns through cursors.
   HostCsr l_col, u_row;
-  std::vector<Entries> l_row, u_col;
   std::vector<Scalar> d;
   std::vector<Scalar> sum_l, sum_u;  // the estimator's running sums, per row of L⁻¹ / U⁻¹
   std::vector<Scalar> row_max;
   std::vector<char> accepted;
 
   CroutSweep(const HostCsr& matrix, const CroutOptions& crout_options)
-      : A(matrix), At(transpose(matrix)), options(crout_options), n(matrix.rows), l_row(n),
-        u_col(n), d(n, 0), sum_l(n, 0), sum_u(n, 0), row_max(n, 0), accepted(n, 0),
-        first_l_(n, 0), first_u_(n, 0), z_(n), w_(n) {
+      : A(matrix), At(transpose(matrix)), options(crout_options), n(matrix.rows), d(n, 0),
+        sum_l(n, 0), sum_u(n, 0), row_max(n, 0), accepted(n, 0), first_l_(n, 0),
+        first_u_(n, 0), l_rows_(n), u_columns_(n), z_(n), w_(n) {
     for (HostCsr* M : {&l_col, &u_row}) {
       M->cols = n;
       M->ptr.reserve(std::size_t(n) + 1);
       M->col.reserve(A.nnz());
       M->val.reserve(A.nnz());
     }
-    for (Ordinal i = 0; i < n; ++i) {
-      Offset left = 0, above = 0;
-      for (Offset k = A.ptr[i]; k < A.ptr[i + 1]; ++k) {
+    for (Ordinal i = 0; i < n; ++i)
+      for (Offset k = A.ptr[i]; k < A.ptr[i + 1]; ++k)
         row_max[i] = std::max(row_max[i], std::fabs(A.val[k]));
-        left += A.col[k] < i;
-      }
-      for (Offset k = At.ptr[i]; k < At.ptr[i + 1]; ++k) above += At.col[k] < i;
-      // Room for the entries of A's pattern and as many again of fill, before any reallocation.
-      l_row[i].reserve(2 * left);
-      u_col[i].reserve(2 * above);
-    }
   }
 
   // Every position in order: accepted with its column and row, or deferred.
@@ -114,6 +144,8 @@ struct CroutSweep {
       if (acceptable(k, pivot, shifted)) keep(k, pivot);
       l_col.end_row();
       u_row.end_row();
+      l_rows_.add_row(l_col, k);
+      u_columns_.add_row(u_row, k);
       z_.clear();
       w_.clear();
     }
@@ -128,7 +160,8 @@ struct CroutSweep {
       if (A.col[e] == k) pivot += A.val[e];
       if (A.col[e] > k) z_.add(A.col[e], A.val[e]);
     }
-    for (const auto& [p, l] : l_row[k]) {
+    l_rows_.take_column(l_col, k, l_row_k_);  // row k of L
+    for (const auto& [p, l] : l_row_k_) {
       const Scalar f = l * d[p];
       const Offset begin = u_row.ptr[p], end = u_row.ptr[p + 1];
       Offset& first = first_u_[p];
@@ -142,7 +175,8 @@ struct CroutSweep {
     }
     for (Offset e = At.ptr[k]; e < At.ptr[k + 1]; ++e)
       if (At.col[e] > k) w_.add(At.col[e], At.val[e]);
-    for (const auto& [p, u] : u_col[k]) {
+    u_columns_.take_column(u_row, k, u_col_k_);  // column k of U
+    for (const auto& [p, u] : u_col_k_) {
       const Scalar f = u * d[p];
       const Offset begin = l_col.ptr[p], end = l_col.ptr[p + 1];
       Offset& first = first_l_[p];
@@ -180,16 +214,15 @@ struct CroutSweep {
   void keep(Ordinal k, Scalar pivot) {
     accepted[k] = 1;
     d[k] = pivot;
-    store_scaled(k, pivot, w_, l_col, l_row, sum_l);
-    store_scaled(k, pivot, z_, u_row, u_col, sum_u);
+    store_scaled(k, pivot, w_, l_col, sum_l);
+    store_scaled(k, pivot, z_, u_row, sum_u);
   }
 
   // One triangle's part of keep: acc's entries (L's column k in w, U's row k in z) over the
-  // pivot, each kept one appended to k's row of at_k and filed under its own index (by_index,
-  // the other orientation), and the estimator's running sums of that triangle's inverse
-  // updated.
+  // pivot, each kept one appended to k's row of at_k, and the estimator's running sums of that
+  // triangle's inverse updated.
   void store_scaled(Ordinal k, Scalar pivot, Accumulator& acc, HostCsr& at_k,
-                    std::vector<Entries>& by_index, std::vector<Scalar>& sums) {
+                    std::vector<Scalar>& sums) {
     const double tau = options.drop_tolerance;
     const Scalar nu = 1 + std::fabs(sums[k]), x = estimator_entry(sums[k]);
     std::sort(acc.touched.begin(), acc.touched.end());
@@ -197,13 +230,14 @@ struct CroutSweep {
       const Scalar v = acc.value[i] / pivot;
       if (!(std::fabs(v) * nu > tau)) continue;
       at_k.push(i, v);
-      by_index[i].emplace_back(k, v);
       sums[i] += v * x;
     }
   }
 
   std::vector<Offset> first_l_, first_u_;  // per pivot: its first entry past the sweep, from
                                            // the start of its column of L (row of U)
+  ColumnCursor l_rows_, u_columns_;        // L's rows out of l_col, U's columns out of u_row
+  Entries l_row_k_, u_col_k_;              // row k of L and column k of U at step k
   Accumulator z_, w_;                      // U's row and L's column being computed
 };
 
@@ -214,9 +248,10 @@ void leading_block(const CroutSweep& sweep, const std::vector<Ordinal>& position
   const Ordinal nb = Ordinal(out.accepted.size());
   out.L.cols = out.U.cols = nb;
   out.d.resize(nb);
+  const HostCsr l_rows = transpose(sweep.l_col);  // rows of L, ascending columns
   Offset l_entries = 0, u_entries = 0;
   for (const Ordinal k : out.accepted) {
-    l_entries += sweep.l_row[k].size();
+    l_entries += l_rows.ptr[k + 1] - l_rows.ptr[k];
     u_entries += sweep.u_row.ptr[k + 1] - sweep.u_row.ptr[k];
   }
   for (HostCsr* M : {&out.L, &out.U}) M->ptr.reserve(std::size_t(nb) + 1);
@@ -227,7 +262,8 @@ void leading_block(const CroutSweep& sweep, const std::vector<Ordinal>& position
   for (Ordinal q = 0; q < nb; ++q) {
     const Ordinal k = out.accepted[q];
     out.d[q] = sweep.d[k];
-    for (const auto& [p, l] : sweep.l_row[k]) out.L.push(position[p], l);  // p < k, accepted
+    for (Offset e = l_rows.ptr[k]; e < l_rows.ptr[k + 1]; ++e)
+      out.L.push(position[l_rows.col[e]], l_rows.val[e]);  // columns p < k, accepted
     out.L.end_row();
     const HostCsr& u = sweep.u_row;
     for (Offset e = u.ptr[k]; e < u.ptr[k + 1]; ++e)

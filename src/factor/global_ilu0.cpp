@@ -242,7 +242,10 @@ GlobalIlu0::GlobalIlu0(const ExecSpace& space, const SparseMatrix& A, const Fact
     throw InvalidInput("block size " + std::to_string(b) + " exceeds the supported " +
                        std::to_string(detail::max_block_size));
   diag_position_ = diagonal_positions(space, A);
-  lower_levels_ = build_global_levels(space, A, diag_position_, Triangle::Lower);
+  if (!host_memory) {  // the level-by-level factorization's order
+    lower_levels_ = build_global_levels(space, A, diag_position_, Triangle::Lower);
+    has_lower_levels_ = true;
+  }
   inv_diag_ = Kokkos::View<Scalar*, DeviceType>("fgdd::factor::global_inv_diag",
                                                 Offset(n) * Offset(b) * Offset(b));
   factors_ = SparseMatrix(SparseMatrix::ValidatedTag{}, n, b, A.row_map(), A.col_ind(),
@@ -309,6 +312,14 @@ const FactorReport& GlobalIlu0::numeric(const ExecSpace& space, const SparseMatr
   ++numeric_count_;
   report_.numeric_seconds = timer.seconds();
   return report_;
+}
+
+const GlobalLevels& GlobalIlu0::lower_levels() const {
+  if (!has_lower_levels_) {
+    lower_levels_ = build_global_levels(ExecSpace(), factors_, diag_position_, Triangle::Lower);
+    has_lower_levels_ = true;
+  }
+  return lower_levels_;
 }
 
 void GlobalIlu0::launch(const ExecSpace& space, const detail::GlobalIlu0Data& data,

@@ -20,10 +20,10 @@ struct GlobalIlu0Data;
 
 class GlobalIlu0 {
  public:
-  // A: any SparseMatrix. Finds the diagonals and builds the lower level sets once (the
-  // symbolic part), then runs numeric(). Throws InvalidInput for invalid options (also for
-  // IluForm::Ildlt and level_of_fill > 0, which only SubdomainIlu0 offers) or a block size above
-  // 16, ZeroPivot as numeric() does.
+  // A: any SparseMatrix. Finds the diagonals and, where the factorization runs by levels (GPUs),
+  // builds the lower level sets once (the symbolic part), then runs numeric(). Throws
+  // InvalidInput for invalid options (also for IluForm::Ildlt and level_of_fill > 0, which only
+  // SubdomainIlu0 offers) or a block size above 16, ZeroPivot as numeric() does.
   GlobalIlu0(const ExecSpace& space, const SparseMatrix& A, const FactorOptions& options);
 
   // Refactors with new values of the same pattern; the level sets are reused. A is the matrix
@@ -52,8 +52,9 @@ class GlobalIlu0 {
     return GlobalFactors(factors_, inv_diag_, diag_position_, options_.form, &numeric_count_);
   }
   // The level sets of the lower triangle: the factorization runs in their order and the lower
-  // triangular solves reuse them.
-  const GlobalLevels& lower_levels() const noexcept { return lower_levels_; }
+  // triangular solves reuse them. CPU backends factor in row order without them; there they are
+  // built on the first call.
+  const GlobalLevels& lower_levels() const;
 
  private:
   // One factorization of the values in factors_ (the level launches, then the Ildu0 scaling).
@@ -63,7 +64,8 @@ class GlobalIlu0 {
   SparseMatrix factors_;
   Kokkos::View<Scalar*, DeviceType> inv_diag_;
   Kokkos::View<Offset*, DeviceType> diag_position_;
-  GlobalLevels lower_levels_;
+  mutable GlobalLevels lower_levels_;
+  mutable bool has_lower_levels_ = false;
   FactorReport report_;
   std::uint64_t numeric_count_ = 0;
   int vector_length_ = 1;  // lanes per row in the elimination kernel

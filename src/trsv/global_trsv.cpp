@@ -332,32 +332,41 @@ void choose_kernel(GlobalRowKernel requested, const GlobalLevels& levels, Ordina
 
 GlobalTrsv::GlobalTrsv(const ExecSpace& space, const GlobalIlu0& factorization,
                        GlobalRowKernel kernel)
-    : GlobalTrsv(space, factorization.global_factors(), factorization.lower_levels(), kernel) {}
+    : GlobalTrsv(space, factorization.global_factors(), &factorization, kernel) {}
 
 GlobalTrsv::GlobalTrsv(const ExecSpace& space, const GlobalFactors& factors,
                        GlobalRowKernel kernel)
-    : GlobalTrsv(space, factors,
-                 build_global_levels(space, factors.factors(), factors.diag_position(),
-                                     Triangle::Lower),
-                 kernel) {}
+    : GlobalTrsv(space, factors, nullptr, kernel) {}
 
 GlobalTrsv::GlobalTrsv(const ExecSpace& space, const GlobalFactors& factorization,
-                       GlobalLevels lower, GlobalRowKernel kernel)
-    : factorization_(factorization), lower_(std::move(lower)) {
+                       const GlobalIlu0* source, GlobalRowKernel kernel)
+    : factorization_(factorization), source_(source) {
   const SparseMatrix& factors = factorization.factors();
-  upper_ = build_global_levels(space, factors, factorization.diag_position(), Triangle::Upper);
-  choose_kernel(kernel, lower_, factors.num_block_rows(), lower_kernel_, lower_lanes_);
-  choose_kernel(kernel, upper_, factors.num_block_rows(), upper_kernel_, upper_lanes_);
-  if (lower_kernel_ == GlobalRowKernel::RowOrder) {
-    const Ordinal n = factors.num_block_rows();
+  const Ordinal n = factors.num_block_rows();
+  if (kernel == GlobalRowKernel::RowOrder || (kernel == GlobalRowKernel::Auto && host_memory)) {
+    // No levels: the sweep takes the rows in order.
+    lower_kernel_ = upper_kernel_ = GlobalRowKernel::RowOrder;
     whole_range_ = Kokkos::View<Ordinal*, DeviceType>("fgdd::trsv::global_whole_range", 2);
     Kokkos::deep_copy(space, Kokkos::subview(whole_range_, 1), n);
+    return;
   }
+  build_levels(space);
+  choose_kernel(kernel, lower_, n, lower_kernel_, lower_lanes_);
+  choose_kernel(kernel, upper_, n, upper_kernel_, upper_lanes_);
   if (kernel == GlobalRowKernel::SyncFree) {
-    sync_free_.done =
-        Kokkos::View<unsigned*, DeviceType>("fgdd::trsv::sync_free_done", factors.num_block_rows());
+    sync_free_.done = Kokkos::View<unsigned*, DeviceType>("fgdd::trsv::sync_free_done", n);
     sync_free_.tickets = Kokkos::View<Ordinal, DeviceType>("fgdd::trsv::sync_free_tickets");
   }
+}
+
+void GlobalTrsv::build_levels(const ExecSpace& space) const {
+  if (has_levels_) return;
+  const SparseMatrix& factors = factorization_.factors();
+  lower_ = source_ != nullptr ? source_->lower_levels()
+                              : build_global_levels(space, factors, factorization_.diag_position(),
+                                                    Triangle::Lower);
+  upper_ = build_global_levels(space, factors, factorization_.diag_position(), Triangle::Upper);
+  has_levels_ = true;
 }
 
 void GlobalTrsv::solve(const ExecSpace& space, Triangle triangle, Diagonal diagonal, ConstVector r,

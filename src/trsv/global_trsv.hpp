@@ -52,14 +52,14 @@ struct SyncFreeState {
 
 class GlobalTrsv {
  public:
-  // Takes the lower level sets from the factorization and builds the upper ones on the device.
-  // The level kernels share the factors; RowOrder keeps them split into two triangles
-  // (split_triangles.hpp). Either way, after factorization.numeric(...) the solves use the new
-  // values with no further call (RowOrder's next solve notices numeric_count and gathers them).
-  // The factorization must outlive this object.
+  // The level kernels take the lower level sets from the factorization, build the upper ones on
+  // the device and share the factors; RowOrder needs no level sets and keeps the factors split
+  // into two triangles (split_triangles.hpp). Either way, after factorization.numeric(...) the
+  // solves use the new values with no further call (RowOrder's next solve notices numeric_count
+  // and gathers them). The factorization must outlive this object.
   GlobalTrsv(const ExecSpace& space, const GlobalIlu0& factorization,
              GlobalRowKernel kernel = GlobalRowKernel::Auto);
-  // The same for factors computed elsewhere: builds both triangles' level sets.
+  // The same for factors computed elsewhere: the level kernels build both triangles' level sets.
   GlobalTrsv(const ExecSpace& space, const GlobalFactors& factors,
              GlobalRowKernel kernel = GlobalRowKernel::Auto);
 
@@ -75,7 +75,10 @@ class GlobalTrsv {
   // into the upper launches). r and z may be the same vector. Throws DimensionMismatch.
   void apply(const ExecSpace& space, ConstVector r, Vector z) const;
 
-  const GlobalLevels& levels(Triangle triangle) const noexcept {
+  // The level sets of a triangle. The level kernels build both with the solver; RowOrder needs
+  // none, and they are built on the first call here.
+  const GlobalLevels& levels(Triangle triangle) const {
+    build_levels(ExecSpace());
     return triangle == Triangle::Lower ? lower_ : upper_;
   }
   // The kernel each triangle's solves use (Auto resolved).
@@ -84,12 +87,16 @@ class GlobalTrsv {
   }
 
  private:
-  GlobalTrsv(const ExecSpace& space, const GlobalFactors& factors, GlobalLevels lower,
+  // source: the factorization whose lower level sets to reuse, or null (both built here).
+  GlobalTrsv(const ExecSpace& space, const GlobalFactors& factors, const GlobalIlu0* source,
              GlobalRowKernel kernel);
 
   GlobalFactors factorization_;
-  GlobalLevels lower_;
-  GlobalLevels upper_;
+  const GlobalIlu0* source_ = nullptr;
+  void build_levels(const ExecSpace& space) const;
+  mutable bool has_levels_ = false;
+  mutable GlobalLevels lower_;
+  mutable GlobalLevels upper_;
   GlobalRowKernel lower_kernel_ = GlobalRowKernel::ThreadPerRow;
   GlobalRowKernel upper_kernel_ = GlobalRowKernel::ThreadPerRow;
   int lower_lanes_ = 1;  // vector lanes per row for LanesPerRow

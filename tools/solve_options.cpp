@@ -46,21 +46,14 @@ const std::vector<std::pair<std::string, std::string>> solver_flags = {
     {"--ml-ordering", "multilevel_ordering"},
     {"--ml-couplings", "multilevel_couplings"}};
 
-// --block-size's value: a whole number from 1 up.
-int parse_block_size(const std::string& text) {
-  int value = 0;
+// An option's whole-number value of at least least; what names it in the error.
+int parse_whole_number(const std::string& option, const std::string& text, int least,
+                       const std::string& what) {
+  int value = least - 1;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || value < 1)
-    throw UsageError("--block-size: '" + text + "' is not a block size (a whole number from 1)");
-  return value;
-}
-
-// --refactor-solves's value: a whole number from 0.
-int parse_refactor_solves(const std::string& text) {
-  int value = -1;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || value < 0)
-    throw UsageError("--refactor-solves: '" + text + "' is not a count (a whole number from 0)");
+  if (error != std::errc() || end != text.data() + text.size() || value < least)
+    throw UsageError(option + ": '" + text + "' is not " + what + " (a whole number from " +
+                     std::to_string(least) + ")");
   return value;
 }
 
@@ -106,7 +99,7 @@ SolveCommand parse_solve_command(const std::vector<std::string>& args) {
     else if (option == "--monitor")
       command.monitor = true;
     else if (option == "--refactor-solves")
-      command.refactor_solves = parse_refactor_solves(value());
+      command.refactor_solves = parse_whole_number("--refactor-solves", value(), 0, "a count");
     else if (option == "--read-per-rank")
       command.read_per_rank = true;
     else if (option == "--shift-pivots")
@@ -116,7 +109,7 @@ SolveCommand parse_solve_command(const std::vector<std::string>& args) {
     else if (option == "--rhs")
       command.rhs = value();
     else if (option == "--block-size")
-      command.block_size = parse_block_size(value());
+      command.block_size = parse_whole_number("--block-size", value(), 1, "a block size");
     else if (option == "--coordinates")
       command.coordinates = value();
     else if (option == "--write-solution")

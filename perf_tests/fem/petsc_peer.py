@@ -65,7 +65,7 @@ def petsc_system(matrix_path, rhs_path, block_size, comm):
     return A, b
 
 
-def timed_setup_and_solve(ksp, A, b, comm):
+def timed_setup_and_solve(ksp, b, comm):
     """The preconditioner's setup (the factorization, numeric only when A's pattern is the one
     already factored) and the solve from x = 0, each timed; x and their seconds."""
     x = b.duplicate()
@@ -92,7 +92,7 @@ def refactor_solves(ksp, A, b, comm, rounds):
         A.scale(2.0)  # new values as far as the preconditioner knows: outside the timings
         A.scale(0.5)
         ksp.setOperators(A)
-        _, refactor, solve_seconds = timed_setup_and_solve(ksp, A, b, comm)
+        _, refactor, solve_seconds = timed_setup_and_solve(ksp, b, comm)
         refactors.append(refactor)
         solves.append(solve_seconds)
         iterations.append(ksp.getIterationNumber())
@@ -119,7 +119,7 @@ def solve(A, b, ksp_type, pc_type, comm, rtol, max_it, rounds=0):
         options["sub_pc_type"] = pc_type
         options["sub_pc_factor_levels"] = 0
     ksp.setFromOptions()  # options in PETSC_OPTIONS (e.g. -ksp_view) still apply
-    x, setup, solve_seconds = timed_setup_and_solve(ksp, A, b, comm)
+    x, setup, solve_seconds = timed_setup_and_solve(ksp, b, comm)
     r = b.duplicate()
     A.mult(x, r)
     r.aypx(-1.0, b)

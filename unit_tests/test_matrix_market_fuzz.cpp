@@ -6,6 +6,7 @@
 #include "child_process.hpp"
 #include "core/errors.hpp"
 #include "core/matrix_market.hpp"
+#include "core/matrix_market_chunks.hpp"
 #include "message_bytes.hpp"
 
 #include <unistd.h>
@@ -49,6 +50,9 @@ const std::vector<Seed>& seeds() {
        "%%MatrixMarket matrix array real general\n% b\n4 1\n1.5\n-2\n0\n3e2\n"},
       {"coordinate vector", Kind::CoordinateVector,
        "%%MatrixMarket matrix coordinate real general\n4 1 3\n3 1 2.5\n1 1 1\n4 1 -1\n"},
+      {"symmetric, comments and blank lines among the entries", Kind::Matrix,
+       "%%MatrixMarket matrix coordinate real symmetric\n% c\n5 5 8\n1 1 4\n\n% mid\n2 1 -1\n"
+       "2 2 4\n  \t\n3 2 -1\r\n3 3 4\n4 3 -1\n%\n4 4 4\n5 5 4"},
   };
   return all;
 }
@@ -237,7 +241,117 @@ std::vector<std::string> fuzz(const std::string& path, bool host_only) {
   return failures;
 }
 
+// No failures; else the first 20 of them in the report.
+void check_none(const std::vector<std::string>& failures) {
+  std::string first;
+  for (std::size_t k = 0; k < failures.size() && k < 20; ++k) first += failures[k] + "\n";
+  INFO(failures.size() << " failures; the first:\n" << first);
+  CHECK(failures.empty());
+}
+
+// What reading a matrix file gave: its arrays, or the error's line and message.
+struct Outcome {
+  bool read = false;
+  HostMatrixArrays arrays;
+  std::int64_t line = -1;
+  std::string message;
+
+  bool operator==(const Outcome& o) const {
+    return read == o.read && line == o.line && message == o.message &&
+           arrays.row_map == o.arrays.row_map && arrays.col_ind == o.arrays.col_ind &&
+           arrays.values == o.arrays.values;
+  }
+};
+
+Outcome read_in_chunks(const std::string& path, std::size_t chunk_bytes) {
+  Outcome outcome;
+  try {
+    outcome.arrays = detail::read_matrix_market_arrays_in_chunks(path, chunk_bytes);
+    outcome.read = true;
+  } catch (const FileError& error) {
+    outcome.line = error.line();
+    outcome.message = error.what();
+  }
+  return outcome;
+}
+
+// One pass: a chunk larger than any test file.
+constexpr std::size_t one_chunk = std::size_t(1) << 40;
+
 }  // namespace
+
+TEST_CASE("Matrix Market fuzz: chunked parsing gives the single pass's arrays or error",
+          "[core][matrix_market][io][fuzz]") {
+  // Chunks of 1, 5 and 16 bytes end at nearly every line feed: every line of every mutation is
+  // some chunk's first and last, with comments, blank lines, CRLF and bad entries among them.
+  const std::string path = scratch_file();
+  std::uint64_t seed = 30;
+  std::size_t compared = 0, read = 0;
+  std::vector<std::string> failures;
+  for (const Seed& s : seeds()) {
+    const std::uint64_t mutation_seed = seed++;
+    if (s.kind != Kind::Matrix) continue;
+    for (const Mutation& m : mutations(s.text, mutation_seed)) {
+      write_new(path, m.text);
+      const Outcome single = read_in_chunks(path, one_chunk);
+      for (const std::size_t chunk_bytes : {1, 5, 16}) {
+        ++compared;
+        if (!(read_in_chunks(path, chunk_bytes) == single))
+          failures.push_back(std::string(s.name) + ", " + m.what + ", chunks of " +
+                             std::to_string(chunk_bytes));
+      }
+      read += single.read;
+    }
+  }
+  std::filesystem::remove(path);
+  INFO(compared << " comparisons, " << read << " files read");
+  CHECK(read > 100);  // the valid mutations exercise the chunked parse itself, not only errors
+  check_none(failures);
+}
+
+TEST_CASE("Matrix Market chunked parsing of a larger file keeps the file order",
+          "[core][matrix_market][io]") {
+  // 20,000 entries in random row order with a comment every 1,000 lines, in chunks of 1 KB and
+  // 64 KB, against the single pass.
+  std::mt19937_64 random(7);
+  const int n = 2000;
+  std::string text = "%%MatrixMarket matrix coordinate real general\n" + std::to_string(n) + " " +
+                     std::to_string(n) + " 20000\n";
+  for (int k = 0; k < 20000; ++k) {
+    if (k % 1000 == 0) text += "% block " + std::to_string(k) + "\n";
+    text += std::to_string(1 + random() % n) + " " + std::to_string(1 + random() % n) + " " +
+            std::to_string(double(random() % 100000) / 7.0) + "\n";
+  }
+  const std::string path = scratch_file();
+  write_new(path, text);
+  const Outcome whole = read_in_chunks(path, one_chunk);
+  REQUIRE(whole.read);
+  for (const std::size_t chunk_bytes : {std::size_t(1024), std::size_t(65536)}) {
+    CAPTURE(chunk_bytes);
+    CHECK(read_in_chunks(path, chunk_bytes) == whole);
+  }
+  CHECK(whole.arrays.col_ind.size() == 20000);
+  // The chunks themselves parse it (they decline only when something is wrong), and hand the
+  // line feeds back.
+  const std::size_t data = text.find('\n', text.find('\n') + 1) + 1;
+  std::string lines = text.substr(data);
+  const std::string before = lines;
+  detail::MatrixMarketLayout layout;
+  layout.rows = n;
+  layout.entries = 20000;
+  std::vector<Ordinal> rows, columns;
+  std::vector<Scalar> values;
+  CHECK(detail::parse_entries_in_chunks(path, layout, lines.data(), lines.size(), 3, 1024, rows,
+                                        columns, values));
+  CHECK(lines == before);
+  CHECK(values.size() == 20000);
+  layout.entries = 19999;  // one entry more than announced
+  CHECK_FALSE(detail::parse_entries_in_chunks(path, layout, lines.data(), lines.size(), 3, 1024,
+                                              rows, columns, values));
+  CHECK(lines == before);
+  CHECK(rows.empty());
+  std::filesystem::remove(path);
+}
 
 TEST_CASE("Matrix Market fuzz: every mutation is a valid result or a typed error",
           "[core][matrix_market][io][fuzz]") {
@@ -249,10 +363,7 @@ TEST_CASE("Matrix Market fuzz: every mutation is a valid result or a typed error
   const std::string path = scratch_file();
   const std::vector<std::string> failures = fuzz(path, false);
   std::filesystem::remove(path);
-  std::string first;
-  for (std::size_t k = 0; k < failures.size() && k < 20; ++k) first += failures[k] + "\n";
-  INFO(failures.size() << " failures; the first:\n" << first);
-  CHECK(failures.empty());
+  check_none(failures);
 }
 
 TEST_CASE("Matrix Market fuzz: the readers stay within a memory limit",

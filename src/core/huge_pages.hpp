@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace fgdd::detail {
 
@@ -24,6 +25,14 @@ void advise_huge_pages(void* data, std::size_t bytes) noexcept;
 // resident memory per array, under half of one this large.
 inline constexpr std::size_t huge_page_bytes = std::size_t(2) << 20;
 inline constexpr std::size_t aligned_huge_threshold = 2 * huge_page_bytes;
+
+// v.reserve(count), its new storage advised as above before anything touches it (host vectors
+// that are filled next).
+template <class T>
+void reserve_advised(std::vector<T>& v, std::size_t count) {
+  v.reserve(count);
+  advise_huge_pages(v.data(), v.capacity() * sizeof(T));
+}
 
 // A device view of count T's, not initialized; in host memory advised as above.
 template <class T>

@@ -145,5 +145,27 @@ MatrixMarketEntries parse_matrix_market_entries(const std::string& path,
                                                 std::size_t size, std::int64_t first_line,
                                                 std::int64_t at_most);
 
+// The line feeds and the data lines (neither blank nor a % comment: the lines that hold entries)
+// of [text, text + size).
+struct MatrixMarketLineCounts {
+  std::int64_t newlines = 0, data_lines = 0;
+};
+MatrixMarketLineCounts count_matrix_market_lines(const char* text, std::size_t size);
+
+// The entries of whole data lines [text, text + size) (text[size] == '\0'), the first of which
+// is line first_line of the file, into rows, columns and values at [0, count). False when the
+// lines hold other than count entries; throws FileError naming the line for a bad entry.
+bool parse_matrix_market_entries_into(const std::string& path, const MatrixMarketLayout& layout,
+                                      const char* text, std::size_t size, std::int64_t first_line,
+                                      std::int64_t count, Ordinal* rows, Ordinal* columns,
+                                      Scalar* values);
+
+// read_matrix_market_arrays with the data lines parsed in chunks of about chunk_bytes at once
+// on the host execution space (core/matrix_market_chunks.hpp); chunk_bytes 0: the default
+// (read_matrix_market_arrays'). The same arrays and the same errors for every chunk size.
+HostMatrixArrays read_matrix_market_arrays_in_chunks(
+    const std::string& path, std::size_t chunk_bytes,
+    MatrixMarketRows rows_hold = MatrixMarketRows::NeedDiagonal);
+
 }  // namespace detail
 }  // namespace fgdd

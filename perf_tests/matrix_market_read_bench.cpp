@@ -1,6 +1,7 @@
 // Matrix Market read throughput: writes a synthetic `coordinate real general` file of the
-// requested size, times the host parse and the full read (parse + make_matrix, and with
-// --block-size B the regrouping into B x B blocks), prints one JSON line.
+// requested size (or takes an existing one, --read), times the host parse (in chunks on the
+// host's threads, and in one pass) and the full read (parse + make_matrix, and with --block-size
+// B the regrouping into B x B blocks), prints one JSON line.
 #include "core/matrix_market.hpp"
 
 #include "bench_main.hpp"
@@ -23,6 +24,7 @@ namespace {
 struct Options {
   double mb = 50;
   std::string path;
+  std::string read;  // an existing file to time instead of a synthetic one
   int repeats = 3;
   int block_size = 1;
 };
@@ -115,25 +117,46 @@ double min_seconds(int repeats, Work work) {
 int benchmark_main(int argc, char* argv[]) {
   Options options;
   fgdd::bench::CommandLine("fgdd_matrix_market_read_bench",
-                           "Matrix Market read throughput of a synthetic file (parse, full read).")
+                           "Matrix Market read throughput of a synthetic or given file (parse, full read).")
       .option("--mb", &options.mb, "MB", "size of the file written")
-      .option("--path", &options.path, "FILE", "the file to write (default: a temporary one)")
+      .option("--path", &options.path, "FILE",
+              "the synthetic file to write, which must not exist (default: a temporary one)")
+      .option("--read", &options.read, "FILE",
+              "time this existing file instead (--mb and --path are then unused)")
       .option("--repeats", &options.repeats, "R", "timed reads, the best is reported")
       .option("--block-size", &options.block_size, "B",
               "write B x B blocks and read them as BSR (default 1: scalar CSR)")
       .parse(argc, argv);
   if (!(options.mb > 0) || options.repeats < 1 || options.block_size < 1)
     throw fgdd::bench::UsageError("--mb must be positive, --repeats and --block-size at least 1");
-  const bool own_file = options.path.empty();
-  if (own_file) {
+  const bool given = !options.read.empty();
+  const bool own_file = !given && options.path.empty();
+  if (given) {
+    options.path = options.read;
+  } else if (own_file) {
     options.path = (std::filesystem::temp_directory_path() /
                     ("fgdd_mm_bench_" + std::to_string(std::random_device{}()) + ".mtx"))
                        .string();
+  } else if (std::filesystem::exists(options.path)) {
+    throw fgdd::bench::UsageError("--path " + options.path +
+                                  " exists and would be overwritten; --read FILE times an "
+                                  "existing file");
   }
-  const Written file = write_synthetic_file(options.path, options.mb, options.block_size);
+  Written file;
+  if (given) {
+    file.bytes = std::filesystem::file_size(options.path);
+  } else {
+    file = write_synthetic_file(options.path, options.mb, options.block_size);
+  }
   std::size_t parsed = 0;
   const double parse_seconds = min_seconds(options.repeats, [&] {
-    parsed = fgdd::read_matrix_market_arrays(options.path).col_ind.size();
+    const fgdd::HostMatrixArrays arrays = fgdd::read_matrix_market_arrays(options.path);
+    parsed = arrays.col_ind.size();
+    file.rows = arrays.num_block_rows;
+  });
+  // The same parse in one pass (no chunks on the host's threads).
+  const double one_pass_seconds = min_seconds(options.repeats, [&] {
+    fgdd::detail::read_matrix_market_arrays_in_chunks(options.path, std::size_t(1) << 62);
   });
   // Random columns may repeat within a row; make_matrix sums those, so only count the parse.
   const double full_seconds = min_seconds(
@@ -144,6 +167,7 @@ int benchmark_main(int argc, char* argv[]) {
           ? full_seconds
           : min_seconds(options.repeats, [&] { fgdd::read_matrix_market(options.path); });
   if (own_file) std::filesystem::remove(options.path);
+  if (given) file.entries = static_cast<long long>(parsed);
   if (parsed != static_cast<std::size_t>(file.entries)) {
     throw std::runtime_error("parsed " + std::to_string(parsed) + " entries, wrote " +
                              std::to_string(file.entries));
@@ -154,12 +178,15 @@ int benchmark_main(int argc, char* argv[]) {
   using fgdd::bench::fixed;
   fgdd::bench::JsonObject line;
   line.add("benchmark", "matrix_market_read")
+      .add("file", given ? options.read : std::string("synthetic"))
+      .add("host_threads", Kokkos::DefaultHostExecutionSpace().concurrency())
       .add("file_mb", file_mb, fixed(3))
       .add("rows", file.rows)
       .add("nnz", file.entries)
       .add("block_size", options.block_size)
       .add("parse_seconds_min", parse_seconds, fixed(6))
       .add("parse_mb_per_s", parse_rate, fixed(2))
+      .add("one_pass_parse_seconds_min", one_pass_seconds, fixed(6))
       .add("full_seconds_min", full_seconds, fixed(6))
       .add("full_mb_per_s", file_mb / full_seconds, fixed(2))
       .add("csr_full_seconds_min", csr_seconds, fixed(6))

@@ -282,8 +282,9 @@ constexpr std::size_t one_chunk = std::size_t(1) << 40;
 
 TEST_CASE("Matrix Market fuzz: chunked parsing gives the single pass's arrays or error",
           "[core][matrix_market][io][fuzz]") {
-  // Chunks of 1, 5 and 16 bytes end at nearly every line feed: every line of every mutation is
-  // some chunk's first and last, with comments, blank lines, CRLF and bad entries among them.
+  // Chunks of 1 byte end at every line feed, so every line of every mutation is some chunk's
+  // first and last (comments, blank lines, CRLF and bad entries among them); 5 and 16 bytes
+  // group a few lines.
   const std::string path = scratch_file();
   std::uint64_t seed = 30;
   std::size_t compared = 0, read = 0;

@@ -27,6 +27,8 @@ enum class MatrixMarketRows {
 // Symmetric and skew-symmetric files are expanded: every off-diagonal entry (i, j) is mirrored
 // to (j, i), negated for skew-symmetric. Pattern entries get the value 1. Within a row, entries
 // keep their file order; duplicates are kept (make_matrix sums them).
+// Where the host execution space has more than one thread, the data lines are parsed in chunks
+// at once (the same arrays and errors as one pass).
 // Memory is in proportion to the file: entries are stored as they are read, and one counter per
 // row is allocated only once the entries are read and, unless rows_hold is MayBeEmpty, there are
 // enough of them for the rows (check_rows_fit_entries).

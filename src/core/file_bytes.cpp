@@ -1,6 +1,7 @@
 #include "core/file_bytes.hpp"
 
 #include "core/errors.hpp"
+#include "core/huge_pages.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -89,7 +90,9 @@ void FileBytes::read_into(std::size_t offset, std::size_t count, char* out) cons
 
 std::vector<char> FileBytes::read(std::size_t offset, std::size_t count) const {
   count = offset >= size_ ? 0 : std::min(count, size_ - offset);
-  std::vector<char> bytes(count + 1, '\0');
+  std::vector<char> bytes;
+  reserve_advised(bytes, count + 1);  // huge pages: faults cost more than the copy
+  bytes.resize(count + 1, '\0');
   read_into(offset, count, bytes.data());
   return bytes;
 }

@@ -475,6 +475,27 @@ class Parser {
   std::int64_t line_ = 1;
 };
 
+// What a reader of the data lines needs from the banner and the size line, and where the data
+// starts (the parser just past the size line).
+detail::MatrixMarketLayout layout_of(const Header& header, const Sizes& sizes,
+                                     const Parser& parser) {
+  detail::MatrixMarketLayout layout;
+  layout.rows = sizes.rows;
+  layout.entries = sizes.entries;
+  layout.mirror = header.symmetry != Symmetry::General;
+  layout.skew = header.symmetry == Symmetry::SkewSymmetric;
+  layout.pattern = header.field == Field::Pattern;
+  layout.integer = header.field == Field::Integer;
+  layout.data_offset = parser.offset();
+  layout.data_line = parser.line();
+  layout.size_line = sizes.line;
+  return layout;
+}
+
+Field field_of(const detail::MatrixMarketLayout& layout) {
+  return layout.pattern ? Field::Pattern : layout.integer ? Field::Integer : Field::Real;
+}
+
 // Room for the announced entries, but never more than the bytes left could hold, so a size line
 // announcing absurdly many entries fails as truncated data rather than as bad_alloc.
 std::size_t reserve_for(std::int64_t announced, std::size_t bytes_left, std::size_t min_line) {
@@ -509,12 +530,7 @@ CoordinateEntries parse_coordinate_file(const std::string& path, int block_size,
   const Sizes& sizes = coo.sizes;
   detail::check_rows_divisible(path, sizes.line, sizes.rows, block_size);
 
-  detail::MatrixMarketLayout layout;
-  layout.rows = sizes.rows;
-  layout.entries = sizes.entries;
-  layout.skew = header.symmetry == Symmetry::SkewSymmetric;
-  layout.pattern = header.field == Field::Pattern;
-  layout.integer = header.field == Field::Integer;
+  const detail::MatrixMarketLayout layout = layout_of(header, sizes, parser);
   if (detail::parse_entries_in_chunks(path, layout, buffer.data.get() + parser.offset(),
                                       parser.bytes_left(), parser.line(), chunk_bytes, coo.rows,
                                       coo.columns, coo.values))
@@ -701,17 +717,7 @@ std::optional<MatrixMarketLayout> parse_matrix_market_layout(const std::string& 
   Parser parser(path, prefix, size, 1);
   const Header header = parser.parse_banner(Target::SparseMatrix);
   const Sizes sizes = parser.parse_size_line(header, Target::SparseMatrix);
-  MatrixMarketLayout layout;
-  layout.rows = sizes.rows;
-  layout.entries = sizes.entries;
-  layout.mirror = header.symmetry != Symmetry::General;
-  layout.skew = header.symmetry == Symmetry::SkewSymmetric;
-  layout.pattern = header.field == Field::Pattern;
-  layout.integer = header.field == Field::Integer;
-  layout.data_offset = parser.offset();
-  layout.data_line = parser.line();
-  layout.size_line = sizes.line;
-  return layout;
+  return layout_of(header, sizes, parser);
 }
 
 MatrixMarketEntries parse_matrix_market_entries(const std::string& path,
@@ -719,9 +725,7 @@ MatrixMarketEntries parse_matrix_market_entries(const std::string& path,
                                                 std::size_t size, std::int64_t first_line,
                                                 std::int64_t at_most) {
   Parser parser(path, text, size, first_line);
-  const Field field = layout.pattern   ? Field::Pattern
-                      : layout.integer ? Field::Integer
-                                       : Field::Real;
+  const Field field = field_of(layout);
   MatrixMarketEntries entries;
   std::int64_t k = 0;
   for (; k < at_most; ++k) {
@@ -755,9 +759,7 @@ bool parse_matrix_market_entries_into(const std::string& path, const MatrixMarke
                                       std::int64_t count, Ordinal* rows, Ordinal* columns,
                                       Scalar* values) {
   Parser parser(path, text, size, first_line);
-  const Field field = layout.pattern   ? Field::Pattern
-                      : layout.integer ? Field::Integer
-                                       : Field::Real;
+  const Field field = field_of(layout);
   for (std::int64_t k = 0; k < count; ++k) {
     if (!parser.skip_to_data()) return false;
     const auto [i, j, v] = parser.parse_entry(layout.rows, layout.rows, field, layout.skew);

@@ -4,8 +4,10 @@
 # precision, Dirichlet rows as DOLFINx leaves them (identity rows, explicit zeros kept).
 # Systems: 3-D P1 elasticity in 3x3-blocked dof order (nu 0.3, 0.49), P2 Poisson with a
 # coefficient jump of 1e3, P1 SUPG advection-diffusion in a recirculating flow at high Peclet
-# number. Needs DOLFINx (Debian: python3-dolfinx; run it with /usr/bin/python3). Also writes
-# OUT/systems.json, the list the benchmark and the tests read.
+# number. With --set hard instead (issue 36's hard set, beside the generated reservoir): P1
+# indefinite Helmholtz, where ILU(0) stagnates, and Taylor-Hood P2-P1 Stokes, a saddle point with a
+# zero pressure block. Needs DOLFINx (Debian: python3-dolfinx; run it with /usr/bin/python3). Also
+# writes OUT/systems.json, the list the benchmark and the tests read.
 import argparse
 import json
 import os
@@ -21,8 +23,10 @@ from petsc4py import PETSc
 
 # Cells per direction. small: a few thousand rows (CI); large: 50K-150K rows (benchmarks).
 SIZES = {
-    "small": {"elasticity": (16, 8, 8), "poisson_p2": 7, "supg": 15},
-    "large": {"elasticity": (48, 24, 24), "poisson_p2": 24, "supg": 47},
+    "small": {"elasticity": (16, 8, 8), "poisson_p2": 7, "supg": 15, "stokes": (8, 4, 4),
+              "helmholtz": (64, 20.0)},
+    "large": {"elasticity": (48, 24, 24), "poisson_p2": 24, "supg": 47, "stokes": (24, 12, 12),
+              "helmholtz": (300, 40.0)},
 }
 
 
@@ -93,6 +97,47 @@ def supg_advection_diffusion(n):
     return a, L, [fem.dirichletbc(PETSc.ScalarType(0.0), walls, V)]
 
 
+def stokes_channel(cells):
+    """Taylor-Hood P2-P1 Stokes flow in the channel [0, 2] x [0, 1]^2: parabolic inflow at x = 0,
+    no-slip walls, do-nothing outflow at x = 2 (which fixes the pressure's constant). The pressure
+    block is zero; dofs in DOLFINx's mixed-space order."""
+    domain = box(cells, (2.0, 1.0, 1.0))
+    velocity = ufl.VectorElement("Lagrange", domain.ufl_cell(), 2)
+    pressure = ufl.FiniteElement("Lagrange", domain.ufl_cell(), 1)
+    W = fem.FunctionSpace(domain, ufl.MixedElement([velocity, pressure]))
+    (u, p), (v, q) = ufl.TrialFunctions(W), ufl.TestFunctions(W)
+    a = (ufl.inner(ufl.grad(u), ufl.grad(v)) - p * ufl.div(v) - q * ufl.div(u)) * ufl.dx
+    L = ufl.inner(fem.Constant(domain, np.zeros(3)), v) * ufl.dx
+    V, _ = W.sub(0).collapse()
+    inflow, still = fem.Function(V), fem.Function(V)
+    inflow.interpolate(lambda x: np.stack((16 * x[1] * (1 - x[1]) * x[2] * (1 - x[2]),
+                                           0 * x[0], 0 * x[0])))
+    fdim = domain.topology.dim - 1
+
+    def velocity_dofs(where):
+        facets = mesh.locate_entities_boundary(domain, fdim, where)
+        return fem.locate_dofs_topological((W.sub(0), V), fdim, facets)
+
+    on_wall = lambda x: (np.isclose(x[1], 0.0) | np.isclose(x[1], 1.0) | np.isclose(x[2], 0.0)
+                         | np.isclose(x[2], 1.0))
+    return a, L, [fem.dirichletbc(inflow, velocity_dofs(lambda x: np.isclose(x[0], 0.0)), W.sub(0)),
+                  fem.dirichletbc(still, velocity_dofs(on_wall), W.sub(0))]
+
+
+def helmholtz_indefinite(n, k):
+    """-lap u - k^2 u = f on the unit square, P1 on n x n cells, u = 0 on the boundary, f a
+    Gaussian source: indefinite (k^2 lies among the Laplacian's eigenvalues, k / (2 pi) waves
+    across), so ILU(0) meets pivots of both signs and its GMRES stagnates."""
+    domain = mesh.create_unit_square(MPI.COMM_SELF, n, n)
+    V = fem.FunctionSpace(domain, ("Lagrange", 1))
+    u, v = ufl.TrialFunction(V), ufl.TestFunction(V)
+    x = ufl.SpatialCoordinate(domain)
+    f = ufl.exp(-100 * ((x[0] - 0.3) ** 2 + (x[1] - 0.6) ** 2))
+    a = (ufl.inner(ufl.grad(u), ufl.grad(v)) - k * k * u * v) * ufl.dx
+    walls = boundary_dofs(V, domain, lambda x: np.full(x.shape[1], True))
+    return a, f * v * ufl.dx, [fem.dirichletbc(PETSc.ScalarType(0.0), walls, V)]
+
+
 def assemble(a, L, bcs):
     """The usual DOLFINx linear-problem assembly: rows and columns of Dirichlet dofs zeroed,
     1 on their diagonal, the lifted right-hand side holding the boundary values."""
@@ -132,17 +177,22 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--size", choices=SIZES, default="small")
     parser.add_argument("--out", required=True, help="folder for the .mtx files")
+    parser.add_argument("--set", choices=("peer", "hard"), default="peer",
+                        help="peer: issue 31's set (PETSc comparisons); hard: issue 36's")
     args = parser.parse_args()
     if MPI.COMM_WORLD.size != 1:
         sys.exit("assemble_fem_systems.py: run on one process")
     os.makedirs(args.out, exist_ok=True)
     size = SIZES[args.size]
-    problems = [
+    problems = {"peer": [
         ("elasticity_nu030", True, 3, lambda: elasticity(size["elasticity"], 0.3)),
         ("elasticity_nu049", True, 3, lambda: elasticity(size["elasticity"], 0.49)),
         ("poisson_p2_jumps", True, 1, lambda: poisson_p2_jumps(size["poisson_p2"])),
         ("supg_advdiff", False, 1, lambda: supg_advection_diffusion(size["supg"])),
-    ]
+    ], "hard": [
+        ("helmholtz_indefinite", False, 1, lambda: helmholtz_indefinite(*size["helmholtz"])),
+        ("stokes_taylor_hood", False, 1, lambda: stokes_channel(size["stokes"])),
+    ]}[args.set]
     manifest = []
     for name, spd, block_size, problem in problems:
         start = time.perf_counter()

@@ -3,7 +3,8 @@
 # where PETSc's method (--petsc KSP+PC, its defaults) converges, fgdd-solve with the given options
 # must converge too: exit code 0 and ||b - A x|| / ||b|| <= 1e-8 recomputed here from the written
 # x; with --max-ratio R also in at most R times PETSc's iterations. Exits 77 (CTest: skipped)
-# when PETSc does not converge, since then there is nothing to match.
+# when PETSc does not converge, since then there is nothing to match. --petsc none: no peer, fgdd
+# must converge (issue 36's hard set, where PETSc's ILU(0) is not the bar).
 # usage: check_fem_system.py --fgdd-solve EXE --systems DIR --system NAME --petsc bcgs+ilu
 #                            [--max-ratio 1.3] -- [fgdd-solve options]
 import argparse
@@ -36,23 +37,28 @@ def main():
     parser.add_argument("--fgdd-solve", required=True)
     parser.add_argument("--systems", required=True)
     parser.add_argument("--system", required=True)
-    parser.add_argument("--petsc", required=True, help="KSP+PC, e.g. bcgs+ilu, cg+icc, cg+jacobi")
+    parser.add_argument("--petsc", required=True,
+                        help="KSP+PC, e.g. bcgs+ilu, cg+icc, cg+jacobi; none: fgdd alone")
     parser.add_argument("--max-ratio", type=float)
     parser.add_argument("fgdd_args", nargs="*")
     args = parser.parse_args()
     with open(os.path.join(args.systems, "systems.json")) as f:
         system = next(s for s in json.load(f) if s["name"] == args.system)
 
-    comm = petsc_peer.PETSc.COMM_WORLD
-    A_petsc, b_petsc = petsc_peer.petsc_system(system["matrix"], system["rhs"],
-                                               system["block_size"], comm)
-    ksp_type, pc_type = args.petsc.split("+")
-    peer = petsc_peer.solve(A_petsc, b_petsc, ksp_type, pc_type, comm, TOL, 10000)
-    print(f"PETSc {args.petsc}: {peer['iterations']} iterations, converged {peer['converged']} "
-          f"(reason {peer['reason']}), true relative residual {peer['relative_true_residual']:.3e}")
-    if not peer["converged"]:
-        print("PETSc does not converge on this system: nothing to match (skipped)")
-        return 77
+    if args.petsc == "none" and args.max_ratio:
+        parser.error("--max-ratio needs a PETSc method to compare with")
+    if args.petsc != "none":
+        comm = petsc_peer.PETSc.COMM_WORLD
+        A_petsc, b_petsc = petsc_peer.petsc_system(system["matrix"], system["rhs"],
+                                                   system["block_size"], comm)
+        ksp_type, pc_type = args.petsc.split("+")
+        peer = petsc_peer.solve(A_petsc, b_petsc, ksp_type, pc_type, comm, TOL, 10000)
+        print(f"PETSc {args.petsc}: {peer['iterations']} iterations, converged "
+              f"{peer['converged']} (reason {peer['reason']}), true relative residual "
+              f"{peer['relative_true_residual']:.3e}")
+        if not peer["converged"]:
+            print("PETSc does not converge on this system: nothing to match (skipped)")
+            return 77
 
     with tempfile.TemporaryDirectory() as tmp:
         solution, summary = os.path.join(tmp, "x.mtx"), os.path.join(tmp, "summary.json")
@@ -62,7 +68,8 @@ def main():
         print(" ".join(command + args.fgdd_args))
         print(proc.stdout + proc.stderr)
         if proc.returncode != 0:
-            print(f"FAIL: fgdd-solve exited with {proc.returncode}, PETSc converged")
+            peer_note = ", PETSc converged" if args.petsc != "none" else ""
+            print(f"FAIL: fgdd-solve exited with {proc.returncode}{peer_note}")
             return 1
         with open(summary) as f:
             iterations = json.load(f)["iterations"]

@@ -399,37 +399,6 @@ TEST_CASE("global trsv: apply and solves meet the backward-error bound; Ildu0 an
   CHECK(difference <= allowed);
 }
 
-TEST_CASE("global trsv: merged runs of small levels give ThreadPerRow's bits", "[global]") {
-  // Merged sends each run of consecutive small levels to one team; large levels keep a launch
-  // each. lap7 in its grid order has levels of 1 to about 0.75·n² rows: n = 12 mixes both kinds
-  // on CPU backends (at least 64 rows join a run), n = 40 on GPUs (a team's rows: 512).
-  const std::string name =
-      GENERATE("gen:lap7:12", "gen:lap7:40", "gen:bsr3:5", "csr-131", "one-row", "diagonal-7");
-  const IluForm form = GENERATE(IluForm::Ildu0, IluForm::Ilu0);
-  CAPTURE(name, int(form));
-  const SparseMatrix A = make_case(name).A;
-  const Offset n = A.num_rows();
-  const GlobalIlu0 ilu = factor(A, form);
-  const GlobalTrsv merged(ExecSpace(), ilu, GlobalRowKernel::Merged);
-  const GlobalTrsv per_level(ExecSpace(), ilu, GlobalRowKernel::ThreadPerRow);
-  if (name == "gen:lap7:40") {
-    const GlobalLevels& lower = merged.levels(Triangle::Lower);
-    CHECK(lower.max_level_rows > 1024);
-    CHECK(lower.host_level_ptr[1] - lower.host_level_ptr[0] == 1);
-  }
-  const Vector r = reference::to_device(reference::random_vector(n, 8u));
-  Vector z_merged("z_merged", n), z_per_level("z_per_level", n);
-  merged.apply(ExecSpace(), r, z_merged);
-  per_level.apply(ExecSpace(), r, z_per_level);
-  CHECK(reference::to_host(z_merged) == reference::to_host(z_per_level));
-  for (const Triangle t : {Triangle::Lower, Triangle::Upper})
-    for (const Diagonal d : {Diagonal::Unit, Diagonal::Pivots}) {
-      merged.solve(ExecSpace(), t, d, r, z_merged);
-      per_level.solve(ExecSpace(), t, d, r, z_per_level);
-      CHECK(reference::to_host(z_merged) == reference::to_host(z_per_level));
-    }
-}
-
 TEST_CASE("global ILU0: numeric refactor equals a fresh factorization; levels are reused",
           "[global]") {
   const int b = GENERATE(1, 2, 3);

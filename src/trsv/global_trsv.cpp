@@ -98,6 +98,25 @@ struct GlobalSolveRow {
     }
     store(acc, i);
   }
+
+  // Scalar rows shared by `lanes` threads: lane `lane`'s share of Σ_j T_ij x_j, every lanes-th
+  // entry from its own (consecutive lanes read consecutive entries).
+  KOKKOS_INLINE_FUNCTION Scalar strided_dot(Ordinal i, int lane, int lanes) const {
+    Scalar sum = 0;
+    for (Offset k = deps_begin(i) + lane; k < deps_end(i); k += lanes)
+      sum += data.values(k) * data.x(data.col_ind(k));
+    return sum;
+  }
+
+  // x_i from the lanes' shares of scalar row i, added in lane order.
+  KOKKOS_INLINE_FUNCTION void finish(Ordinal i, const Scalar* shares, int lanes) const {
+    Scalar sum = 0;
+    for (int lane = 0; lane < lanes; ++lane) sum += shares[lane];
+    Scalar acc[width];
+    load_rhs(acc, i);
+    acc[0] -= sum;
+    store(acc, i);
+  }
 };
 
 // One level of a sweep, vertex-centric, a row per thread (RangePolicy over the level's
@@ -112,30 +131,51 @@ struct GlobalSolveThreadKernel {
   }
 };
 
-// A run of consecutive levels [first_level, end_level) in one team (GlobalRowKernel::Merged): a
-// row per team thread as in GlobalSolveThreadKernel, a team barrier between levels, since a
-// level's rows read x that the team's earlier levels wrote.
+// A run of consecutive levels [first_level, end_level) in one team (GlobalRowKernel::Merged), a
+// team barrier between levels, since a level's rows read x that the team's earlier levels wrote.
+// A level whose rows get one lane (merged_row_lanes) is solved as in GlobalSolveThreadKernel, a
+// row per thread; otherwise each scalar row's lanes leave their shares in scratch and, after a
+// barrier, one thread per row adds them in lane order. The lanes follow from the level's size
+// alone, and a team of fewer threads than merged_team_rows loops over the shares, so every
+// backend adds in the same order.
 template <int B>
 struct GlobalSolveMergedKernel {
   using Member = Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Shares = Kokkos::View<Scalar*, ExecSpace::scratch_memory_space,
+                              Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
   GlobalSolveRow<B> row;
   Kokkos::View<Ordinal*, DeviceType> level_ptr;
   Ordinal first_level = 0;
   Ordinal end_level = 0;
 
+  static std::size_t scratch_bytes() { return Shares::shmem_size(merged_team_rows); }
+
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const GlobalSolveData& data = row.data;
+    const Shares shares(team.team_scratch(0), merged_team_rows);
     for (Ordinal l = first_level; l < end_level; ++l) {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, level_ptr(l), level_ptr(l + 1)),
-                           [&](const Ordinal p) { row.solve(row.data.level_rows(p)); });
+      const Ordinal begin = level_ptr(l);
+      const Ordinal end = level_ptr(l + 1);
+      const int lanes = merged_row_lanes(end - begin);
+      if (B != 1 || lanes == 1) {
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end),
+                             [&](const Ordinal p) { row.solve(data.level_rows(p)); });
+      } else {
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 0, (end - begin) * lanes),
+                             [&](const Ordinal t) {
+                               shares(t) = row.strided_dot(data.level_rows(begin + t / lanes),
+                                                           t % lanes, lanes);
+                             });
+        team.team_barrier();
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end), [&](const Ordinal p) {
+          row.finish(data.level_rows(p), &shares((p - begin) * lanes), lanes);
+        });
+      }
       team.team_barrier();
     }
   }
 };
-
-// A level with at most this many rows joins a merged run even where a team holds fewer threads
-// (CPU backends), so that every backend's tests run levels of many rows in one team.
-inline constexpr Ordinal merged_level_rows_at_least = 64;
 
 // The same level with a row per team thread whose vector lanes reduce the row's products, one
 // scalar component at a time (long rows).
@@ -259,22 +299,26 @@ void launch_global_sweep(const ExecSpace& space, const GlobalSolveData& data,
     for (Ordinal l = 0; l < levels.num_levels; ++l) launch_level(l);
     return;
   }
-  // 512 threads: of 128 to 1,024 the fastest on an H200 (docs/PERFORMANCE.md, "Runs of small
-  // levels in one launch"); a level of a team's rows or fewer joins a run.
+  // A level of a team's rows or fewer joins a run.
   GlobalSolveMergedKernel<B> merged{GlobalSolveRow<B>{data}, levels.level_ptr, 0, 0};
-  const int team_size = team_size_within(space, merged, 1, 512);
-  const Ordinal small = std::max(Ordinal(team_size), merged_level_rows_at_least);
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  Policy probe(space, 1, 1);
+  probe.set_scratch_size(0, Kokkos::PerTeam(merged.scratch_bytes()));
+  const int team_size = std::max(
+      1, std::min(int(merged_team_rows), probe.team_size_max(merged, Kokkos::ParallelForTag())));
   for (Ordinal l = 0; l < levels.num_levels;) {
     Ordinal end = l;
-    while (end < levels.num_levels && level_ptr[end + 1] - level_ptr[end] <= small) ++end;
-    if (end - l < 2) {  // a large level, or a small one alone: a launch of its own
+    while (end < levels.num_levels && level_ptr[end + 1] - level_ptr[end] <= merged_team_rows)
+      ++end;
+    if (end == l) {  // a large level: a launch of its own
       launch_level(l++);
       continue;
     }
     merged.first_level = l;
     merged.end_level = end;
-    Kokkos::parallel_for("fgdd::trsv::global_levels_merged",
-                         Kokkos::TeamPolicy<ExecSpace>(space, 1, team_size), merged);
+    Policy policy(space, 1, team_size);
+    policy.set_scratch_size(0, Kokkos::PerTeam(merged.scratch_bytes()));
+    Kokkos::parallel_for("fgdd::trsv::global_levels_merged", policy, merged);
     l = end;
   }
 }
@@ -381,18 +425,8 @@ void GlobalTrsv::solve(const ExecSpace& space, Triangle triangle, Diagonal diago
                                              diagonal == Diagonal::Pivots};
     return detail::row_order_sweep(space, f, split(space), whole_range_, steps, r, x);
   }
-  detail::GlobalSolveData data{f.factors().row_map(),
-                               f.factors().col_ind(),
-                               f.factors().values(),
-                               f.diag_position(),
-                               f.inv_diag(),
-                               levels(triangle).rows,
-                               r,
-                               x,
-                               lower,
-                               false,
-                               diagonal == Diagonal::Pivots,
-                               f.factors().block_size()};
+  detail::GlobalSolveData data = sweep_data(triangle, r, x);
+  data.scale_result = diagonal == Diagonal::Pivots;
   detail::global_sweep(space, data, levels(triangle), row_kernel(triangle),
                        lower ? lower_lanes_ : upper_lanes_, sync_free_);
 }
@@ -411,27 +445,31 @@ void GlobalTrsv::apply(const ExecSpace& space, ConstVector r, Vector z) const {
     return detail::row_order_sweep(space, f, split(space), whole_range_, steps, r, z);
   }
   // L y = r (unit lower) into z.
-  detail::GlobalSolveData data{f.factors().row_map(),
-                               f.factors().col_ind(),
-                               f.factors().values(),
-                               f.diag_position(),
-                               f.inv_diag(),
-                               lower_.rows,
-                               r,
-                               z,
-                               true,
-                               false,
-                               false,
-                               f.factors().block_size()};
+  detail::GlobalSolveData data = sweep_data(Triangle::Lower, r, z);
   detail::global_sweep(space, data, lower_, lower_kernel_, lower_lanes_, sync_free_);
   // In place on z. Ildu0: z_i = D_i⁻¹ y_i − Σ U_ik z_k with U unit; Ilu0: z_i = D_i⁻¹ (y_i −
   // Σ U_ik z_k) with U holding the pivots.
-  data.level_rows = upper_.rows;
-  data.r = z;
-  data.lower = false;
+  data = sweep_data(Triangle::Upper, z, z);
   data.scale_rhs = ildu;
   data.scale_result = !ildu;
   detail::global_sweep(space, data, upper_, upper_kernel_, upper_lanes_, sync_free_);
+}
+
+detail::GlobalSolveData GlobalTrsv::sweep_data(Triangle triangle, ConstVector r, Vector x) const {
+  const GlobalFactors& f = factorization_;
+  const bool lower = triangle == Triangle::Lower;
+  detail::GlobalSolveData data;
+  data.row_map = f.factors().row_map();
+  data.col_ind = f.factors().col_ind();
+  data.values = f.factors().values();
+  data.diag = f.diag_position();
+  data.inv_diag = f.inv_diag();
+  data.level_rows = lower ? lower_.rows : upper_.rows;
+  data.r = r;
+  data.x = x;
+  data.lower = lower;
+  data.runtime_b = f.factors().block_size();
+  return data;
 }
 
 const SplitTriangles& GlobalTrsv::split(const ExecSpace& space) const {

@@ -21,9 +21,10 @@ enum class GlobalRowKernel {
   Auto,          // RowOrder on CPU backends; on GPUs LanesPerRow when a row holds 16 or more
                  // strictly triangular blocks on average in the triangle solved, else Merged
   ThreadPerRow,  // one thread per row, the row's blocks in column order
-  Merged,        // ThreadPerRow, but each run of consecutive levels of at most a team's rows
-                 // goes to one team in one launch, a team barrier between its levels (a launch
-                 // costs more than a small level's work); the same bits as ThreadPerRow
+  Merged,        // each run of consecutive levels of at most 512 rows goes to one team in one
+                 // launch, a team barrier between its levels (a launch costs more than a small
+                 // level's work); a row gets as many lanes as the level leaves it (up to 32, the
+                 // shares added in lane order), and larger levels are launched as ThreadPerRow's
   LanesPerRow,   // one team thread per row, its vector lanes over the row's blocks (long rows)
   SyncFree,      // no levels: one launch, rows wait on done flags of the rows they read
                  // (ilupack-gpu-data-parallel.txt §6); teams take rows in dependency order
@@ -41,6 +42,21 @@ inline const auto global_kernel_names =
                                                        {GlobalRowKernel::RowOrder, "row_order"}});
 
 namespace detail {
+// Threads of a Merged team, and the most rows a level of a merged run holds: of 128 to 1,024 the
+// fastest on an H200 (docs/PERFORMANCE.md, "Runs of small levels in one launch"). Backends whose
+// teams hold fewer threads loop, so that the lanes below are the same on every backend.
+inline constexpr Ordinal merged_team_rows = 512;
+
+// The vector lanes each scalar row of a merged level of level_rows rows gets: a power of two, as
+// many as the team's threads leave per row, at most 32 (block rows: 1).
+constexpr int merged_row_lanes(Ordinal level_rows) {
+  int lanes = 1;
+  while (lanes < 32 && 2 * lanes * level_rows <= merged_team_rows) lanes *= 2;
+  return lanes;
+}
+
+struct GlobalSolveData;  // what one sweep reads and writes (global_trsv.cpp)
+
 // Done flags and the ticket counter of the synchronization-free sweeps; a sweep bumps epoch
 // instead of clearing the flags.
 struct SyncFreeState {
@@ -101,6 +117,8 @@ class GlobalTrsv {
   GlobalRowKernel upper_kernel_ = GlobalRowKernel::ThreadPerRow;
   int lower_lanes_ = 1;  // vector lanes per row for LanesPerRow
   int upper_lanes_ = 1;
+  // What a sweep of the triangle reads (no diagonal scaling yet), from r into x.
+  detail::GlobalSolveData sweep_data(Triangle triangle, ConstVector r = {}, Vector x = {}) const;
   detail::SyncFreeState sync_free_;  // allocated for GlobalRowKernel::SyncFree only
   // RowOrder: the factors' triangles, refreshed when the factorization's numeric_count moves,
   // and the one "subdomain" [0, n) the row-order kernel sweeps.

@@ -49,7 +49,7 @@ inline constexpr Ordinal merged_team_rows = 512;
 
 // The vector lanes each scalar row of a merged level of level_rows rows gets: a power of two, as
 // many as the team's threads leave per row, at most 32 (block rows: 1).
-constexpr int merged_row_lanes(Ordinal level_rows) {
+KOKKOS_INLINE_FUNCTION constexpr int merged_row_lanes(Ordinal level_rows) {
   int lanes = 1;
   while (lanes < 32 && 2 * lanes * level_rows <= merged_team_rows) lanes *= 2;
   return lanes;

@@ -118,7 +118,7 @@ class GlobalTrsv {
   int lower_lanes_ = 1;  // vector lanes per row for LanesPerRow
   int upper_lanes_ = 1;
   // What a sweep of the triangle reads (no diagonal scaling yet), from r into x.
-  detail::GlobalSolveData sweep_data(Triangle triangle, ConstVector r = {}, Vector x = {}) const;
+  detail::GlobalSolveData sweep_data(Triangle triangle, ConstVector r, Vector x) const;
   detail::SyncFreeState sync_free_;  // allocated for GlobalRowKernel::SyncFree only
   // RowOrder: the factors' triangles, refreshed when the factorization's numeric_count moves,
   // and the one "subdomain" [0, n) the row-order kernel sweeps.

@@ -1,6 +1,7 @@
 // GlobalRowKernel::Merged against a serial sweep in its documented order: runs of small levels in
-// one team, a row of a small level shared by merged_row_lanes lanes whose shares are added in
-// lane order, one-lane rows and large levels as ThreadPerRow adds them. The same bits on host
+// one team, a row of a small level shared by merged_row_lanes lanes (capped by the triangle's
+// average row) whose shares are added in lane order, one-lane rows and large levels as
+// ThreadPerRow adds them. The same bits on host
 // backends (no fused multiply-add), the same bits run to run everywhere, ThreadPerRow's bits for
 // block rows; the backward-error bound of every kernel is in test_global_ilu0.cpp.
 #include "catch_compat.hpp"
@@ -19,9 +20,13 @@ using namespace fgdd;
 namespace {
 
 SparseMatrix make_case(const std::string& name) {
-  // Rows of 40 entries in levels of a few rows: up to 32 lanes a row.
+  // Rows of 40 entries in levels of a few rows: lanes capped by the average row.
   if (name == "csr-200-long-rows")
     return make_matrix(reference::random_matrix(200, 1, 40, 17u));
+  // Nearly dense rows (900 random columns of 300: about 140 entries a triangle row), a level a
+  // row: 32 lanes.
+  if (name == "csr-300-dense-rows")
+    return make_matrix(reference::random_matrix(300, 1, 900, 19u));
   if (name == "csr-131") return make_matrix(reference::random_matrix(131, 1, 3, 7u));
   if (name == "one-row") return make_matrix(reference::random_matrix(1, 1, 2, 15u));
   if (name == "bsr3-33") return make_matrix(reference::random_matrix(33, 3, 5, 13u));
@@ -67,6 +72,7 @@ std::vector<double> merged_order_sweep(const reference::HostBlockCsr& F,
   const bool lower = sweep.triangle == Triangle::Lower;
   const auto rows = reference::host_vector(levels.rows);
   const auto& ptr = levels.host_level_ptr;
+  const int cap = detail::merged_lanes_cap(levels.num_dependencies, Ordinal(r.size()));
   std::vector<double> x(r.size(), 0.0);
   const auto range = [&](Ordinal i, Offset& begin, Offset& end) {
     const Offset diag = std::find(F.col_ind.begin() + F.row_map[i],
@@ -77,7 +83,7 @@ std::vector<double> merged_order_sweep(const reference::HostBlockCsr& F,
   };
   for (Ordinal l = 0; l < levels.num_levels; ++l) {
     const Ordinal count = ptr[l + 1] - ptr[l];
-    const int lanes = count <= detail::merged_team_rows ? detail::merged_row_lanes(count) : 1;
+    const int lanes = count <= detail::merged_team_rows ? detail::merged_row_lanes(count, cap) : 1;
     most_lanes = std::max(most_lanes, lanes);
     for (Ordinal p = ptr[l]; p < ptr[l + 1]; ++p) {
       const Ordinal i = rows[p];
@@ -107,7 +113,8 @@ TEST_CASE("global trsv: merged runs share rows among lanes in a fixed order", "[
   // lap7 in its grid order has levels of 1 to about 0.75·n² rows: n = 40 mixes runs of small
   // levels with levels of more than 512 rows (a launch each).
   const std::string name =
-      GENERATE("gen:lap7:12", "gen:lap7:40", "csr-131", "csr-200-long-rows", "one-row");
+      GENERATE("gen:lap7:12", "gen:lap7:40", "csr-131", "csr-200-long-rows", "csr-300-dense-rows",
+               "one-row");
   const IluForm form = GENERATE(IluForm::Ildu0, IluForm::Ilu0);
   CAPTURE(name, int(form));
   const SparseMatrix A = make_case(name);
@@ -143,9 +150,18 @@ TEST_CASE("global trsv: merged runs share rows among lanes in a fixed order", "[
       merged.solve(ExecSpace(), t, d, r_device, z);
       if (same_arithmetic_as_host()) CHECK(reference::to_host(z) == x);
     }
-  // The shared rows were exercised: up to 32 lanes where rows are long and levels narrow.
-  if (name == "csr-200-long-rows") CHECK(most_lanes == 32);
-  if (name == "gen:lap7:40") CHECK(most_lanes > 1);
+  // The shared rows were exercised: 32 lanes where rows are nearly dense and levels narrow, a
+  // few where rows are long.
+  if (name == "csr-300-dense-rows") CHECK(most_lanes == 32);
+  if (name == "csr-200-long-rows") CHECK(most_lanes > 1);
+  // Short rows keep one lane: ThreadPerRow's bits on every backend.
+  if (name.rfind("gen:lap7", 0) == 0 || name == "csr-131") {
+    CHECK(most_lanes == 1);
+    const GlobalTrsv per_level(ExecSpace(), ilu, GlobalRowKernel::ThreadPerRow);
+    Vector z_per_level("z_per_level", n);
+    per_level.apply(ExecSpace(), r_device, z_per_level);
+    CHECK(reference::to_host(z_per_level) == z_first);
+  }
 }
 
 TEST_CASE("global trsv: merged block rows give ThreadPerRow's bits", "[global]") {

@@ -135,9 +135,9 @@ struct GlobalSolveThreadKernel {
 // team barrier between levels, since a level's rows read x that the team's earlier levels wrote.
 // A level whose rows get one lane (merged_row_lanes) is solved as in GlobalSolveThreadKernel, a
 // row per thread; otherwise each scalar row's lanes leave their shares in scratch and, after a
-// barrier, one thread per row adds them in lane order. The lanes follow from the level's size
-// alone, and a team of fewer threads than merged_team_rows loops over the shares, so every
-// backend adds in the same order.
+// barrier, one thread per row adds them in lane order. The lanes follow from the level's size and
+// the triangle's average row (max_lanes) alone, and a team of fewer threads than merged_team_rows
+// loops over the shares, so every backend adds in the same order.
 template <int B>
 struct GlobalSolveMergedKernel {
   using Member = Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -148,6 +148,7 @@ struct GlobalSolveMergedKernel {
   Kokkos::View<Ordinal*, DeviceType> level_ptr;
   Ordinal first_level = 0;
   Ordinal end_level = 0;
+  int max_lanes = 1;  // merged_lanes_cap of the triangle
 
   static std::size_t scratch_bytes() { return Shares::shmem_size(merged_team_rows); }
 
@@ -157,7 +158,7 @@ struct GlobalSolveMergedKernel {
     for (Ordinal l = first_level; l < end_level; ++l) {
       const Ordinal begin = level_ptr(l);
       const Ordinal end = level_ptr(l + 1);
-      const int lanes = merged_row_lanes(end - begin);
+      const int lanes = merged_row_lanes(end - begin, max_lanes);
       if (B != 1 || lanes == 1) {
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end),
                              [&](const Ordinal p) { row.solve(data.level_rows(p)); });
@@ -300,7 +301,9 @@ void launch_global_sweep(const ExecSpace& space, const GlobalSolveData& data,
     return;
   }
   // A level of a team's rows or fewer joins a run.
-  GlobalSolveMergedKernel<B> merged{GlobalSolveRow<B>{data}, levels.level_ptr, 0, 0};
+  GlobalSolveMergedKernel<B> merged{GlobalSolveRow<B>{data}, levels.level_ptr, 0, 0,
+                                    merged_lanes_cap(levels.num_dependencies,
+                                                     level_ptr.empty() ? 0 : level_ptr.back())};
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   Policy probe(space, 1, 1);
   probe.set_scratch_size(0, Kokkos::PerTeam(merged.scratch_bytes()));

@@ -47,11 +47,29 @@ namespace detail {
 // teams hold fewer threads loop, so that the lanes below are the same on every backend.
 inline constexpr Ordinal merged_team_rows = 512;
 
+// A shared row's lane takes at least this many products on average: with fewer, its scratch
+// write and the extra barrier cost more than the lane saves (the global ILU(0) of a 7-point
+// stencil, about 3 a triangle row, keeps one lane). A tuning constant, overridable at build time.
+#ifndef FGDD_MERGED_ENTRIES_PER_LANE
+#define FGDD_MERGED_ENTRIES_PER_LANE 4
+#endif
+inline constexpr Offset merged_entries_per_lane = FGDD_MERGED_ENTRIES_PER_LANE;
+
+// The most lanes a scalar row of a merged level gets in a triangle of `dependencies` strictly
+// triangular entries over `rows` rows: a power of two, at most 32 and at most the average row's
+// entries over merged_entries_per_lane.
+constexpr int merged_lanes_cap(Offset dependencies, Ordinal rows) {
+  const Offset per_lane = rows > 0 ? dependencies / rows / merged_entries_per_lane : 0;
+  int cap = 1;
+  while (cap < 32 && Offset(2 * cap) <= per_lane) cap *= 2;
+  return cap;
+}
+
 // The vector lanes each scalar row of a merged level of level_rows rows gets: a power of two, as
-// many as the team's threads leave per row, at most 32 (block rows: 1).
-KOKKOS_INLINE_FUNCTION constexpr int merged_row_lanes(Ordinal level_rows) {
+// many as the team's threads leave per row, at most cap (merged_lanes_cap; block rows: 1).
+KOKKOS_INLINE_FUNCTION constexpr int merged_row_lanes(Ordinal level_rows, int cap) {
   int lanes = 1;
-  while (lanes < 32 && 2 * lanes * level_rows <= merged_team_rows) lanes *= 2;
+  while (lanes < cap && 2 * lanes * level_rows <= merged_team_rows) lanes *= 2;
   return lanes;
 }
 

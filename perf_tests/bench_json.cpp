@@ -1,7 +1,10 @@
 #include "bench_json.hpp"
 
+#include <algorithm>
+
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 
 namespace fgdd::bench {
 
@@ -45,7 +48,14 @@ std::string json_number(double value, NumberFormat format) {
   return text;
 }
 
+void JsonObject::claim(const std::string& key) {
+  if (std::find(keys_.begin(), keys_.end(), key) != keys_.end())
+    throw std::logic_error("JSON key \"" + key + "\" added twice");
+  keys_.push_back(key);
+}
+
 JsonObject& JsonObject::add_raw(std::string_view key, std::string_view json) {
+  claim(std::string(key));
   if (!fields_.empty()) fields_ += ',';
   fields_ += json_quoted(key);
   fields_ += ':';
@@ -70,6 +80,7 @@ JsonObject& JsonObject::add(std::string_view key, const JsonObject& object) {
 }
 
 JsonObject& JsonObject::append(const JsonObject& other) {
+  for (const std::string& key : other.keys_) claim(key);
   if (!fields_.empty() && !other.fields_.empty()) fields_ += ',';
   fields_ += other.fields_;
   return *this;

@@ -24,6 +24,7 @@ std::string json_quoted(std::string_view text);
 // value as a JSON number in format, or null when it is NaN or infinite.
 std::string json_number(double value, NumberFormat format = {});
 
+// A key added twice throws std::logic_error: readers keep one of the two values silently.
 class JsonObject {
  public:
   JsonObject& add(std::string_view key, std::string_view text);
@@ -64,7 +65,9 @@ class JsonObject {
 
  private:
   JsonObject& add_raw(std::string_view key, std::string_view json);
+  void claim(const std::string& key);  // records key; throws if it is already there
   std::string fields_;  // "key":value,"key":value
+  std::vector<std::string> keys_;
 };
 
 // object as one line on stdout, flushed: a long run's lines appear as they are measured.

@@ -136,7 +136,7 @@ int benchmark_main(int argc, char* argv[]) {
                                                                         : "dd";
       line.add(key + "_iterations", run.result.iterations)
           .add(key + "_status", to_string(run.result.status))
-          .add(key + "_setup_seconds", run.setup_seconds, fixed(4))
+          .add(key + "_solver_setup_seconds", run.setup_seconds, fixed(4))
           .add(key + "_solve_seconds", run.result.solve_seconds, fixed(4))
           .add(key + "_relative_true_residual", run.result.relative_true_residual);
     }

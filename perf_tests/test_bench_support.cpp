@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -175,4 +176,13 @@ TEST_CASE("JSON objects append the fields of another", "[perf_tests]") {
         "{\"benchmark\":\"subdomain_sweep\",\"partition_s\":0.250000}");
   CHECK(JsonObject(context).append(empty).str() == "{\"benchmark\":\"subdomain_sweep\"}");
   CHECK(JsonObject(empty).append(fields).str() == "{\"partition_s\":0.250000}");
+}
+
+TEST_CASE("JSON objects refuse a key added twice", "[perf_tests]") {
+  JsonObject line, more;
+  line.add("setup_seconds", 0.5);
+  more.add("setup_seconds", 0.25);
+  CHECK_THROWS_AS(JsonObject(line).add("setup_seconds", 1), std::logic_error);
+  CHECK_THROWS_AS(JsonObject(line).append(more), std::logic_error);
+  CHECK(JsonObject(line).add("apply_ms", 1).str() == "{\"setup_seconds\":0.5,\"apply_ms\":1}");
 }

@@ -47,11 +47,11 @@ namespace detail {
 // teams hold fewer threads loop, so that the lanes below are the same on every backend.
 inline constexpr Ordinal merged_team_rows = 512;
 
-// A shared row's lane takes at least this many products on average: with fewer, its scratch
-// write and the extra barrier cost more than the lane saves (the global ILU(0) of a 7-point
-// stencil, about 3 a triangle row, keeps one lane). A tuning constant, overridable at build time.
+// A shared row's lane takes at least this many products on average. On an H200 one product a
+// lane beat four by 13-32 % in the multilevel apply and left the global ILU(0) apply unchanged
+// (docs/PERFORMANCE.md, "Rows shared among lanes"). A tuning constant, overridable at build time.
 #ifndef FGDD_MERGED_ENTRIES_PER_LANE
-#define FGDD_MERGED_ENTRIES_PER_LANE 4
+#define FGDD_MERGED_ENTRIES_PER_LANE 1
 #endif
 inline constexpr Offset merged_entries_per_lane = FGDD_MERGED_ENTRIES_PER_LANE;
 

@@ -16,10 +16,14 @@ namespace fgdd::detail {
 
 struct CroutOptions {
   double drop_tolerance = 1e-2;  // τ: entries of L and U below τ / ‖row of L⁻¹ (U⁻¹)‖ dropped
-  double inverse_bound = 5;      // κ
-  double schur_drop = 1e-3;      // S_C entries below this times their row's largest dropped
-                                 // (the multilevel setup passes τ / 10)
-  bool accept_all = false;       // no deferral (the last level); tiny pivots are shifted
+  double inverse_bound = 5;         // κ
+  double schur_drop = 1e-3;         // S_C entries below this times their row's largest dropped
+                                    // (the multilevel setup passes τ / 10)
+  bool accept_all = false;          // no deferral (the last level); tiny pivots are shifted
+  int subtree_depth = -1;           // independent subtrees swept at once: -1 as many as the host's
+                                    // threads use, 0 none (the same bits either way)
+  Ordinal min_subtree_rows = 4096;  // smaller ones are swept by their parent: a submatrix copy
+                                    // and a sweep's setup cost about as much as sweeping them
 };
 
 struct CroutFactors {

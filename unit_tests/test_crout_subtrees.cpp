@@ -193,8 +193,8 @@ TEST_CASE("crout subtrees: every depth gives the bits of one sweep in order", "[
 TEST_CASE("crout subtrees: rows built in chunks join into one loop's arrays", "[mlilu]") {
   const Ordinal count = GENERATE(0, 1, 7, 1000);
   CAPTURE(count);
-  // Row r holds r % 5 entries at columns r, r + 3, ... with values from a per-chunk counter that
-  // restarts with every scratch: the values show each row was built once, in its chunk, alone.
+  // Row r holds r % 5 entries at columns r, r + 3, ..., its values passed through the chunk's
+  // scratch (the way the couplings use their accumulators).
   const auto make_row = [](Ordinal r, std::vector<double>& scratch, HostCsr& out) {
     scratch.assign(1, double(r));
     for (Ordinal k = 0; k < r % 5; ++k) out.push(r + 3 * k, scratch[0] + 0.25 * k);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <queue>
+#include <utility>
 
 namespace fgdd::detail {
 

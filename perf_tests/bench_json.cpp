@@ -1,7 +1,6 @@
 #include "bench_json.hpp"
 
 #include <algorithm>
-
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>

@@ -1,9 +1,11 @@
 // The multilevel ILU's Crout sweep over independent subtrees (crout_subtrees.hpp): the splits
 // share no entry, and the factors, couplings, Schur complement and shifts are the bits of one
-// sweep in order at every depth, with deferral, dropping and shifted pivots.
+// sweep in order at every depth, with deferral, dropping and shifted pivots; the coupling rows'
+// chunks and their pending positions.
 #include "catch_compat.hpp"
 #include "multilevel/crout_ildu.hpp"
 #include "multilevel/independent_subtrees.hpp"
+#include "multilevel/pending_positions.hpp"
 #include "multilevel/rows_in_chunks.hpp"
 
 #include <algorithm>
@@ -206,4 +208,37 @@ TEST_CASE("crout subtrees: rows built in chunks join into one loop's arrays", "[
   std::vector<double> one;
   for (Ordinal r = 0; r < count; ++r) make_row(r, one, expected);
   CHECK(same(detail::rows_in_chunks(count, count + 12, scratch, make_row), expected));
+}
+
+TEST_CASE("pending positions come out in ascending order as larger ones are added", "[mlilu]") {
+  // 10,000 positions span three summary words (4,096 positions each).
+  const Ordinal n = 10000;
+  std::mt19937 engine(5u);
+  std::uniform_int_distribution<Ordinal> any(0, n - 1);
+  detail::PendingPositions pending(n);
+  std::vector<char> expected(n, 0);
+  for (int k = 0; k < 300; ++k) {
+    const Ordinal i = any(engine);
+    pending.insert(i);
+    expected[i] = 1;
+  }
+  for (const Ordinal edge : {0, 63, 64, 4095, 4096, 8191, 8192, n - 1}) {
+    pending.insert(edge);
+    expected[edge] = 1;
+  }
+  std::vector<Ordinal> taken;
+  for (Ordinal p = pending.take_from(0); p >= 0; p = pending.take_from(p + 1)) {
+    taken.push_back(p);
+    // Fill past p, as an elimination adds it.
+    if (p + 3000 < n && p % 7 == 0) {
+      pending.insert(p + 3000);
+      expected[p + 3000] = 1;
+    }
+  }
+  std::vector<Ordinal> all;
+  for (Ordinal i = 0; i < n; ++i)
+    if (expected[i]) all.push_back(i);
+  CHECK(taken == all);
+  CHECK(pending.take_from(0) == -1);  // empty again
+  CHECK(pending.take_from(n) == -1);
 }

@@ -2,35 +2,40 @@
 
 #include "multilevel/crout_subtrees.hpp"
 #include "multilevel/crout_sweep.hpp"
+#include "multilevel/pending_positions.hpp"
 #include "multilevel/rows_in_chunks.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
-#include <queue>
 #include <utility>
 
 namespace fgdd::detail {
 
 namespace {
 
+// A row being eliminated: its values and the positions it has yet to eliminate.
+struct EliminationRow {
+  Accumulator t;
+  PendingPositions pending;
+  explicit EliminationRow(Ordinal n) : t(n), pending(n) {}
+};
+
 // Eliminates a row (or, with L and U swapped, a column) of A against the accepted pivots in
 // ascending order: t_p ← t_p / d_p, then t_j −= t_p d_p T_pj over the pivot's triangle row T_p
-// (row p of triangle: U_B, or L_B transposed). t holds the row's entries on B positions; the
-// result, dropped below drop, goes to out.
-void eliminate_against(Accumulator& t, const HostCsr& triangle, const std::vector<Scalar>& d,
+// (row p of triangle: U_B, or L_B transposed; its columns lie past p, so the fill comes later in
+// the order). row.t holds the row's entries on B positions; the result, dropped below drop, goes
+// to out.
+void eliminate_against(EliminationRow& row, const HostCsr& triangle, const std::vector<Scalar>& d,
                        double drop, HostCsr& out) {
-  std::priority_queue<Ordinal, std::vector<Ordinal>, std::greater<Ordinal>> order(
-      std::greater<Ordinal>(), std::vector<Ordinal>(t.touched.begin(), t.touched.end()));
-  while (!order.empty()) {
-    const Ordinal p = order.top();
-    order.pop();
+  Accumulator& t = row.t;
+  for (const Ordinal i : t.touched) row.pending.insert(i);
+  for (Ordinal p = row.pending.take_from(0); p >= 0; p = row.pending.take_from(p + 1)) {
     const Scalar factor = t.value[p] / d[p];
     if (!(std::fabs(factor) > drop)) continue;
     out.push(p, factor);
     const Scalar scaled = factor * d[p];
     for (Offset e = triangle.ptr[p]; e < triangle.ptr[p + 1]; ++e)
-      if (t.add(triangle.col[e], -scaled * triangle.val[e])) order.push(triangle.col[e]);
+      if (t.add(triangle.col[e], -scaled * triangle.val[e])) row.pending.insert(triangle.col[e]);
   }
   out.end_row();
   t.clear();
@@ -72,21 +77,21 @@ void leading_block(const CroutSweep& sweep, const std::vector<Ordinal>& position
 void couplings(const CroutSweep& sweep, const std::vector<Ordinal>& position, CroutFactors& out) {
   const Ordinal nb = Ordinal(out.accepted.size()), nc = Ordinal(out.deferred.size());
   const double tau = sweep.options.drop_tolerance;
-  const auto accumulator = [nb] { return Accumulator(std::max(nb, Ordinal(1))); };
+  const auto scratch = [nb] { return EliminationRow(std::max(nb, Ordinal(1))); };
   // Row r of C in M (A for L_C's rows, Aᵀ for U_F's columns) on the accepted positions, in B
   // numbering, eliminated against triangle into out.
   const auto eliminate_row = [&](const HostCsr& M, const HostCsr& triangle) {
-    return [&, &M = M, &triangle = triangle](Ordinal r, Accumulator& t, HostCsr& into) {
+    return [&, &M = M, &triangle = triangle](Ordinal r, EliminationRow& row, HostCsr& into) {
       const Ordinal i = out.deferred[r];
       for (Offset e = M.ptr[i]; e < M.ptr[i + 1]; ++e)
-        if (sweep.accepted[M.col[e]]) t.add(position[M.col[e]], M.val[e]);
-      eliminate_against(t, triangle, out.d, tau, into);
+        if (sweep.accepted[M.col[e]]) row.t.add(position[M.col[e]], M.val[e]);
+      eliminate_against(row, triangle, out.d, tau, into);
     };
   };
-  out.LC = rows_in_chunks(nc, nb, accumulator, eliminate_row(sweep.A, out.U));
+  out.LC = rows_in_chunks(nc, nb, scratch, eliminate_row(sweep.A, out.U));
   const HostCsr l_b_columns = transpose(out.L);
   // U_Fᵀ: |C|×|B|
-  out.UF = transpose(rows_in_chunks(nc, nb, accumulator, eliminate_row(sweep.At, l_b_columns)));
+  out.UF = transpose(rows_in_chunks(nc, nb, scratch, eliminate_row(sweep.At, l_b_columns)));
 }
 
 // S_C = A_CC − L_C D_B U_F, entries below schur_drop of their row's largest dropped, the

@@ -1,10 +1,10 @@
 #include "multilevel/crout_subtrees.hpp"
 
+#include "core/host_tasks.hpp"
 #include "multilevel/independent_subtrees.hpp"
 
 #include <Kokkos_Core.hpp>
 
-#include <exception>
 #include <memory>
 #include <utility>
 
@@ -128,21 +128,8 @@ Offset sweep_by_subtrees(CroutSweep& root) {
     std::vector<int> ids;
     for (int id = 0; id < int(nodes.size()); ++id)
       if (nodes[id].depth == level) ids.push_back(id);
-    std::vector<std::exception_ptr> failed(ids.size());
-    Kokkos::parallel_for(
-        "fgdd::multilevel::crout_subtrees",
-        Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>>(
-            0, ids.size())
-            .set_chunk_size(1),
-        [&](std::size_t q) {
-          try {
-            sweep_node(ids[q]);
-          } catch (...) {
-            failed[q] = std::current_exception();
-          }
-        });
-    for (const std::exception_ptr& e : failed)
-      if (e) std::rethrow_exception(e);
+    run_host_tasks("fgdd::multilevel::crout_subtrees", ids.size(),
+                   [&](std::size_t q) { sweep_node(ids[q]); });
   }
   sweep_node(0);
   return done[0]->shifted;

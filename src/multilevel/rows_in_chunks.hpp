@@ -2,12 +2,12 @@
 // threads and joined in order: the same arrays as one loop over the rows, whatever the threads.
 #pragma once
 
+#include "core/host_tasks.hpp"
 #include "multilevel/host_csr.hpp"
 
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
-#include <exception>
 #include <vector>
 
 namespace fgdd::detail {
@@ -19,31 +19,13 @@ HostCsr rows_in_chunks(Ordinal count, Ordinal cols, MakeScratch make_scratch, Ma
   const int threads = Kokkos::DefaultHostExecutionSpace().concurrency();
   const Ordinal chunks = std::min<Ordinal>(count, threads > 1 ? 4 * threads : 1);
   std::vector<HostCsr> parts(std::max<Ordinal>(chunks, 1));
-  std::vector<std::exception_ptr> failed(parts.size());
-  const auto run_chunk = [&](Ordinal c) {
-    try {
-      auto scratch = make_scratch();
-      parts[c].cols = cols;
-      const Ordinal first = Ordinal(Offset(count) * c / chunks);
-      const Ordinal last = Ordinal(Offset(count) * (c + 1) / chunks);
-      for (Ordinal r = first; r < last; ++r) make_row(r, scratch, parts[c]);
-    } catch (...) {
-      failed[c] = std::current_exception();
-    }
-  };
-  if (chunks <= 1) {
-    parts[0].cols = cols;
-    if (chunks == 1) run_chunk(0);
-  } else {
-    Kokkos::parallel_for(
-        "fgdd::multilevel::rows_in_chunks",
-        Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>>(
-            0, chunks)
-            .set_chunk_size(1),
-        [&](Ordinal c) { run_chunk(c); });
-  }
-  for (const std::exception_ptr& e : failed)
-    if (e) std::rethrow_exception(e);
+  for (HostCsr& part : parts) part.cols = cols;
+  run_host_tasks("fgdd::multilevel::rows_in_chunks", std::size_t(chunks), [&](std::size_t c) {
+    auto scratch = make_scratch();
+    const Ordinal first = Ordinal(Offset(count) * c / chunks);
+    const Ordinal last = Ordinal(Offset(count) * (c + 1) / chunks);
+    for (Ordinal r = first; r < last; ++r) make_row(r, scratch, parts[c]);
+  });
   if (parts.size() == 1) return std::move(parts[0]);
   HostCsr joined;
   joined.cols = cols;

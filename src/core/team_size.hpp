@@ -6,15 +6,19 @@
 #include "core/types.hpp"
 
 #include <algorithm>
+#include <cstddef>
 
 namespace fgdd::detail {
 
 // `wanted` threads of `lanes` vector lanes each, at most what the backend allows for the functor
-// (and at least one).
+// with team_scratch bytes of level-0 scratch a team (and at least one).
 template <class Functor>
-int team_size_within(const ExecSpace& space, const Functor& functor, int lanes, int wanted) {
+int team_size_within(const ExecSpace& space, const Functor& functor, int lanes, int wanted,
+                     std::size_t team_scratch = 0) {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  const int allowed = Policy(space, 1, 1, lanes).team_size_max(functor, Kokkos::ParallelForTag());
+  Policy policy(space, 1, 1, lanes);
+  if (team_scratch > 0) policy.set_scratch_size(0, Kokkos::PerTeam(team_scratch));
+  const int allowed = policy.team_size_max(functor, Kokkos::ParallelForTag());
   return std::max(1, std::min(allowed, wanted));
 }
 

@@ -305,10 +305,8 @@ void launch_global_sweep(const ExecSpace& space, const GlobalSolveData& data,
                                     merged_lanes_cap(levels.num_dependencies,
                                                      level_ptr.empty() ? 0 : level_ptr.back())};
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  Policy probe(space, 1, 1);
-  probe.set_scratch_size(0, Kokkos::PerTeam(merged.scratch_bytes()));
-  const int team_size = std::max(
-      1, std::min(int(merged_team_rows), probe.team_size_max(merged, Kokkos::ParallelForTag())));
+  const int team_size =
+      team_size_within(space, merged, 1, int(merged_team_rows), merged.scratch_bytes());
   for (Ordinal l = 0; l < levels.num_levels;) {
     Ordinal end = l;
     while (end < levels.num_levels && level_ptr[end + 1] - level_ptr[end] <= merged_team_rows)

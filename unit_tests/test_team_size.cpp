@@ -66,3 +66,24 @@ TEST_CASE("the sliced vertex kernel takes whole SIMD groups covering a level's m
   CHECK(row_team_size_for(21.0, 64) == 64);  // a whole wavefront
   CHECK(row_team_size_for(44.0, 1) == 0);    // CPU backends: Kokkos chooses
 }
+
+TEST_CASE("level kernels take 128 threads when few subdomains leave the device idle", "[core]") {
+  const std::int64_t h200 = 132 * 2048;  // concurrency of an H200 (and an H100)
+  // The subdomain counts and mean level widths measured on an H200 (default partition).
+  CHECK(level_team_size_for(120.8, 32, 700, h200) == 128);  // lap7 and convdiff 100³
+  CHECK(level_team_size_for(87.9, 32, 616, h200) == 128);   // lap27 64³
+  CHECK(level_team_size_for(121.1, 32, 800, h200) == 64);   // the reservoir: a second wave at 128
+  CHECK(level_team_size_for(89.4, 32, 837, h200) == 64);    // the same, multilevel partition
+  CHECK(level_team_size_for(122.1, 32, 2816, h200) == 64);  // lap7 160³
+  CHECK(level_team_size_for(117.8, 32, 1521, h200) == 64);  // convdiff 128³
+  CHECK(level_team_size_for(224.1, 32, 700, h200) == 128);  // lap27 100³: 256 was slower
+  CHECK(level_team_size_for(52.7, 32, 616, h200) == 64);    // a level fits 64 threads already
+  CHECK(level_team_size_for(29.5, 32, 10, h200) == 64);
+  // 6 teams of 128 an SM at most, the bound inclusive; never above 128; CPUs leave it to Kokkos.
+  CHECK(level_team_size_for(120.8, 32, 132 * 6, h200) == 128);
+  CHECK(level_team_size_for(120.8, 32, 132 * 6 + 1, h200) == 64);
+  CHECK(level_team_size_for(1e6, 32, 1, h200) == 256);
+  CHECK(level_team_size_for(180, 32, 1, h200) == 128);
+  CHECK(level_team_size_for(120.8, 64, 700, h200) == 128);  // two wavefronts already
+  CHECK(level_team_size_for(120.8, 1, 1, 2) == 0);
+}

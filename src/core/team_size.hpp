@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 
 namespace fgdd::detail {
 
@@ -91,8 +92,22 @@ constexpr int level_team_size_for(double mean_level_entries, int simd) {
   while (threads < 256 && threads * 1.41421356 < mean_level_entries / 2) threads *= 2;
   return threads;
 }
-inline int level_team_size(double mean_level_entries) {
-  return level_team_size_for(mean_level_entries, simd_width());
+// The same, but 128 threads where the mean level has more entries than 64 and the teams would
+// still all be resident at once: at most 3/8 of the device's thread slots (6 teams of 128 on an
+// SM of 2,048, what the ordered kernel's registers let an H200 hold). With so few teams nothing
+// on an SM hides the latency of a thread's second entry of a level, which it loads only after
+// its first, on the level-to-level path. On an H200, 616-700 subdomains ran 1.17-1.40x faster at
+// 128 than at 64 (lap27 64³, lap7 and convdiff 100³); 800 and 837 (the SPE10-size reservoir)
+// ran 1.1-1.2x slower, a second wave; 256 was slower wherever measured (docs/PERFORMANCE.md).
+constexpr int level_team_size_for(double mean_level_entries, int simd, std::int64_t subdomains,
+                                  std::int64_t concurrency) {
+  const int two_passes = level_team_size_for(mean_level_entries, simd);
+  if (two_passes == 0 || two_passes >= 128 || mean_level_entries <= two_passes) return two_passes;
+  return 8 * subdomains * 128 <= 3 * concurrency ? 128 : two_passes;
+}
+inline int level_team_size(double mean_level_entries, std::int64_t subdomains) {
+  return level_team_size_for(mean_level_entries, simd_width(), subdomains,
+                             ExecSpace().concurrency());
 }
 
 // Threads per team for the sliced vertex kernel (a thread per row of a level) on GPUs: the

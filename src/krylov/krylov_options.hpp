@@ -28,22 +28,32 @@ struct KrylovOptions {
   // dtol: a Krylov residual 10⁴ above where it started does not come back in practice, while
   // transients of 10–100× (CG on nearly incompressible elasticity) do and must not stop a solve.
   double divergence_factor = 1e4;
-  // Stagnation window W (0: never declare stagnation; -1, the default: 100, and never for CG).
+  // Stagnation window W (0: never declare stagnation; -1, the default: automatic, see below).
   // From iteration 2W on, the solve stops when the last W iterations made no progress by either
   // measure: the least-squares trend of log ‖r‖ over them does not shrink the residual by 0.1 %,
   // and their smallest residual is not below 0.999 × the smallest of the W iterations before
   // them. Progress is judged on the method's own recent iterates, not against r₀: a residual that
   // overshoots early and then falls steadily shows a falling trend, one that plateaus and
   // oscillates before falling further shows a new minimum. If the residual then stands more than
-  // 1e3 × above the best one seen, the status is Diverged. CG is exempt by default: its progress
-  // is in the A-norm of the error, and its residual norm may plateau and oscillate for hundreds
-  // of iterations on a solve that converges (nearly incompressible elasticity with Jacobi); PETSc
+  // 1e3 × above the best one seen, the status is Diverged.
+  // The automatic window grows with the solve: half the iterations so far, at least 100, so a
+  // solve stops as stagnated only when its second half found nothing its first half had not.
+  // A fixed 100 stopped BiCGSTAB on an indefinite Helmholtz system after a plateau of about 150
+  // iterations, although it converges at iteration 1,312 with the multilevel ILU and 2,531 with
+  // the DD default (docs/PERFORMANCE.md); a solve that truly stalls still stops, at most about
+  // twice the iterations after its last progress. CG is exempt by default: its progress is in
+  // the A-norm of the error, and its residual norm may plateau and oscillate for hundreds of
+  // iterations on a solve that converges (nearly incompressible elasticity with Jacobi); PETSc
   // has no stagnation test at all.
   int stagnation_iterations = -1;
-  // The window -1 stands for: the method passes 0 (CG) or 100.
-  int stagnation_window(bool method_is_cg) const {
+  static constexpr long long automatic_stagnation_floor = 100;
+  // The window in force at an iteration: the chosen one, else 0 for CG, else
+  // max(100, iteration / 2).
+  long long stagnation_window(bool method_is_cg, long long iteration) const {
     if (stagnation_iterations >= 0) return stagnation_iterations;
-    return method_is_cg ? 0 : 100;
+    if (method_is_cg) return 0;
+    return iteration / 2 > automatic_stagnation_floor ? iteration / 2
+                                                      : automatic_stagnation_floor;
   }
   // GMRES: restart length m and the orthogonalization.
   int restart = 30;

@@ -69,7 +69,7 @@ SolveTracker::SolveTracker(const ExecSpace& space, const Operator& A, ConstVecto
                            bool method_is_cg)
     : space_(space), A_(A), b_(b), options_(options) {
   options.validate();
-  window_ = options.stagnation_window(method_is_cg);
+  method_is_cg_ = method_is_cg;
   check_vector_size(A, b.extent(0), "b");
   check_vector_size(A, x.extent(0), "x");
   scale_ = exact_scale(A.max_over_ranks(max_abs(space, b)));
@@ -144,8 +144,12 @@ bool SolveTracker::check_progress(int iteration, double residual, SolveStatus& s
              shown(result_.initial_residual);
     return true;
   }
-  const long long window = window_;
+  const long long window = options_.stagnation_window(method_is_cg_, iteration);
   if (window == 0 || iteration < 2 * window) return false;
+  // A growing window is judged every 1/64 of its length, so a long solve spends O(64) a step on
+  // the judgement, not O(window); a fixed one every iteration.
+  if (options_.stagnation_iterations < 0 && iteration % std::max(1LL, window / 64) != 0)
+    return false;
   const double trend = window_trend(history, iteration, window);
   if (trend < std::log(window_progress)) return false;
   const auto at = [&](long long k) { return history.begin() + k; };

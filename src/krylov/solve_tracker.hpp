@@ -74,7 +74,7 @@ class SolveTracker {
   ConstVector b_;
   const KrylovOptions& options_;
   Kokkos::Timer timer_;
-  long long window_ = 0;  // the stagnation window in force
+  bool method_is_cg_ = false;  // the automatic stagnation window is 0 for CG
   double scale_ = 1;      // the power of two b and x were multiplied by
   double b_norm_ = 0;
   double target_ = 0;

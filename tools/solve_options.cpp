@@ -280,9 +280,9 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
   --stagnation auto|W         stop as stagnated when the last W iterations made no progress
                               (neither a falling trend of log ||r|| nor a new smallest
                               residual against the W before them); 0 never; default auto:
-                              half the iterations so far, at least 100, and never for cg
-                              (its residual may plateau for hundreds of iterations on a
-                              converging solve)
+                              the last two thirds of the iterations so far (at least 100)
+                              against the first third, and never for cg (its residual may
+                              plateau for hundreds of iterations on a converging solve)
   --divergence F              stop as diverged when the residual exceeds F times the
                               initial one; default 1e4 (PETSc's dtol)
   --read-per-rank             under mpirun, every rank reads its share of the rows of the

@@ -36,24 +36,26 @@ struct KrylovOptions {
   // overshoots early and then falls steadily shows a falling trend, one that plateaus and
   // oscillates before falling further shows a new minimum. If the residual then stands more than
   // 1e3 × above the best one seen, the status is Diverged.
-  // The automatic window grows with the solve: half the iterations so far, at least 100, so a
-  // solve stops as stagnated only when its second half found nothing its first half had not.
+  // The automatic window grows with the solve: from iteration 200 on, the last two thirds of
+  // the iterations so far (at least 100) against the first third, so a solve stops as
+  // stagnated only when it found no new minimum in twice the iterations its last one took.
   // A fixed 100 stopped BiCGSTAB on an indefinite Helmholtz system after a plateau of about 150
   // iterations, although it converges at iteration 1,312 with the multilevel ILU and 2,531 with
-  // the DD default (docs/PERFORMANCE.md); a solve that truly stalls still stops, at most about
-  // twice the iterations after its last progress. CG is exempt by default: its progress is in
-  // the A-norm of the error, and its residual norm may plateau and oscillate for hundreds of
-  // iterations on a solve that converges (nearly incompressible elasticity with Jacobi); PETSc
-  // has no stagnation test at all.
+  // the DD default; half the iterations still stopped it with other κ, whose plateaus ran from
+  // iteration 140 to 307 and from 184 to 393 (docs/PERFORMANCE.md). A solve that stalls for good
+  // still stops, at three times the iteration of its last progress. CG is exempt by default:
+  // its progress is in the A-norm of the error, and its residual norm may plateau and oscillate
+  // for hundreds of iterations on a solve that converges (nearly incompressible elasticity with
+  // Jacobi); PETSc has no stagnation test at all.
   int stagnation_iterations = -1;
   static constexpr long long automatic_stagnation_floor = 100;
-  // The window in force at an iteration: the chosen one, else 0 for CG, else
-  // max(100, iteration / 2).
+  // The window judged at an iteration: the chosen one, else 0 for CG, else
+  // max(100, 2 · iteration / 3) (compared with all the iterations before it).
   long long stagnation_window(bool method_is_cg, long long iteration) const {
     if (stagnation_iterations >= 0) return stagnation_iterations;
     if (method_is_cg) return 0;
-    return iteration / 2 > automatic_stagnation_floor ? iteration / 2
-                                                      : automatic_stagnation_floor;
+    const long long two_thirds = 2 * iteration / 3;
+    return two_thirds > automatic_stagnation_floor ? two_thirds : automatic_stagnation_floor;
   }
   // GMRES: restart length m and the orthogonalization.
   int restart = 30;

@@ -144,18 +144,22 @@ bool SolveTracker::check_progress(int iteration, double residual, SolveStatus& s
              shown(result_.initial_residual);
     return true;
   }
+  // A fixed window W is compared with the W iterations before it, from iteration 2W on; the
+  // automatic one with every iteration before it, from iteration 200 on, and judged every 1/64
+  // of its length, so a long solve spends O(64) a step on the judgement, not O(window).
+  const bool automatic = options_.stagnation_iterations < 0;
   const long long window = options_.stagnation_window(method_is_cg_, iteration);
-  if (window == 0 || iteration < 2 * window) return false;
-  // A growing window is judged every 1/64 of its length, so a long solve spends O(64) a step on
-  // the judgement, not O(window); a fixed one every iteration.
-  if (options_.stagnation_iterations < 0 && iteration % std::max(1LL, window / 64) != 0)
-    return false;
+  const long long judged_from =
+      automatic ? 2 * KrylovOptions::automatic_stagnation_floor : 2 * window;
+  if (window == 0 || iteration < judged_from) return false;
+  if (automatic && iteration % std::max(1LL, window / 64) != 0) return false;
+  const long long compared = automatic ? iteration - window : window;
   const double trend = window_trend(history, iteration, window);
   if (trend < std::log(window_progress)) return false;
   const auto at = [&](long long k) { return history.begin() + k; };
   const double last = *std::min_element(at(iteration - window + 1), at(iteration + 1));
   const double before =
-      *std::min_element(at(iteration - 2 * window + 1), at(iteration - window + 1));
+      *std::min_element(at(iteration - window - compared + 1), at(iteration - window + 1));
   if (last < window_progress * before) return false;
   const std::string span =
       "iterations " + std::to_string(iteration - window + 1) + ".." + std::to_string(iteration);
@@ -167,7 +171,7 @@ bool SolveTracker::check_progress(int iteration, double residual, SolveStatus& s
     status = SolveStatus::Stagnated;
     reason = "no progress over " + span + ": their residuals' trend changes the residual by a " +
              "factor " + scientific(std::exp(trend)) + " a window, and their smallest (" +
-             shown(last) + ") is not below that of the " + std::to_string(window) +
+             shown(last) + ") is not below that of the " + std::to_string(compared) +
              " iterations before (" + shown(before) + ")";
   }
   return true;

@@ -96,7 +96,7 @@ constexpr int level_team_size_for(double mean_level_entries, int simd) {
 // still all be resident at once: at most 3/8 of the device's thread slots (6 teams of 128 on an
 // SM of 2,048, what the ordered kernel's registers let an H200 hold). With so few teams nothing
 // on an SM hides the latency of a thread's second entry of a level, which it loads only after
-// its first, on the level-to-level path. On an H200, 616-700 subdomains ran 1.17-1.40x faster at
+// its first, on the level-to-level path. On an H200, 616-700 subdomains ran 1.18-1.41x faster at
 // 128 than at 64 (lap27 64³, lap7 and convdiff 100³); 800 and 837 (the SPE10-size reservoir)
 // ran 1.1-1.2x slower, a second wave; 256 was slower wherever measured (docs/PERFORMANCE.md).
 constexpr int level_team_size_for(double mean_level_entries, int simd, std::int64_t subdomains,

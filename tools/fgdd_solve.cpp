@@ -52,6 +52,8 @@ int run(const cli::SolveCommand& command) {
   report.backend = ExecSpace::name();
   report.solver = to_string(command.options.method);
   report.precond = to_string(command.options.preconditioner);
+  report.stopping = describe_stopping(command.options.krylov,
+                                      command.options.method == KrylovMethod::Cg);
 
   Kokkos::Timer timer;
   std::cout << "setup: loading " << command.matrix << " ..." << std::flush;

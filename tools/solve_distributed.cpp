@@ -130,6 +130,8 @@ int solve(const Communicator& comm, const SolveCommand& command) {
   report.ranks = comm.size();
   report.solver = to_string(command.options.method);
   report.precond = to_string(command.options.preconditioner);
+  report.stopping = describe_stopping(command.options.krylov,
+                                      command.options.method == KrylovMethod::Cg);
 
   SolverOptions options = command.options;
   if (command.monitor && root) {

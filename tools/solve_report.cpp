@@ -114,6 +114,7 @@ void print_summary(std::ostream& out, const SolveReport& report) {
       << (report.ranks > 1 ? ", " + std::to_string(report.ranks) + " MPI ranks" : "") << "\n";
   print_report(out, report.partition);
   out << "solver:        " << report.solver << ", preconditioner " << report.precond << "\n"
+      << "stopping:      " << report.stopping << "\n"
       << "load time:     " << report.load_seconds << " s\n"
       << "setup time:    " << report.setup_seconds << " s\n"
       << "solve time:    " << r.solve_seconds << " s\n"
@@ -146,7 +147,8 @@ void write_json(const std::string& path, const SolveReport& report) {
   json << "{\"matrix\":" << json_string(report.matrix)
        << ",\"backend\":" << json_string(report.backend) << ",\"ranks\":" << report.ranks
        << ",\"solver\":" << json_string(report.solver)
-       << ",\"precond\":" << json_string(report.precond) << ",\"rows\":" << report.rows
+       << ",\"precond\":" << json_string(report.precond)
+       << ",\"stopping\":" << json_string(report.stopping) << ",\"rows\":" << report.rows
        << ",\"entries\":" << report.entries << ",\"block_size\":" << report.block_size
        << ",\"partitioner\":" << json_string(to_string(report.partition.partitioner))
        << ",\"partitioner_reason\":" << json_string(report.partition.reason)

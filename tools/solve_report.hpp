@@ -19,6 +19,7 @@ struct SolveReport {
   int ranks = 1;  // MPI ranks the solve ran on
   std::string solver;
   std::string precond;
+  std::string stopping;  // describe_stopping: the iteration limit, stagnation and divergence
   std::size_t rows = 0;
   std::size_t entries = 0;
   int block_size = 1;

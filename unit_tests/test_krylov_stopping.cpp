@@ -194,6 +194,13 @@ TEST_CASE("stagnation and divergence are judged over a moving window", "[krylov]
     chosen.stagnation_iterations = 30;
     CHECK(chosen.stagnation_window(true, 1000) == 30);
     CHECK(chosen.stagnation_window(false, 1000) == 30);
+    // What fgdd-solve reports of the rules in force.
+    CHECK(describe_stopping(automatic, false) ==
+          "at most 1000 iterations; stagnation: the last 2/3 of the iterations (at least 100) "
+          "against the first 1/3, from iteration 200; divergence: above 1e+04 × ‖r₀‖");
+    CHECK_THAT(describe_stopping(automatic, true), FGDD_CONTAINS("stagnation: off;"));
+    CHECK_THAT(describe_stopping(chosen, true),
+               FGDD_CONTAINS("stagnation: the last 30 iterations against the 30 before them"));
   }
   SECTION("the automatic window waits out plateaus that shorter windows cut") {
     // BiCGSTAB on an indefinite Helmholtz system: down to 0.05 by iteration 140, then a

@@ -4,6 +4,7 @@
 #include "core/enum_names.hpp"
 
 #include <functional>
+#include <string>
 
 namespace fgdd {
 
@@ -66,5 +67,10 @@ struct KrylovOptions {
   // Throws InvalidInput naming the offending field.
   void validate() const;
 };
+
+// The stopping rules a solve runs under, for reports: "at most 1000 iterations; stagnation:
+// the last 2/3 of the iterations (at least 100) against the first 1/3, from iteration 200;
+// divergence: above 1e+04 × ‖r₀‖".
+std::string describe_stopping(const KrylovOptions& options, bool method_is_cg);
 
 }  // namespace fgdd

@@ -48,12 +48,7 @@ void solve_after_refactors(const ExecSpace& space, int rounds, const SparseMatri
 
 int run(const cli::SolveCommand& command) {
   const ExecSpace space;
-  cli::SolveReport report;
-  report.backend = ExecSpace::name();
-  report.solver = to_string(command.options.method);
-  report.precond = to_string(command.options.preconditioner);
-  report.stopping = describe_stopping(command.options.krylov,
-                                      command.options.method == KrylovMethod::Cg);
+  cli::SolveReport report = cli::start_report(command.options);
 
   Kokkos::Timer timer;
   std::cout << "setup: loading " << command.matrix << " ..." << std::flush;

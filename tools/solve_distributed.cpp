@@ -125,13 +125,8 @@ SolveStep setup_from_rows(const Communicator& comm, const SolveCommand& command,
 
 int solve(const Communicator& comm, const SolveCommand& command) {
   const bool root = comm.is_root();
-  SolveReport report;
-  report.backend = ExecSpace::name();
+  SolveReport report = start_report(command.options);
   report.ranks = comm.size();
-  report.solver = to_string(command.options.method);
-  report.precond = to_string(command.options.preconditioner);
-  report.stopping = describe_stopping(command.options.krylov,
-                                      command.options.method == KrylovMethod::Cg);
 
   SolverOptions options = command.options;
   if (command.monitor && root) {

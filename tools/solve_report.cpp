@@ -105,6 +105,15 @@ std::string multilevel_json(const MultilevelReport& m) {
 
 }  // namespace
 
+SolveReport start_report(const SolverOptions& options) {
+  SolveReport report;
+  report.backend = ExecSpace::name();
+  report.solver = to_string(options.method);
+  report.precond = to_string(options.preconditioner);
+  report.stopping = describe_stopping(options.krylov, options.method == KrylovMethod::Cg);
+  return report;
+}
+
 void print_summary(std::ostream& out, const SolveReport& report) {
   const SolveResult& r = report.result;
   out << "matrix:        " << report.matrix << "\n"

@@ -6,6 +6,7 @@
 #include "krylov/solve_result.hpp"
 #include "multilevel/multilevel_ilu.hpp"
 #include "partition/partition_matrix.hpp"
+#include "solver/solver_options.hpp"
 
 #include <cstddef>
 #include <ostream>
@@ -40,6 +41,9 @@ struct SolveReport {
   int resolve_iterations_min = 0, resolve_iterations_max = 0;
   int resolves_converged = 0;
 };
+
+// A report with the backend, the method, the preconditioner and the stopping rules of options.
+SolveReport start_report(const SolverOptions& options);
 
 // The preconditioner's name and, when it factors anything, its pivot report (shifts); the
 // multilevel ILU's per-level report.

@@ -49,14 +49,13 @@ struct KrylovOptions {
   // for hundreds of iterations on a solve that converges (nearly incompressible elasticity with
   // Jacobi); PETSc has no stagnation test at all.
   int stagnation_iterations = -1;
-  static constexpr long long automatic_stagnation_floor = 100;
   // The window judged at an iteration: the chosen one, else 0 for CG, else
   // max(100, 2 · iteration / 3) (compared with all the iterations before it).
   long long stagnation_window(bool method_is_cg, long long iteration) const {
     if (stagnation_iterations >= 0) return stagnation_iterations;
     if (method_is_cg) return 0;
     const long long two_thirds = 2 * iteration / 3;
-    return two_thirds > automatic_stagnation_floor ? two_thirds : automatic_stagnation_floor;
+    return two_thirds > 100 ? two_thirds : 100;
   }
   // GMRES: restart length m and the orthogonalization.
   int restart = 30;

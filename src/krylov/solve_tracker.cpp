@@ -144,14 +144,12 @@ bool SolveTracker::check_progress(int iteration, double residual, SolveStatus& s
              shown(result_.initial_residual);
     return true;
   }
-  // A fixed window W is compared with the W iterations before it, from iteration 2W on; the
-  // automatic one with every iteration before it, from iteration 200 on, and judged every 1/64
-  // of its length, so a long solve spends O(64) a step on the judgement, not O(window).
+  // Judged from twice the first window on (2W fixed, 200 automatic). A fixed window W is
+  // compared with the W iterations before it; the automatic one with every iteration before it,
+  // judged every 1/64 of its length, so a long solve spends O(64) a step on it, not O(window).
   const bool automatic = options_.stagnation_iterations < 0;
   const long long window = options_.stagnation_window(method_is_cg_, iteration);
-  const long long judged_from =
-      automatic ? 2 * KrylovOptions::automatic_stagnation_floor : 2 * window;
-  if (window == 0 || iteration < judged_from) return false;
+  if (window == 0 || iteration < 2 * options_.stagnation_window(method_is_cg_, 0)) return false;
   if (automatic && iteration % std::max(1LL, window / 64) != 0) return false;
   const long long compared = automatic ? iteration - window : window;
   const double trend = window_trend(history, iteration, window);

@@ -6,6 +6,7 @@
 #include "catch_compat.hpp"
 #include "core/errors.hpp"
 #include "core/generators.hpp"
+#include "core/team_size.hpp"
 #include "factor/subdomain_ilu0.hpp"
 #include "partition/partition_matrix.hpp"
 #include "reference/dense.hpp"
@@ -1049,4 +1050,34 @@ TEST_CASE("subdomain trsv: float factors beyond float's range throw ZeroPivot na
     const SubdomainTrsv twice(ExecSpace(), ilu);  // double holds it
     CHECK_NOTHROW(twice.prepare(ExecSpace(), ApplyKernel::Auto));
   }
+}
+
+TEST_CASE("subdomain trsv: the ordered kernel with capped registers gives the uncapped bits",
+          "[trsv][reproducible]") {
+  // detail::level_launch caps the ordered kernel's registers where 6 to 7 teams of 128 an SM
+  // are wanted (the SPE10-size reservoir on an H100 or H200). Between those bounds: 10³-row
+  // subdomains of a 7-point grid in natural chunks (28 levels of about 96 entries each).
+  if (host_memory || detail::simd_width() != 32) {
+    SUCCEED("the cap is measured and compiled for NVIDIA GPUs only");
+    return;
+  }
+  const Ordinal subdomains = Ordinal(13 * ExecSpace().concurrency() / 4096);
+  const Problem problem = generated_problem("gen:lap7:10:10:" + std::to_string(10 * subdomains),
+                                            Partitioner::Natural, 1000);
+  INFO(problem.name);
+  const SubdomainIlu0 ilu = factorize(problem, IluForm::Ildu0);
+  const SubdomainTrsv chosen(ExecSpace(), ilu);
+  const detail::LevelLaunch launch = detail::level_launch(
+      chosen.mean_level_entries(ExecSpace()), problem.partition.num_subdomains, true);
+  REQUIRE(launch.threads == 128);
+  REQUIRE(launch.capped_registers);
+  const SubdomainTrsv uncapped(ExecSpace(), ilu, 128);  // the same team size, uncapped
+  const Vector r = reference::to_device(reference::random_vector(problem.dropped.num_rows(), 9u));
+  const auto capped_z = run_apply(chosen, ApplyKernel::DagEcOrderedIlduFused, r);
+  CHECK(capped_z == run_apply(uncapped, ApplyKernel::DagEcOrderedIlduFused, r));
+  for (int run = 0; run < 9; ++run)
+    CHECK(run_apply(chosen, ApplyKernel::DagEcOrderedIlduFused, r) == capped_z);
+  for (const Triangle triangle : triangles)
+    CHECK(run_solve(chosen, triangle, Diagonal::Pivots, TriangularKernel::DagEcOrderedLds, r) ==
+          run_solve(uncapped, triangle, Diagonal::Pivots, TriangularKernel::DagEcOrderedLds, r));
 }

@@ -69,21 +69,39 @@ TEST_CASE("the sliced vertex kernel takes whole SIMD groups covering a level's m
 
 TEST_CASE("level kernels take 128 threads when few subdomains leave the device idle", "[core]") {
   const std::int64_t h200 = 132 * 2048;  // concurrency of an H200 (and an H100)
+  const auto threads = [&](double mean, int simd, std::int64_t subdomains, std::int64_t slots) {
+    return level_launch_for(mean, simd, subdomains, slots, true).threads;
+  };
+  const auto capped = [&](double mean, std::int64_t subdomains, bool scalar) {
+    return level_launch_for(mean, 32, subdomains, h200, scalar).capped_registers;
+  };
   // The subdomain counts and mean level widths measured on an H200 (default partition).
-  CHECK(level_team_size_for(120.8, 32, 700, h200) == 128);  // lap7 and convdiff 100³
-  CHECK(level_team_size_for(87.9, 32, 616, h200) == 128);   // lap27 64³
-  CHECK(level_team_size_for(121.1, 32, 800, h200) == 64);   // the reservoir: a second wave at 128
-  CHECK(level_team_size_for(89.4, 32, 837, h200) == 64);    // the same, multilevel partition
-  CHECK(level_team_size_for(122.1, 32, 2816, h200) == 64);  // lap7 160³
-  CHECK(level_team_size_for(117.8, 32, 1521, h200) == 64);  // convdiff 128³
-  CHECK(level_team_size_for(224.1, 32, 700, h200) == 128);  // lap27 100³: 256 was slower
-  CHECK(level_team_size_for(52.7, 32, 616, h200) == 64);    // a level fits 64 threads already
-  CHECK(level_team_size_for(29.5, 32, 10, h200) == 64);
-  // 6 teams of 128 an SM at most, the bound inclusive; never above 128; CPUs leave it to Kokkos.
-  CHECK(level_team_size_for(120.8, 32, 132 * 6, h200) == 128);
-  CHECK(level_team_size_for(120.8, 32, 132 * 6 + 1, h200) == 64);
-  CHECK(level_team_size_for(1e6, 32, 1, h200) == 256);
-  CHECK(level_team_size_for(180, 32, 1, h200) == 128);
-  CHECK(level_team_size_for(120.8, 64, 700, h200) == 128);  // two wavefronts already
-  CHECK(level_team_size_for(120.8, 1, 1, 2) == 0);
+  CHECK(threads(120.8, 32, 700, h200) == 128);  // lap7 and convdiff 100³
+  CHECK(threads(87.9, 32, 616, h200) == 128);   // lap27 64³
+  CHECK(threads(121.1, 32, 800, h200) == 128);  // the reservoir: 6.06 an SM ...
+  CHECK(capped(121.1, 800, true));              // ... so its registers are capped for 7
+  CHECK(threads(89.4, 32, 837, h200) == 128);   // the same, multilevel partition
+  CHECK(capped(89.4, 837, true));
+  CHECK(threads(122.1, 32, 2816, h200) == 64);  // lap7 160³
+  CHECK(threads(117.8, 32, 1521, h200) == 64);  // convdiff 128³
+  CHECK(threads(224.1, 32, 700, h200) == 128);  // lap27 100³: 256 was slower
+  CHECK_FALSE(capped(224.1, 700, true));        // ... and needs no cap for 128
+  CHECK(threads(52.7, 32, 616, h200) == 64);    // a level fits 64 threads already
+  CHECK(threads(29.5, 32, 10, h200) == 64);
+  CHECK_FALSE(capped(120.8, 700, true));  // 6 an SM fit uncapped: the cap would cost 4-5 %
+  // 6 teams of 128 an SM uncapped, 7 capped (scalar blocks only), bounds inclusive.
+  CHECK(threads(120.8, 32, 132 * 6, h200) == 128);
+  CHECK_FALSE(capped(120.8, 132 * 6, true));
+  CHECK(capped(120.8, 132 * 6 + 1, true));
+  CHECK(capped(120.8, 132 * 7, true));
+  CHECK(threads(120.8, 32, 132 * 7 + 1, h200) == 64);
+  CHECK_FALSE(capped(120.8, 132 * 7 + 1, true));
+  CHECK(level_launch_for(120.8, 32, 800, h200, false).threads == 64);  // blocks: not measured
+  CHECK_FALSE(capped(120.8, 800, false));
+  // Never above 128 from the subdomain count; CPUs leave it to Kokkos.
+  CHECK(threads(1e6, 32, 1, h200) == 256);
+  CHECK(threads(180, 32, 1, h200) == 128);
+  CHECK(threads(120.8, 64, 700, h200) == 128);  // two wavefronts already
+  CHECK(threads(120.8, 1, 1, 2) == 0);
+  CHECK_FALSE(level_launch_for(120.8, 1, 1, 2, true).capped_registers);
 }

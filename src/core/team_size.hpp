@@ -92,22 +92,43 @@ constexpr int level_team_size_for(double mean_level_entries, int simd) {
   while (threads < 256 && threads * 1.41421356 < mean_level_entries / 2) threads *= 2;
   return threads;
 }
-// The same, but 128 threads where the mean level has more entries than 64 and the teams would
-// still all be resident at once: at most 3/8 of the device's thread slots (6 teams of 128 on an
-// SM of 2,048, what the ordered kernel's registers let an H200 hold). With so few teams nothing
-// on an SM hides the latency of a thread's second entry of a level, which it loads only after
-// its first, on the level-to-level path. On an H200, 616-700 subdomains ran 1.18-1.41x faster at
-// 128 than at 64 (lap27 64³, lap7 and convdiff 100³); 800 and 837 (the SPE10-size reservoir)
-// ran 1.1-1.2x slower, a second wave; 256 was slower wherever measured (docs/PERFORMANCE.md).
-constexpr int level_team_size_for(double mean_level_entries, int simd, std::int64_t subdomains,
-                                  std::int64_t concurrency) {
+// How the ordered level kernels launch on GPUs: threads a team, and whether the kernel is
+// compiled for at least `capped_level_teams_per_sm` teams of 128 an SM (registers capped).
+struct LevelLaunch {
+  int threads = 0;  // 0: Kokkos chooses
+  bool capped_registers = false;
+};
+
+// Teams of 128 threads an SM of 2,048 thread slots holds with the ordered kernel: 6 with its 80
+// registers a thread (scalar blocks, CUDA 13, sm_90), 7 when it is compiled for 7 (72
+// registers). Capped for 8 (64 registers) it spilled and ran 2.3-2.5x slower (H200).
+inline constexpr int level_teams_per_sm = 6;
+inline constexpr int capped_level_teams_per_sm = 7;
+
+// level_team_size_for, but 128 threads where the mean level has more entries than 64 and the
+// teams would still all be resident at once: 6 teams of 128 an SM (3/8 of the device's thread
+// slots), or 7 with the registers capped, for scalar blocks (`scalar`; other block sizes were
+// not measured capped). With so few teams nothing on an SM hides the latency of a thread's
+// second entry of a level, which it loads only after its first, on the level-to-level path. On
+// an H200, 616-700 subdomains ran 1.18-1.41x faster at 128 than at 64 (lap7 and convdiff 100³,
+// lap27 64³); the SPE10-size reservoir's 800 (6.06 an SM) ran 1.1-1.2x slower at 128 (a second
+// wave) and 1.36x faster capped; the cap costs 4-5 % where 6 an SM suffice, so it is used only
+// between 6 and 7. 256 was slower wherever measured (docs/PERFORMANCE.md).
+constexpr LevelLaunch level_launch_for(double mean_level_entries, int simd,
+                                       std::int64_t subdomains, std::int64_t concurrency,
+                                       bool scalar) {
   const int two_passes = level_team_size_for(mean_level_entries, simd);
-  if (two_passes == 0 || two_passes >= 128 || mean_level_entries <= two_passes) return two_passes;
-  return 8 * subdomains * 128 <= 3 * concurrency ? 128 : two_passes;
+  if (two_passes == 0 || two_passes >= 128 || mean_level_entries <= two_passes)
+    return {two_passes, false};
+  // Teams of 128 an SM, times 16 = 2,048 slots / 128: compared without dividing.
+  const std::int64_t slots_wanted = 16 * subdomains * 128;
+  if (slots_wanted <= level_teams_per_sm * concurrency) return {128, false};
+  if (scalar && slots_wanted <= capped_level_teams_per_sm * concurrency) return {128, true};
+  return {two_passes, false};
 }
-inline int level_team_size(double mean_level_entries, std::int64_t subdomains) {
-  return level_team_size_for(mean_level_entries, simd_width(), subdomains,
-                             ExecSpace().concurrency());
+inline LevelLaunch level_launch(double mean_level_entries, std::int64_t subdomains, bool scalar) {
+  return level_launch_for(mean_level_entries, simd_width(), subdomains,
+                          ExecSpace().concurrency(), scalar);
 }
 
 // Threads per team for the sliced vertex kernel (a thread per row of a level) on GPUs: the

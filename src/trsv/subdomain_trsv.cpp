@@ -38,8 +38,8 @@ struct TrsvOperands {
   ApplyValues<float> values_single;  // FactorPrecision::Float
   int team_size;
   int lanes;  // vector lanes per thread (Traversal::Lanes; 1 otherwise)
-  int level_team_size;  // EdgeOrdered when team_size is 0 (0: Kokkos chooses)
-  int* ordered_team_size;  // level_team_size within the ordered kernel's limit (0: not asked yet)
+  detail::LevelLaunch level_launch;  // EdgeOrdered when team_size is 0 (threads 0: Kokkos chooses)
+  int* ordered_team_size;  // level_launch.threads within the ordered kernel's limit (0: not yet)
   int row_team_size;       // Sliced when team_size is 0 (0: Kokkos chooses)
   int* sliced_team_size;   // row_team_size within the sliced kernel's limit (0: not asked yet)
   Offset widest_level = 0;  // entries of the widest level of either triangle (EdgeOrdered)
@@ -151,6 +151,24 @@ void check_team_size(int team_size, int most, const std::string& label) {
                        std::to_string(most) + ")");
 }
 
+// Whether the ordered kernel's capped launch is compiled: scalar blocks on GPU backends, the
+// only launches detail::level_launch marks capped.
+constexpr bool ordered_capped_compiled(Traversal traversal, int B) {
+  return !host_memory && traversal == Traversal::EdgeOrdered && B == 1;
+}
+
+// The kernel compiled for detail::capped_level_teams_per_sm teams of 128 threads an SM: its
+// registers are capped so that the teams detail::level_launch marks are all resident at once.
+template <class Kernel>
+void launch_capped(const ExecSpace& space, const Kernel& kernel, Ordinal league, int team_size,
+                   bool in_scratch, detail::TeamScratch scratch, const char* label) {
+  using Capped = Kokkos::TeamPolicy<
+      ExecSpace, Kokkos::LaunchBounds<128, detail::capped_level_teams_per_sm>>;
+  Capped policy(space, league, team_size, 1);
+  if (in_scratch) policy.set_scratch_size(scratch.level, Kokkos::PerTeam(scratch.bytes));
+  Kokkos::parallel_for(label, policy, kernel);
+}
+
 template <Traversal traversal, bool InScratch, int B, class V>
 void launch_with_block(const ExecSpace& space, const Operands& o, const StepList& steps,
                        ConstVector r, Vector z, detail::TeamScratch scratch, const char* label) {
@@ -164,11 +182,16 @@ void launch_with_block(const ExecSpace& space, const Operands& o, const StepList
   // The ordered and sliced kernels' own rules. Block size, value type and scratch are the same
   // in every such launch of one SubdomainTrsv, so its limit is asked once, not in every apply.
   const bool ordered = traversal == Traversal::EdgeOrdered, sliced = traversal == Traversal::Sliced;
-  const int rule = ordered ? o.level_team_size : sliced ? o.row_team_size : 0;
+  const int rule = ordered ? o.level_launch.threads : sliced ? o.row_team_size : 0;
   if (team_size == 0 && rule > 0) {
     int& chosen = ordered ? *o.ordered_team_size : *o.sliced_team_size;
     if (chosen == 0) chosen = std::min(rule, most_threads(space, kernel, InScratch, scratch, 1));
     team_size = chosen;
+    if constexpr (ordered_capped_compiled(traversal, B))
+      if (o.level_launch.capped_registers && team_size <= 128) {
+        launch_capped(space, kernel, league, team_size, InScratch, scratch, label);
+        return;
+      }
   }
   Policy policy = team_size > 0 ? Policy(space, league, team_size, lanes)
                                 : Policy(space, league, Kokkos::AUTO, lanes);
@@ -329,8 +352,8 @@ detail::TrsvOperands SubdomainTrsv::operands() const {
            upper_sliced_values_single_},
           team_size_,
           lanes_,
-          detail::level_team_size(mean_entries_built(),
-                                  factorization_->partition().num_subdomains),
+          detail::level_launch(mean_entries_built(), factorization_->partition().num_subdomains,
+                               factorization_->factors().block_size() == 1),
           &ordered_team_size_,
           detail::row_team_size(mean_rows),
           &sliced_team_size_,

@@ -27,7 +27,7 @@ class SubdomainTrsv {
   // row-order kernels' (the two triangles split apart, split_triangles.hpp). After
   // factorization.numeric(...) the next solve notices (numeric_count) and gathers the new values
   // again; nothing else is redone. The factorization must outlive this. team_size: threads per
-  // subdomain team; 0 chooses: on GPUs the ordered level kernels take detail::level_team_size
+  // subdomain team; 0 chooses: on GPUs the ordered level kernels take detail::level_launch
   // of the levels' mean width, the sliced ones detail::row_team_size of their mean rows, the
   // others (and CPU backends) Kokkos::AUTO. Throws InvalidInput
   // for a negative team_size or one above what the backend allows for the one-lane fused apply

@@ -270,3 +270,61 @@ TEST_CASE("Ildlt with the positive-definite shift: Kershaw's matrix", "[factor][
   for (Ordinal i = 0; i < 4; ++i)
     for (int r = 0; r < b; ++r) CHECK(values[diagonal_of(i) * bb + r * b + r] > 0);
 }
+
+TEST_CASE("one pass checks symmetry and forms the symmetric part as the two passes do",
+          "[factor][ildlt]") {
+  // checked_symmetric_part reads each pair of mirror blocks once; it must give check_symmetry's
+  // verdict (row, column, measured asymmetry) and symmetric_part's bits. mirror_positions
+  // (one search a pair) against a search of every block's mirror row.
+  const int b = GENERATE(1, 2, 3, 4);
+  const unsigned seed = GENERATE(7u, 8u);
+  CAPTURE(b, seed);
+  const auto merged = reference::to_host_csr(make_matrix(random_spd(61, b, seed)));
+  HostMatrixArrays S;
+  S.num_block_rows = S.num_block_cols = merged.num_block_rows();
+  S.block_size = b;
+  S.row_map = merged.row_map;
+  S.col_ind = merged.col_ind;
+  S.values = merged.values;
+  // Rounding noise on every entry (the two mirrors of a pair no longer equal), as assembly
+  // leaves it; then one entry beyond rounding, and one block without its mirror.
+  for (std::size_t e = 0; e < S.values.size(); ++e)
+    S.values[e] *= 1 + 1e-15 * double(int((e * 2654435761u) % 7) - 3);
+  HostMatrixArrays beyond = S;
+  beyond.values[S.row_map[40] * b * b + (b > 1 ? 1 : 0)] += 1e-9;
+  HostMatrixArrays lonely;
+  lonely.num_block_rows = lonely.num_block_cols = 3;
+  lonely.block_size = 1;
+  lonely.row_map = {0, 1, 3, 4};
+  lonely.col_ind = {0, 0, 1, 2};
+  lonely.values = {4, 1, 4, 4};
+  for (const HostMatrixArrays* arrays : {&S, &beyond, &lonely}) {
+    const SparseMatrix A = make_matrix(*arrays);
+    const detail::MirrorPositions mirror = detail::mirror_positions(ExecSpace(), A);
+    const auto host_mirror = reference::host_vector(mirror);
+    for (Ordinal i = 0; i < arrays->num_block_rows; ++i)
+      for (Offset k = arrays->row_map[i]; k < arrays->row_map[i + 1]; ++k) {
+        const Ordinal j = arrays->col_ind[k];
+        Offset m = arrays->row_map[j + 1];  // no mirror
+        for (Offset q = arrays->row_map[j]; q < arrays->row_map[j + 1]; ++q)
+          if (arrays->col_ind[q] == i) m = q;
+        CHECK(host_mirror[k] == m);
+      }
+    const detail::SymmetryCheck expected = detail::check_symmetry(ExecSpace(), A, mirror);
+    const Kokkos::View<Scalar*, DeviceType> out("out", A.values().extent(0));
+    const detail::SymmetryCheck got = detail::checked_symmetric_part(ExecSpace(), A, mirror, out);
+    CHECK(got.first_row == expected.first_row);
+    CHECK(got.column == expected.column);
+    CHECK(got.missing_mirror == expected.missing_mirror);
+    CHECK(got.asymmetry == expected.asymmetry);
+    if (expected.first_row < A.num_block_rows()) continue;  // refused: out is unspecified
+    const Kokkos::View<Scalar*, DeviceType> two_pass("two_pass", A.values().extent(0));
+    detail::symmetric_part(ExecSpace(), A, mirror, A.values(), two_pass);
+    CHECK(reference::host_vector(out) == reference::host_vector(two_pass));
+    CHECK(reference::host_vector(out) == symmetric_part(*arrays).values);
+  }
+  // The three cases are what they claim: the noise passes, the others are refused.
+  CHECK(detail::check_symmetry(ExecSpace(), make_matrix(S)).first_row == S.num_block_rows);
+  CHECK(detail::check_symmetry(ExecSpace(), make_matrix(beyond)).first_row <= 40);
+  CHECK(detail::check_symmetry(ExecSpace(), make_matrix(lonely)).missing_mirror);
+}

@@ -448,12 +448,13 @@ const FactorReport& SubdomainIlu0::numeric(const ExecSpace& space, const SparseM
         "(refresh values with update_values and pass the same dropped matrix)");
   Kokkos::Timer timer;
   const bool ildlt = options_.form == IluForm::Ildlt;
-  if (ildlt) check_symmetric(space, dropped);
   if (ildlt && options_.level_of_fill > 0) {
+    refuse_asymmetric(detail::check_symmetry(space, dropped));
     detail::scatter_into_pattern(space, dropped, fill_, unsymmetric_values_);
     detail::symmetric_part(space, factors_, mirror_, unsymmetric_values_, factors_.values());
   } else if (ildlt) {
-    detail::symmetric_part(space, dropped, mirror_, dropped.values(), factors_.values());
+    // Without fill the dropped pattern is the factors' pattern, whose mirrors are kept.
+    refuse_asymmetric(detail::checked_symmetric_part(space, dropped, mirror_, factors_.values()));
   } else if (options_.level_of_fill > 0) {
     detail::scatter_into_pattern(space, dropped, fill_, factors_.values());
   } else if (factors_.values().data() != dropped.values().data()) {  // else factor_in_place
@@ -513,12 +514,8 @@ const FactorReport& SubdomainIlu0::numeric(const ExecSpace& space, const SparseM
   return report_;
 }
 
-void SubdomainIlu0::check_symmetric(const ExecSpace& space, const SparseMatrix& dropped) const {
-  // Without fill the dropped pattern is the factors' pattern, whose mirrors are kept.
-  const detail::SymmetryCheck check = options_.level_of_fill == 0
-                                          ? detail::check_symmetry(space, dropped, mirror_)
-                                          : detail::check_symmetry(space, dropped);
-  if (check.first_row == dropped.num_block_rows()) return;
+void SubdomainIlu0::refuse_asymmetric(const detail::SymmetryCheck& check) const {
+  if (check.first_row == factors_.num_block_rows()) return;
   Ordinal row = 0, column = 0;  // in the matrix the user gave
   Kokkos::deep_copy(row, Kokkos::subview(partition_.iperm, check.first_row));
   Kokkos::deep_copy(column, Kokkos::subview(partition_.iperm, check.column));

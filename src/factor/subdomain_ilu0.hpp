@@ -58,8 +58,9 @@ class SubdomainIlu0 {
   const Partition& partition() const noexcept { return partition_; }
 
  private:
-  // Ildlt: throws InvalidInput naming the caller's row, column and the measured asymmetry.
-  void check_symmetric(const ExecSpace& space, const SparseMatrix& dropped) const;
+  // Ildlt: throws InvalidInput naming the caller's row, column and the measured asymmetry
+  // where check (of the dropped matrix) found the matrix not symmetric.
+  void refuse_asymmetric(const detail::SymmetryCheck& check) const;
   // Shift positive_definite: the subdomains' α and attempts into report_.
   void read_shift_report(const ExecSpace& space);
 

@@ -43,4 +43,13 @@ SymmetryCheck check_symmetry(const ExecSpace& space, const SparseMatrix& A,
 void symmetric_part(const ExecSpace& space, const SparseMatrix& A, const MirrorPositions& mirror,
                     const SparseMatrix::Values& in, const SparseMatrix::Values& out);
 
+// check_symmetry(space, A, mirror) and, in the same pass, out = ½(A + Aᵀ) (A.values() and out
+// must not alias): each pair of mirror blocks is read once, from its lower block, instead of
+// twice in each of the two (every refactorization of IC0 does both). out holds the symmetric
+// part only where the check passes; where it fails out's values are unspecified (the caller
+// refuses the matrix). Same bits as symmetric_part.
+SymmetryCheck checked_symmetric_part(const ExecSpace& space, const SparseMatrix& A,
+                                     const MirrorPositions& mirror,
+                                     const SparseMatrix::Values& out);
+
 }  // namespace fgdd::detail

@@ -178,12 +178,12 @@ SymmetryCheck checked_symmetric_part(const ExecSpace& space, const SparseMatrix&
   Scalar worst = 0;
   Kokkos::parallel_reduce(
       "fgdd::factor::checked_symmetric_part", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
-      KOKKOS_LAMBDA(const Ordinal i, Scalar& row_worst) {
+      KOKKOS_LAMBDA(const Ordinal i, Scalar& worst_so_far) {
         for (Offset k = row_map(i); k < row_map(i + 1); ++k) {
           const Ordinal j = col_ind(k);
           const Offset m = mirror(k);
           if (m == row_map(j + 1)) {
-            row_worst = infinity;
+            worst_so_far = infinity;
             continue;
           }
           if (j > i) continue;
@@ -195,7 +195,7 @@ SymmetryCheck checked_symmetric_part(const ExecSpace& space, const SparseMatrix&
               out(k * bb + r * b + c) = out(m * bb + c * b + r) = Scalar(0.5) * (a + mirrored);
               if (scale == 0) continue;
               const Scalar d = fabs(a - mirrored) / scale;
-              if (!(d <= row_worst)) row_worst = d == d ? d : infinity;  // NaN: asymmetric
+              if (!(d <= worst_so_far)) worst_so_far = d == d ? d : infinity;  // NaN: asymmetric
             }
         }
       },

@@ -112,15 +112,15 @@ inline constexpr int capped_level_teams_per_sm = 7;
 // second entry of a level, which it loads only after its first, on the level-to-level path. On
 // an H200, 616-700 subdomains ran 1.18-1.41x faster at 128 than at 64 (lap7 and convdiff 100³,
 // lap27 64³); the SPE10-size reservoir's 800 (6.06 an SM) ran 1.1-1.2x slower at 128 (a second
-// wave) and 1.36x faster capped; the cap costs 4-5 % where 6 an SM suffice, so it is used only
-// between 6 and 7. 256 was slower wherever measured (docs/PERFORMANCE.md).
+// wave) and 1.27x faster than at 64 with the registers capped; the cap costs 4-5 % where 6 an
+// SM suffice, so it is used only between 6 and 7. 256 was slower wherever measured (docs/PERFORMANCE.md).
 constexpr LevelLaunch level_launch_for(double mean_level_entries, int simd,
                                        std::int64_t subdomains, std::int64_t concurrency,
                                        bool scalar) {
   const int two_passes = level_team_size_for(mean_level_entries, simd);
   if (two_passes == 0 || two_passes >= 128 || mean_level_entries <= two_passes)
     return {two_passes, false};
-  // Teams of 128 an SM, times 16 = 2,048 slots / 128: compared without dividing.
+  // slots_wanted <= t · concurrency: at most t teams of 128 an SM of 2,048 slots (16 · 128).
   const std::int64_t slots_wanted = 16 * subdomains * 128;
   if (slots_wanted <= level_teams_per_sm * concurrency) return {128, false};
   if (scalar && slots_wanted <= capped_level_teams_per_sm * concurrency) return {128, true};

@@ -32,10 +32,12 @@ class SubdomainIlu0 {
                 const FactorOptions& options);
 
   // Refactors with new values of the same pattern (e.g. after update_values). Throws
-  // InvalidInput for another pattern, ZeroPivot naming the row in the caller's ordering (and the
-  // pivot value for b = 1) when a pivot is tiny and shifting is off, or fails at every shift
-  // (PivotOverflow for a pivot that overflowed). Shift positive_definite refactors each failing
-  // subdomain alone, inside its team, with a growing shift.
+  // InvalidInput for another pattern or (Ildlt) values not symmetric up to rounding, ZeroPivot
+  // naming the row in the caller's ordering (and the pivot value for b = 1) when a pivot is tiny
+  // and shifting is off, or fails at every shift (PivotOverflow for a pivot that overflowed).
+  // After a throw for values, factors() holds no usable values until a numeric() succeeds.
+  // Shift positive_definite refactors each failing subdomain alone, inside its team, with a
+  // growing shift.
   const FactorReport& numeric(const ExecSpace& space, const SparseMatrix& dropped);
 
   // The factors in the dropped pattern (plus fill for ILU(k)): blocks left of the diagonal hold L

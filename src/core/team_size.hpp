@@ -101,7 +101,7 @@ struct LevelLaunch {
 
 // Teams of 128 threads an SM of 2,048 thread slots holds with the ordered kernel: 6 with its 80
 // registers a thread (scalar blocks, CUDA 13, sm_90), 7 when it is compiled for 7 (72
-// registers). Capped for 8 (64 registers) it spilled and ran 2.3-2.5x slower (H200).
+// registers). Capped for 8 (64 registers) it ran 1.7-2.7x slower (H200).
 inline constexpr int level_teams_per_sm = 6;
 inline constexpr int capped_level_teams_per_sm = 7;
 

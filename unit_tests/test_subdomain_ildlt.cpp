@@ -50,6 +50,19 @@ HostMatrixArrays random_spd(Ordinal block_rows, int b, unsigned seed) {
   return S;  // make_matrix sums the duplicates
 }
 
+// random_spd with its duplicates summed and columns sorted (make_matrix's merge), as arrays to
+// perturb entry by entry.
+HostMatrixArrays merged_spd(Ordinal block_rows, int b, unsigned seed) {
+  const auto merged = reference::to_host_csr(make_matrix(random_spd(block_rows, b, seed)));
+  HostMatrixArrays S;
+  S.num_block_rows = S.num_block_cols = merged.num_block_rows();
+  S.block_size = b;
+  S.row_map = merged.row_map;
+  S.col_ind = merged.col_ind;
+  S.values = merged.values;
+  return S;
+}
+
 // Position of block (j, i) in S (sorted columns).
 Offset mirror_position(const HostMatrixArrays& S, Ordinal i, Ordinal j) {
   for (Offset k = S.row_map[j]; k < S.row_map[j + 1]; ++k)
@@ -186,13 +199,7 @@ TEST_CASE("Ildlt accepts asymmetry at rounding level and factors the symmetric p
   const int b = GENERATE(1, 3);
   CAPTURE(b);
   // random_spd's arrays hold duplicates; perturb the merged, sorted matrix.
-  const auto merged = reference::to_host_csr(make_matrix(random_spd(29, b, 5u)));
-  HostMatrixArrays S;
-  S.num_block_rows = S.num_block_cols = merged.num_block_rows();
-  S.block_size = b;
-  S.row_map = merged.row_map;
-  S.col_ind = merged.col_ind;
-  S.values = merged.values;
+  HostMatrixArrays S = merged_spd(29, b, 5u);
   const int bb = b * b;
   Offset k = S.row_map[3];
   while (S.col_ind[k] == 3) ++k;
@@ -279,13 +286,7 @@ TEST_CASE("one pass checks symmetry and forms the symmetric part as the two pass
   const int b = GENERATE(1, 2, 3, 4);
   const unsigned seed = GENERATE(7u, 8u);
   CAPTURE(b, seed);
-  const auto merged = reference::to_host_csr(make_matrix(random_spd(61, b, seed)));
-  HostMatrixArrays S;
-  S.num_block_rows = S.num_block_cols = merged.num_block_rows();
-  S.block_size = b;
-  S.row_map = merged.row_map;
-  S.col_ind = merged.col_ind;
-  S.values = merged.values;
+  HostMatrixArrays S = merged_spd(61, b, seed);
   // Rounding noise on every entry (the two mirrors of a pair no longer equal), as assembly
   // leaves it; then one entry beyond rounding, and one block without its mirror.
   for (std::size_t e = 0; e < S.values.size(); ++e)

@@ -2,7 +2,6 @@
 
 #include "core/exclusive_scan.hpp"
 #include "core/find_in_row.hpp"
-#include "core/first_row_where.hpp"
 #include "core/kokkos_compat.hpp"
 
 namespace fgdd::detail {
@@ -11,19 +10,27 @@ namespace {
 
 using Policy = Kokkos::RangePolicy<ExecSpace>;
 
-// The first block row holding an entry (i, j) whose mirror (j, i) is not stored, or n.
-Ordinal first_unmirrored_row(const ExecSpace& space, const SparseMatrix& A) {
+// Whether every off-diagonal block (i, j) has its mirror (j, i) stored. Only upper blocks are
+// looked up, half the searches of looking up every block: each upper block found names a
+// distinct lower block (rows are sorted and unique), so when every upper block is found and
+// the lower blocks are as many, each lower block is some upper block's mirror. A lower block
+// counts +1, an upper block -1 when its mirror is found and +1 when not: the sum, never
+// negative, is 0 exactly when the pattern is symmetric.
+bool structurally_symmetric(const ExecSpace& space, const SparseMatrix& A) {
   const auto row_map = A.row_map();
   const auto col_ind = A.col_ind();
-  return first_row_where(
-      space, A.num_block_rows(), "fgdd::partition::graph_mirror_check",
-      KOKKOS_LAMBDA(const Ordinal i) {
+  Offset imbalance = 0;
+  Kokkos::parallel_reduce(
+      "fgdd::partition::graph_mirror_check", Policy(space, 0, A.num_block_rows()),
+      KOKKOS_LAMBDA(const Ordinal i, Offset& sum) {
         for (Offset k = row_map(i); k < row_map(i + 1); ++k) {
           const Ordinal j = col_ind(k);
-          if (find_in_row(row_map, col_ind, j, i) == row_map(j + 1)) return true;
+          if (j < i) ++sum;
+          if (j > i) sum += find_in_row(row_map, col_ind, j, i) == row_map(j + 1) ? 1 : -1;
         }
-        return false;
-      });
+      },
+      imbalance);
+  return imbalance == 0;
 }
 
 // Which entries of a row compact_rows keeps: the off-diagonal ones of a symmetric pattern...
@@ -76,7 +83,7 @@ SymmetricGraph compact_rows(const ExecSpace& space, Ordinal n, const RowMap& row
 SymmetricGraph symmetric_graph(const ExecSpace& space, const SparseMatrix& A) {
   const Ordinal n = A.num_block_rows();
   // A structurally symmetric A is its own graph: its rows without the diagonal, already sorted.
-  if (first_unmirrored_row(space, A) == n)
+  if (structurally_symmetric(space, A))
     return compact_rows(space, n, A.row_map(), A.col_ind(), OffDiagonal{A.col_ind()});
   const auto row_map = A.row_map();
   const auto col_ind = A.col_ind();

@@ -1,9 +1,13 @@
 // Factorization time of the subdomain ILDU0 (symbolic once, numeric refactor best of the
 // repeats) on the generated suite, against Kokkos-Kernels spiluk(0) on the same dropped matrix
-// (CSR only; -1 when skipped), one JSON line per problem.
+// (CSR only; -1 when skipped), and the apply of the factors with the default kernel; rows
+// inside subdomains in the partitioner's order or by level (--subdomain-order). One JSON
+// line per problem.
 #include "core/generators.hpp"
 #include "factor/subdomain_ilu0.hpp"
 #include "partition/partition_matrix.hpp"
+#include "schedule/level_order.hpp"
+#include "trsv/subdomain_trsv.hpp"
 
 #include "bench_main.hpp"
 #include "kk_ilu0_baseline.hpp"
@@ -16,26 +20,51 @@
 
 namespace {
 
+// The fastest of repeats applies of the factors with the backend's default kernel.
+double best_apply_seconds(const fgdd::ExecSpace& space, const fgdd::SubdomainIlu0& ilu,
+                          int repeats) {
+  using namespace fgdd;
+  SubdomainTrsv trsv(space, ilu);
+  trsv.prepare(space, ApplyKernel::Auto);
+  const Ordinal n = ilu.factors().num_rows();
+  Vector r("r", n), z("z", n);
+  Kokkos::deep_copy(space, r, 1.0);
+  trsv.apply(space, ApplyKernel::Auto, r, z);  // warm-up
+  double best = 1e300;
+  for (int k = 0; k < repeats; ++k) {
+    space.fence();
+    Kokkos::Timer timer;
+    trsv.apply(space, ApplyKernel::Auto, r, z);
+    space.fence();
+    best = std::min(best, timer.seconds());
+  }
+  return best;
+}
+
 int benchmark_main(int argc, char* argv[]) {
   using namespace fgdd;
   std::vector<std::string> problems = {"gen:lap7:160", "gen:lap27:100", "gen:reservoir",
                                        "gen:bsr3:70"};
   int repeats = 5;
   std::string order = "auto";
+  std::string row_order = "partitioner";
   bench::CommandLine("fgdd_factor_bench",
                      "Subdomain ILDU0 factorization against Kokkos-Kernels spiluk(0).")
       .repeated("--matrix", &problems, "gen:SPEC", "a generated problem")
       .at_least("--repeats", &repeats, 1, "R", "numeric refactorizations, the best is reported")
       .choice("--order", &order, {"auto", "levels", "rows"},
               "factorization order (auto: rows on CPU backends, levels on GPUs)")
+      .choice("--subdomain-order", &row_order, {"partitioner", "levels"},
+              "order of the rows inside each subdomain (SolverOptions subdomain_order)")
       .parse(argc, argv);
   const ExecSpace space;
   for (const std::string& spec : problems) {
     const GeneratedProblem problem = generate_problem(spec);
-    const PartitionedMatrix dd =
+    PartitionedMatrix dd =
         partition_matrix(space, problem.matrix, problem.grid, PartitionOptions{});
     FactorOptions factor_options;
     factor_options.order = factor_order_names.parse(order);
+    if (row_order == "levels") dd = order_subdomain_rows_by_level(space, problem.matrix, dd);
     SubdomainIlu0 ilu(space, dd.system.dropped, dd.partition, factor_options);
     double best = 1e300;
     for (int r = 0; r < repeats; ++r)
@@ -67,11 +96,13 @@ int benchmark_main(int argc, char* argv[]) {
         .add("subdomains", dd.report.num_subdomains)
         .add("nnz_factored", dd.system.dropped.num_entries())
         .add("order", factor_order_names.name(resolve_auto(factor_options.order)))
+        .add("subdomain_order", row_order)
         .add("update_list_bytes_per_entry",
              double(ilu.report().update_list_bytes) / double(dd.system.dropped.num_entries()),
              fixed(2))
         .add("symbolic_seconds", ilu.report().symbolic_seconds, fixed(6))
         .add("numeric_seconds_min", best, fixed(6))
+        .add("apply_seconds_min", best_apply_seconds(space, ilu, repeats), fixed(6))
         .add("kk_spiluk_setup_seconds", kk_setup, fixed(6))
         .add("kk_spiluk_numeric_seconds_min", kk_best, fixed(6))
         .add("repeats", repeats);

@@ -16,6 +16,7 @@ const std::vector<std::pair<std::string, std::string>> solver_flags = {
     {"--precond", "preconditioner"},
     {"--partitioner", "partitioner"},
     {"--subdomain-rows", "subdomain_rows"},
+    {"--subdomain-order", "subdomain_order"},
     {"--apply", "apply"},
     {"--fill", "fill"},
     {"--shift", "shift"},
@@ -185,6 +186,11 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
                               into that many, at least 256 each), the rows split evenly over
                               the threads on CPU backends (one subdomain per thread; Serial:
                               the exact ILU(0) of the whole matrix)
+  --subdomain-order {subdomain_order}
+                              order of the rows inside each subdomain of the DD
+                              preconditioners: the partitioner's, or by level in the
+                              subdomain's lower triangle (a level's rows consecutive in
+                              memory); default auto: the partitioner's
   --rhs FILE.mtx              right-hand side (Matrix Market array); default all ones
   --solver {method}
                               Krylov method; default bicgstab (cg: SPD A with ic0-dd or
@@ -325,6 +331,7 @@ const char* solve_usage() {
   static const std::string usage = [] {
     std::string text = usage_template();
     replace_all(text, "{partitioner}", partitioner_names.joined());
+    replace_all(text, "{subdomain_order}", subdomain_row_order_names.joined());
     replace_all(text, "{method}", method_names.joined());
     replace_all(text, "{ortho}", orthogonalization_names.joined());
     replace_all(text, "{preconditioner}", preconditioner_names.joined());

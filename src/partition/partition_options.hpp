@@ -43,8 +43,21 @@ const char* to_string(Partitioner partitioner) noexcept;
 // Accepts partitioner_names; throws InvalidInput listing them.
 Partitioner parse_partitioner(const std::string& name);
 
+// The order of the rows inside each subdomain, for the DD preconditioners.
+enum class SubdomainRowOrder {
+  Auto,         // the partitioner's
+  Partitioner,  // as the partitioner leaves them (e.g. the caller's order for METIS)
+  Levels,       // by their level in the subdomain's lower triangle (schedule/level_order.hpp)
+};
+
+inline const auto subdomain_row_order_names = make_enum_names<SubdomainRowOrder>(
+    "subdomain row order", {{SubdomainRowOrder::Auto, "auto"},
+                            {SubdomainRowOrder::Partitioner, "partitioner"},
+                            {SubdomainRowOrder::Levels, "levels"}});
+
 struct PartitionOptions {
   Partitioner partitioner = Partitioner::Auto;
+  SubdomainRowOrder row_order = SubdomainRowOrder::Auto;
   // Scalar rows per subdomain at most; 0 = default_subdomain_rows for this backend.
   Offset subdomain_rows = 0;
 

@@ -61,6 +61,7 @@ std::vector<std::string> SolverOptions::keys() {
           "preconditioner",
           "partitioner",
           "subdomain_rows",
+          "subdomain_order",
           "apply",
           "fill",
           "shift_pivots",
@@ -111,6 +112,8 @@ void SolverOptions::set(const std::string& key, const std::string& value) {
     partition.partitioner = named(partitioner_names, key, value);
   else if (key == "subdomain_rows")
     partition.subdomain_rows = Offset(integer(key, value, 1LL << 40));
+  else if (key == "subdomain_order")
+    partition.row_order = named(subdomain_row_order_names, key, value);
   else if (key == "apply")
     dd.apply = named(apply_kernel_names, key, value);
   else if (key == "fill")
@@ -213,6 +216,7 @@ std::vector<std::string> SolverOptions::key_values() const {
           item("preconditioner", to_string(preconditioner)),
           item("partitioner", to_string(partition.partitioner)),
           item("subdomain_rows", std::to_string(partition.subdomain_rows)),
+          item("subdomain_order", subdomain_row_order_names.name(partition.row_order)),
           item("apply", to_string(dd.apply)),
           item("fill", std::to_string(dd.factor.level_of_fill)),
           item("shift_pivots", dd.factor.shift_tiny_pivots ? "true" : "false"),

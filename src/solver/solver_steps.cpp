@@ -38,6 +38,13 @@ PartitionOptions partition_options_for(const SolverOptions& options) {
   return partition;
 }
 
+bool orders_subdomain_rows_by_level(const SolverOptions& options) {
+  const bool dd = options.preconditioner == PreconditionerKind::Ildu0Dd ||
+                  options.preconditioner == PreconditionerKind::Ilu0Dd ||
+                  options.preconditioner == PreconditionerKind::Ic0Dd;
+  return dd && options.partition.row_order == SubdomainRowOrder::Levels;
+}
+
 std::unique_ptr<Preconditioner> make_preconditioner(
     const ExecSpace& space, const SolverOptions& options, const SparseMatrix& permuted,
     const SparseMatrix& dropped, const Partition& partition, const GridInfo& grid) {

@@ -19,6 +19,11 @@ namespace fgdd::detail {
 // A partitioner asked for explicitly is kept.
 PartitionOptions partition_options_for(const SolverOptions& options);
 
+// Whether setup renumbers each subdomain's rows by level (order_subdomain_rows_by_level):
+// subdomain_order levels with a DD preconditioner (the others keep the caller's or the grid's
+// order, or have no subdomains).
+bool orders_subdomain_rows_by_level(const SolverOptions& options);
+
 // permuted: the operator's matrix (global ILU and Jacobi factor it); dropped and partition:
 // the subdomain blocks the DD preconditioners factor. grid: the caller's grid, which the
 // structured ILU needs (it throws InvalidInput when grid is empty).

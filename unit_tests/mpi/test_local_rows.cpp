@@ -350,4 +350,8 @@ TEST_CASE("LocalRows: bad input is the same typed error on every rank", "[mpi][d
     refused.set_all({structured});
     CHECK_THROWS_WITH(DistributedSolver(comm, refused), FGDD_CONTAINS("not available over MPI"));
   }
+  // Rows in level order are Solver's only, so far: refused rather than ignored.
+  SolverOptions by_level;
+  by_level.set_all({"subdomain_order=levels"});
+  CHECK_THROWS_WITH(DistributedSolver(comm, by_level), FGDD_CONTAINS("not available over MPI"));
 }

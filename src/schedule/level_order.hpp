@@ -13,7 +13,9 @@ namespace fgdd {
 // the report redone for that order (report.steps says so, reorder_seconds includes the
 // levels). Every dependency of a row lies in an earlier level, so every entry left of the
 // diagonal stays left of it: for a structurally symmetric pattern the factors are the ones of
-// the partitioner's order up to the order of their sums, and in general no level set grows.
+// the partitioner's order up to the order of their sums. Otherwise entries right of the
+// diagonal may move left of it (other factors), but only towards earlier levels, so every row
+// keeps its level and the level sets stay the same.
 PartitionedMatrix order_subdomain_rows_by_level(const ExecSpace& space, const SparseMatrix& A,
                                                 const PartitionedMatrix& partitioned);
 

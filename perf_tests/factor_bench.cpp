@@ -9,6 +9,7 @@
 #include "schedule/level_order.hpp"
 #include "trsv/subdomain_trsv.hpp"
 
+#include "bench_common.hpp"
 #include "bench_main.hpp"
 #include "kk_ilu0_baseline.hpp"
 
@@ -29,16 +30,8 @@ double best_apply_seconds(const fgdd::ExecSpace& space, const fgdd::SubdomainIlu
   const Ordinal n = ilu.factors().num_rows();
   Vector r("r", n), z("z", n);
   Kokkos::deep_copy(space, r, 1.0);
-  trsv.apply(space, ApplyKernel::Auto, r, z);  // warm-up
-  double best = 1e300;
-  for (int k = 0; k < repeats; ++k) {
-    space.fence();
-    Kokkos::Timer timer;
-    trsv.apply(space, ApplyKernel::Auto, r, z);
-    space.fence();
-    best = std::min(best, timer.seconds());
-  }
-  return best;
+  return bench::time_it(space, 1, repeats, [&] { trsv.apply(space, ApplyKernel::Auto, r, z); })
+      .min;
 }
 
 int benchmark_main(int argc, char* argv[]) {

@@ -274,10 +274,7 @@ void SolverOptions::validate() const {
     throw InvalidInput("trsv jacobi is not offered by preconditioner " +
                        std::string(to_string(preconditioner)) + " (its sweeps are exact)");
   // Only the DD apply keeps a float copy of the factors; elsewhere float would be ignored.
-  const bool dd_apply = (preconditioner == PreconditionerKind::Ildu0Dd ||
-                         preconditioner == PreconditionerKind::Ilu0Dd ||
-                         preconditioner == PreconditionerKind::Ic0Dd) &&
-                        trsv == TrsvMethod::Exact;
+  const bool dd_apply = offers(subdomain_factors) && trsv == TrsvMethod::Exact;
   if (dd.factor_precision == FactorPrecision::Float && !dd_apply)
     throw InvalidInput("factor_precision float is offered by ildu0-dd, ilu0-dd and ic0-dd with "
                        "exact triangular solves; " +

@@ -39,13 +39,14 @@ enum PreconditionerTrait : unsigned {
   ilu_factors = 1u << 0,        // triangular factors (what trsv jacobi sweeps)
   exact_sweeps_only = 1u << 1,  // no trsv jacobi: its own sweeps are the exact solve
   transpose_apply = 1u << 2,    // applies M⁻ᵀ (what bicg needs)
+  subdomain_factors = 1u << 3,  // factors the subdomains' diagonal blocks (the DD ones)
 };
 
 inline const auto preconditioner_names = make_enum_names<PreconditionerKind>(
     "preconditioner",
-    {{PreconditionerKind::Ildu0Dd, "ildu0-dd", ilu_factors | transpose_apply},
-     {PreconditionerKind::Ilu0Dd, "ilu0-dd", ilu_factors | transpose_apply},
-     {PreconditionerKind::Ic0Dd, "ic0-dd", ilu_factors | transpose_apply},
+    {{PreconditionerKind::Ildu0Dd, "ildu0-dd", ilu_factors | transpose_apply | subdomain_factors},
+     {PreconditionerKind::Ilu0Dd, "ilu0-dd", ilu_factors | transpose_apply | subdomain_factors},
+     {PreconditionerKind::Ic0Dd, "ic0-dd", ilu_factors | transpose_apply | subdomain_factors},
      {PreconditionerKind::Ilu0, "ilu0", ilu_factors},
      {PreconditionerKind::Ildu0, "ildu0", ilu_factors},
      {PreconditionerKind::StructIlu0, "struct-ilu0", ilu_factors | exact_sweeps_only},

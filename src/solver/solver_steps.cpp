@@ -39,10 +39,8 @@ PartitionOptions partition_options_for(const SolverOptions& options) {
 }
 
 bool orders_subdomain_rows_by_level(const SolverOptions& options) {
-  const bool dd = options.preconditioner == PreconditionerKind::Ildu0Dd ||
-                  options.preconditioner == PreconditionerKind::Ilu0Dd ||
-                  options.preconditioner == PreconditionerKind::Ic0Dd;
-  return dd && options.partition.row_order == SubdomainRowOrder::Levels;
+  return preconditioner_names.has(options.preconditioner, subdomain_factors) &&
+         options.partition.row_order == SubdomainRowOrder::Levels;
 }
 
 std::unique_ptr<Preconditioner> make_preconditioner(

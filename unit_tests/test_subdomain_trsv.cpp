@@ -84,6 +84,30 @@ Problem beyond_level0_scratch() {
           reorder_and_drop(ExecSpace(), big.matrix, partition).dropped, partition, 0};
 }
 
+// Tridiagonal with one full row and column (an arrow), rows 0..199 in a second subdomain: the
+// arrow row keeps 2,800 entries in its subdomain, more than the level builder stages in scratch
+// at once (2,048), so it is swept from global memory between staged chunks.
+Problem arrow_beyond_level_chunk() {
+  const Ordinal n = 3000, arrow = 1500;
+  HostMatrixArrays m;
+  m.num_block_rows = m.num_block_cols = n;
+  m.row_map.push_back(0);
+  for (Ordinal i = 0; i < n; ++i) {
+    for (Ordinal j = 0; j < n; ++j) {
+      const bool entry = i == arrow || j == arrow || (j >= i - 1 && j <= i + 1);
+      if (!entry) continue;
+      m.col_ind.push_back(j);
+      m.values.push_back(i == j ? Scalar(n) : Scalar(-1) / Scalar(1 + (i + 2 * j) % 7));
+    }
+    m.row_map.push_back(Offset(m.col_ind.size()));
+  }
+  std::vector<Ordinal> labels(n, 0);
+  for (Ordinal i = 0; i < 200; ++i) labels[i] = 1;
+  const Partition partition = partition_of(labels, 2);
+  return {"arrow 3000 rows, 2 subdomains (a row beyond the level builder's chunk)",
+          reorder_and_drop(ExecSpace(), make_matrix(m), partition).dropped, partition, 0};
+}
+
 std::vector<Problem> problems() {
   std::vector<Problem> all;
   all.push_back(random_problem(1, 1, 1, Labels::Single, 11u));  // one row
@@ -112,6 +136,7 @@ std::vector<Problem> problems() {
   all.push_back(
       generated_problem("gen:lap7:12", Partitioner::Geometric, 1728));  // one, many levels
   all.push_back(beyond_level0_scratch());
+  all.push_back(arrow_beyond_level_chunk());
   return all;
 }
 
@@ -321,6 +346,8 @@ void check_levels(const SubdomainLevels& levels, const reference::HostBlockCsr& 
       if (!(level_ptr[base + l] < level_ptr[base + l + 1])) ++failures;
       for (Ordinal p = level_ptr[base + l]; p < level_ptr[base + l + 1] && p < last; ++p) {
         const Ordinal i = rows[p];
+        // Ascending within a level: the lists do not depend on the kernel's scheduling.
+        if (p > level_ptr[base + l] && rows[p] <= rows[p - 1]) ++failures;
         if (i < first || i >= last || level_of[i - first] != -1) {
           ++failures;
           continue;

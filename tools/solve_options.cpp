@@ -190,7 +190,9 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
                               order of the rows inside each subdomain of the DD
                               preconditioners: the partitioner's, or by level in the
                               subdomain's lower triangle (a level's rows consecutive in
-                              memory); default auto: the partitioner's
+                              memory); default auto: by level where the
+                              factorization runs by levels (GPUs), else the
+                              partitioner's
   --rhs FILE.mtx              right-hand side (Matrix Market array); default all ones
   --solver {method}
                               Krylov method; default bicgstab (cg: SPD A with ic0-dd or

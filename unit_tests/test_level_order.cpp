@@ -74,12 +74,13 @@ TEST_CASE("rows in level order: a level's rows consecutive, the same preconditio
   cases.push_back({"lap7, natural chunks", generated("gen:lap7:9:7:5"), "natural:97", true});
   cases.push_back({"bsr3, geometric", generated("gen:bsr3:7"), "150", true});
   cases.push_back({"lap27, rcm chunks", generated("gen:lap27:9"), "rcm:101", true});
-  cases.push_back({"reservoir, one subdomain", generated("gen:reservoir:9:8:7"), "natural:504",
-                   true});
+  cases.push_back(
+      {"reservoir, one subdomain", generated("gen:reservoir:9:8:7"), "natural:504", true});
   cases.push_back({"convdiff, one-row subdomains", generated("gen:convdiff:4"), "natural:1", true});
   // Random patterns are not symmetric: entries right of the diagonal may move left of it.
-  cases.push_back({"random CSR, natural", Setup{make_matrix(reference::random_matrix(301, 1, 6, 5u)), {}},
-                   "natural:64", false});
+  cases.push_back({"random CSR, natural",
+                   Setup{make_matrix(reference::random_matrix(301, 1, 6, 5u)), {}}, "natural:64",
+                   false});
   cases.push_back({"random BSR 2, multilevel",
                    Setup{make_matrix(reference::random_matrix(157, 2, 4, 9u)), {}}, "multilevel:40",
                    false});
@@ -126,6 +127,23 @@ TEST_CASE("rows in level order: a level's rows consecutive, the same preconditio
     CHECK(result.converged());
     CHECK(result.relative_true_residual <= 1e-10);
   }
+}
+
+TEST_CASE("subdomain_order auto: by level exactly where the factorization runs by levels",
+          "[solver][levels]") {
+  const GeneratedProblem generated = generate_problem("gen:convdiff:9");
+  const Setup problem{generated.matrix, generated.grid};
+  const auto by_level = [&](const std::vector<std::string>& options) {
+    return set_up(problem, options, "auto").partition_report().steps.find("level order") !=
+           std::string::npos;
+  };
+  CHECK(by_level({"factor_order=levels", "subdomain_rows=200"}));
+  CHECK_FALSE(by_level({"factor_order=rows", "subdomain_rows=200"}));
+  // The backend's own choice: levels on GPUs, rows on CPU backends.
+  CHECK(by_level({"subdomain_rows=200"}) ==
+        (resolve_auto(FactorOrder::Auto) == FactorOrder::Levels));
+  // Not for the exact global ILU(0), which has no subdomains to renumber.
+  CHECK_FALSE(by_level({"preconditioner=ilu0", "factor_order=levels"}));
 }
 
 TEST_CASE("subdomain_order is an option of the DD preconditioners only", "[solver][levels]") {

@@ -42,6 +42,7 @@ DistributedSolver::DistributedSolver(const Communicator& comm, SolverOptions opt
                        " is not available over MPI: it factors the whole grid exactly, not "
                        "per rank; use ilu0/ildu0 (the exact ILU of each rank's rows) or a DD "
                        "preconditioner");
+  // auto keeps the partitioner's order here.
   if (options_.partition.row_order == SubdomainRowOrder::Levels)
     throw InvalidInput("subdomain_order levels is not available over MPI yet: each rank's "
                        "subdomains keep the partitioner's order");

@@ -1,5 +1,6 @@
 #include "solver/solver_steps.hpp"
 
+#include "factor/factor_options.hpp"
 #include "precond/block_jacobi.hpp"
 #include "precond/dd_ilu_preconditioner.hpp"
 #include "precond/global_ilu_preconditioner.hpp"
@@ -39,8 +40,16 @@ PartitionOptions partition_options_for(const SolverOptions& options) {
 }
 
 bool orders_subdomain_rows_by_level(const SolverOptions& options) {
-  return preconditioner_names.has(options.preconditioner, subdomain_factors) &&
-         options.partition.row_order == SubdomainRowOrder::Levels;
+  if (!preconditioner_names.has(options.preconditioner, subdomain_factors)) return false;
+  switch (options.partition.row_order) {
+    case SubdomainRowOrder::Levels:
+      return true;
+    case SubdomainRowOrder::Partitioner:
+      return false;
+    case SubdomainRowOrder::Auto:
+      break;
+  }
+  return resolve_auto(options.dd.factor.order) == FactorOrder::Levels;
 }
 
 std::unique_ptr<Preconditioner> make_preconditioner(

@@ -19,9 +19,12 @@ namespace fgdd::detail {
 // A partitioner asked for explicitly is kept.
 PartitionOptions partition_options_for(const SolverOptions& options);
 
-// Whether setup renumbers each subdomain's rows by level (order_subdomain_rows_by_level):
-// subdomain_order levels with a DD preconditioner (the others keep the caller's or the grid's
-// order, or have no subdomains).
+// Whether setup renumbers each subdomain's rows by level (order_subdomain_rows_by_level), for
+// a DD preconditioner only (the others keep the caller's or the grid's order, or have no
+// subdomains): subdomain_order levels, or auto where the factorization runs level by level
+// (GPUs: a level's rows then sit together, and the refactorization of lap7 160³ took 0.98
+// instead of 2.36 ms on an H100; docs/PERFORMANCE.md). Row-order factorizations (CPUs) gain
+// nothing from it there and keep the partitioner's order, which the FEM files' locality favours.
 bool orders_subdomain_rows_by_level(const SolverOptions& options);
 
 // permuted: the operator's matrix (global ILU and Jacobi factor it); dropped and partition:

@@ -43,7 +43,8 @@ std::vector<Ordinal> uneven_offsets(Ordinal rows, int ranks, Ordinal unit) {
   Ordinal done = 0, units_so_far = 0;
   for (int r = 0; r < ranks; ++r) {
     done += r + 1;
-    units_so_far = std::min(std::max(units * done / parts, units_so_far + 1), units - (ranks - 1 - r));
+    units_so_far =
+        std::min(std::max(units * done / parts, units_so_far + 1), units - (ranks - 1 - r));
     offsets.push_back(r + 1 == ranks ? rows : units_so_far * unit);
   }
   return offsets;
@@ -160,7 +161,9 @@ TEST_CASE("LocalRows: DistributedSolver meets the tolerance on the whole matrix"
     CHECK(whole_residual_of_ones(comm, s.offsets, c.problem.matrix, x) <=
           1.01 * tol * std::sqrt(double(N)));
     if (comm.size() == 1) {  // the rank's diagonal block is A: Solver's partition and steps
-      Solver serial(options);
+      SolverOptions serial_options = options;  // ranks keep the partitioner's row order
+      serial_options.set("subdomain_order", "partitioner");
+      Solver serial(serial_options);
       serial.setup(space, c.problem.matrix, c.grid ? c.problem.grid : GridInfo{});
       Vector b1("b1", N), x1("x1", N);
       Kokkos::deep_copy(b1, 1.0);
@@ -272,9 +275,9 @@ TEST_CASE("LocalRows: bad input is the same typed error on every rank", "[mpi][d
   const Ordinal last_first = s.offsets[comm.size() - 1];
   LocalRows decreasing = s.mine;
   if (last) decreasing.row_map[1] = decreasing.row_map[2] + 1;
-  CHECK_THROWS_WITH(solver.setup(space, decreasing, {}),
-                    FGDD_CONTAINS("row map decreases at block row " +
-                                  std::to_string(last_first + 1)));
+  CHECK_THROWS_WITH(
+      solver.setup(space, decreasing, {}),
+      FGDD_CONTAINS("row map decreases at block row " + std::to_string(last_first + 1)));
   LocalRows extra_column = s.mine;
   if (last) {
     extra_column.col_ind.push_back(0);

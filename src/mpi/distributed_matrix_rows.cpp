@@ -7,6 +7,7 @@
 #include "mpi/matrix_slice.hpp"
 #include "mpi/mpi_transfer.hpp"
 #include "partition/partition_matrix.hpp"
+#include "schedule/level_order.hpp"
 
 #include <string>
 #include <utility>
@@ -31,8 +32,10 @@ DistributedMatrix::DistributedMatrix(const ExecSpace& space, const Communicator&
     space.fence();
     steps_.rows = timer.seconds();
     timer.reset();
-    const PartitionedMatrix local = partition_matrix(
-        space, detail::diagonal_block(space, sorted, first, block_size), local_grid, options);
+    const SparseMatrix block = detail::diagonal_block(space, sorted, first, block_size);
+    PartitionedMatrix local = partition_matrix(space, block, local_grid, options);
+    if (options.row_order == SubdomainRowOrder::Levels)
+      local = order_subdomain_rows_by_level(space, block, local);
     local_order_ = local.partition;
     local_report_ = local.report;
     space.fence();
@@ -89,8 +92,7 @@ void DistributedMatrix::update_values(const ExecSpace& space, const LocalRows& m
                          std::to_string(first_block_row()) + " and " +
                          std::to_string(block_size()) + " as at setup");
     const Ordinal rows = Ordinal(pattern_row_map_.extent(0)) - 1;
-    const Ordinal changed =
-        detail::first_changed_row(space, pattern_row_map_, pattern_cols_, mine);
+    const Ordinal changed = detail::first_changed_row(space, pattern_row_map_, pattern_cols_, mine);
     if (changed < rows || mine.num_block_rows() != rows ||
         Offset(mine.col_ind.size()) != pattern_cols_.extent(0))
       throw InvalidInput("update_values: block row " +
@@ -99,8 +101,7 @@ void DistributedMatrix::update_values(const ExecSpace& space, const LocalRows& m
   });
   Kokkos::View<Scalar*, DeviceType> values;
   // The pattern is the one checked at construction; only the values are new.
-  comm_.run_collectively(
-      [&] { values = detail::upload_values(space, mine, pattern_row_map_); });
+  comm_.run_collectively([&] { values = detail::upload_values(space, mine, pattern_row_map_); });
   const int b = block_size();
   detail::gather_blocks(space, values, diagonal_source_, b, diagonal_.values());
   detail::gather_blocks(space, values, off_rank_source_, b, off_rank_.values);

@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "mpi/mpi_transfer.hpp"
 #include "partition/reorder.hpp"
+#include "schedule/level_order.hpp"
 #include "solver/problem_checks.hpp"
 #include "solver/solver_steps.hpp"
 
@@ -42,10 +43,6 @@ DistributedSolver::DistributedSolver(const Communicator& comm, SolverOptions opt
                        " is not available over MPI: it factors the whole grid exactly, not "
                        "per rank; use ilu0/ildu0 (the exact ILU of each rank's rows) or a DD "
                        "preconditioner");
-  // auto keeps the partitioner's order here.
-  if (options_.partition.row_order == SubdomainRowOrder::Levels)
-    throw InvalidInput("subdomain_order levels is not available over MPI yet: each rank's "
-                       "subdomains keep the partitioner's order");
 }
 
 void DistributedSolver::setup(const ExecSpace& space, const SparseMatrix* A_on_root,
@@ -58,6 +55,9 @@ void DistributedSolver::setup(const ExecSpace& space, const SparseMatrix* A_on_r
     if (!A_on_root) throw InvalidInput("the root rank passed no matrix to DistributedSolver");
     whole_ = std::make_unique<PartitionedMatrix>(partition_matrix(
         space, *A_on_root, grid, per_rank_partition(options_.partition, *A_on_root, comm_.size())));
+    // Renumbering inside subdomains keeps every rank's range of subdomains.
+    if (detail::orders_subdomain_rows_by_level(options_))
+      *whole_ = order_subdomain_rows_by_level(space, *A_on_root, *whole_);
     report_ = whole_->report;
     space.fence();
     steps_.root_partition = timer.seconds();
@@ -71,7 +71,11 @@ void DistributedSolver::setup(const ExecSpace& space, const LocalRows& mine,
   Kokkos::Timer timer;
   clear_setup();
   comm_.require_same_on_all_ranks(options_.key_values(), "solver options");
-  matrix_ = std::make_unique<DistributedMatrix>(space, comm_, mine, local_grid, options_.partition);
+  PartitionOptions partition = options_.partition;
+  partition.row_order = detail::orders_subdomain_rows_by_level(options_)
+                            ? SubdomainRowOrder::Levels
+                            : SubdomainRowOrder::Partitioner;
+  matrix_ = std::make_unique<DistributedMatrix>(space, comm_, mine, local_grid, partition);
   report_ = all_ranks_partition(comm_, matrix_->local_report());
   finish_setup(space, timer);
 }

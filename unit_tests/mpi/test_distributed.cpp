@@ -6,6 +6,7 @@
 #include "mpi/dist_checks.hpp"
 #include "reference/dense.hpp"
 #include "reference/random_matrix.hpp"
+#include "solver/solver_steps.hpp"
 
 #include <algorithm>
 #include <array>
@@ -170,6 +171,9 @@ TEST_CASE("DistributedSolver converges like Solver on the same partition", "[mpi
       {"gen:convdiff:16", {"method=gmres"}},
       {"gen:convdiff:16", {"method=bicg"}},
       {"gen:lap7:20", {"method=cg", "preconditioner=ic0-dd"}},
+      // Rows in level order inside each subdomain, on the root before the scatter.
+      {"gen:convdiff:16", {"method=bicgstab", "subdomain_order=levels"}},
+      {"gen:bsr3:8", {"method=bicgstab", "subdomain_order=levels", "factor_order=levels"}},
   };
   for (const SolveCase& c : cases) {
     CAPTURE(c.spec, c.options.front(), comm.size());
@@ -179,16 +183,16 @@ TEST_CASE("DistributedSolver converges like Solver on the same partition", "[mpi
     options.set_all(c.options);
     DistributedSolver distributed(comm, options);
     distributed.setup(space, comm.is_root() ? &problem.matrix : nullptr, problem.grid);
+    if (comm.is_root())  // level order where Solver would use it (levels, or auto on GPUs)
+      CHECK((distributed.partition_report().steps.find("level order") != std::string::npos) ==
+            detail::orders_subdomain_rows_by_level(options));
     const Offset n = problem.matrix.num_rows();
     Vector b("b", comm.is_root() ? n : 0), x("x", comm.is_root() ? n : 0);
     Kokkos::deep_copy(b, 1.0);
     const SolveResult result = distributed.solve(space, b, x);
     CHECK(result.converged());
 
-    // Over MPI each rank keeps the partitioner's row order (auto on GPUs would renumber by level).
-    SolverOptions serial_options = options;
-    serial_options.set("subdomain_order", "partitioner");
-    Solver serial(serial_options);
+    Solver serial(options);
     serial.setup(space, problem.matrix, problem.grid);
     Vector b1("b1", n), x1("x1", n);
     Kokkos::deep_copy(b1, 1.0);
@@ -325,27 +329,30 @@ TEST_CASE("DistributedSolver::update_values then solve equals a fresh setup", "[
                           problem.matrix.row_map(), problem.matrix.col_ind(),
                           Kokkos::create_mirror_view_and_copy(MemSpace(), values), false);
   }
-  SolverOptions options;
-  options.set_all({"subdomain_rows=300"});
-  const Offset n = problem.matrix.num_rows();
-  const bool root = comm.is_root();
-  const auto solve = [&](DistributedSolver& solver) {
-    Vector b("b", root ? n : 0), x("x", root ? n : 0);
-    Kokkos::deep_copy(b, 1.0);
-    const SolveResult result = solver.solve(space, b, x);
-    return std::make_pair(result, reference::to_host(x));
-  };
-  DistributedSolver updated(comm, options), fresh(comm, options);
-  updated.setup(space, root ? &problem.matrix : nullptr, problem.grid);
-  updated.update_values(space, root ? &changed : nullptr);
-  fresh.setup(space, root ? &changed : nullptr, problem.grid);
-  const auto [result, x] = solve(updated);
-  const auto [expected, x_fresh] = solve(fresh);
-  CHECK(result.converged());
-  CHECK(result.iterations == expected.iterations);
-  // The same factors and operator, so the same arithmetic: equal up to a few roundings.
-  for (std::size_t i = 0; i < x.size(); ++i)
-    CHECK(std::abs(x[i] - x_fresh[i]) <= 1e-12 * (std::abs(x_fresh[i]) + 1));
+  for (const char* order : {"partitioner", "levels"}) {  // the rows' order inside subdomains
+    CAPTURE(order);
+    SolverOptions options;
+    options.set_all({"subdomain_rows=300", std::string("subdomain_order=") + order});
+    const Offset n = problem.matrix.num_rows();
+    const bool root = comm.is_root();
+    const auto solve = [&](DistributedSolver& solver) {
+      Vector b("b", root ? n : 0), x("x", root ? n : 0);
+      Kokkos::deep_copy(b, 1.0);
+      const SolveResult result = solver.solve(space, b, x);
+      return std::make_pair(result, reference::to_host(x));
+    };
+    DistributedSolver updated(comm, options), fresh(comm, options);
+    updated.setup(space, root ? &problem.matrix : nullptr, problem.grid);
+    updated.update_values(space, root ? &changed : nullptr);
+    fresh.setup(space, root ? &changed : nullptr, problem.grid);
+    const auto [result, x] = solve(updated);
+    const auto [expected, x_fresh] = solve(fresh);
+    CHECK(result.converged());
+    CHECK(result.iterations == expected.iterations);
+    // The same factors and operator, so the same arithmetic: equal up to a few roundings.
+    for (std::size_t i = 0; i < x.size(); ++i)
+      CHECK(std::abs(x[i] - x_fresh[i]) <= 1e-12 * (std::abs(x_fresh[i]) + 1));
+  }
 }
 
 TEST_CASE("a zero pivot on the last rank reaches every rank as the same error", "[mpi][dist]") {

@@ -7,6 +7,7 @@
 #include "mpi/dist_checks.hpp"
 #include "reference/dense.hpp"
 #include "reference/random_matrix.hpp"
+#include "solver/solver_steps.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -142,7 +143,10 @@ TEST_CASE("LocalRows: DistributedSolver meets the tolerance on the whole matrix"
   const std::vector<SolveCase> solves = {{0, {"method=bicgstab", "preconditioner=ildu0-dd"}},
                                          {1, {"method=bicgstab", "preconditioner=ildu0-dd"}},
                                          {2, {"method=gmres"}},
-                                         {0, {"method=cg", "preconditioner=ic0-dd"}}};
+                                         {0, {"method=cg", "preconditioner=ic0-dd"}},
+                                         // each rank renumbers its subdomains' rows by level
+                                         {0, {"method=bicgstab", "subdomain_order=levels"}},
+                                         {1, {"method=gmres", "subdomain_order=levels"}}};
   for (const SolveCase& sc : solves) {
     const Case& c = problems[sc.problem];
     CAPTURE(c.name, sc.options.front(), comm.size());
@@ -154,6 +158,8 @@ TEST_CASE("LocalRows: DistributedSolver meets the tolerance on the whole matrix"
     Vector x;
     const SolveResult result = solve_ones_from_rows(solver, s.mine, s.local_grid, x);
     CHECK(result.converged());
+    CHECK((solver.partition_report().steps.find("level order") != std::string::npos) ==
+          detail::orders_subdomain_rows_by_level(options));
     // On the whole matrix, x gathered in A's ordering; the recurrence may drift from the true
     // residual by a little, not by the distribution.
     const Offset N = c.problem.matrix.num_rows();
@@ -161,9 +167,7 @@ TEST_CASE("LocalRows: DistributedSolver meets the tolerance on the whole matrix"
     CHECK(whole_residual_of_ones(comm, s.offsets, c.problem.matrix, x) <=
           1.01 * tol * std::sqrt(double(N)));
     if (comm.size() == 1) {  // the rank's diagonal block is A: Solver's partition and steps
-      SolverOptions serial_options = options;  // ranks keep the partitioner's row order
-      serial_options.set("subdomain_order", "partitioner");
-      Solver serial(serial_options);
+      Solver serial(options);
       serial.setup(space, c.problem.matrix, c.grid ? c.problem.grid : GridInfo{});
       Vector b1("b1", N), x1("x1", N);
       Kokkos::deep_copy(b1, 1.0);
@@ -180,27 +184,31 @@ TEST_CASE("LocalRows: update_values then solve equals a fresh setup", "[mpi][dis
   LocalRows changed = s.mine;
   for (std::size_t k = 0; k < changed.values.size(); ++k)
     changed.values[k] *= 1 + 0.2 * std::sin(double(k + s.mine.first_block_row));
-  SolverOptions options;
-  // Natural chunks: a partition that ignores the values (the GPU default, multilevel, weighs
-  // edges by them, so a fresh setup of the new values may cut differently).
-  options.set_all({"subdomain_rows=50", "partitioner=natural"});
-  const auto solve = [&](DistributedSolver& solver) {
-    const Offset n = solver.matrix().num_rows();
-    Vector b("b", n), x("x", n);
-    Kokkos::deep_copy(b, 1.0);
-    const SolveResult result = solver.solve_rows(space, b, x);
-    return std::make_pair(result, reference::to_host(x));
-  };
-  DistributedSolver updated(comm, options), fresh(comm, options);
-  updated.setup(space, s.mine, s.local_grid);
-  updated.update_values(space, changed);
-  fresh.setup(space, changed, s.local_grid);
-  const auto [result, x] = solve(updated);
-  const auto [expected, x_fresh] = solve(fresh);
-  CHECK(result.converged());
-  CHECK(result.iterations == expected.iterations);
-  // The same factors and operator, so the same arithmetic.
-  for (std::size_t i = 0; i < x.size(); ++i) CHECK(x[i] == x_fresh[i]);
+  for (const char* order : {"partitioner", "levels"}) {  // the rows' order inside subdomains
+    CAPTURE(order);
+    SolverOptions options;
+    // Natural chunks: a partition that ignores the values (the GPU default, multilevel, weighs
+    // edges by them, so a fresh setup of the new values may cut differently).
+    options.set_all(
+        {"subdomain_rows=50", "partitioner=natural", std::string("subdomain_order=") + order});
+    const auto solve = [&](DistributedSolver& solver) {
+      const Offset n = solver.matrix().num_rows();
+      Vector b("b", n), x("x", n);
+      Kokkos::deep_copy(b, 1.0);
+      const SolveResult result = solver.solve_rows(space, b, x);
+      return std::make_pair(result, reference::to_host(x));
+    };
+    DistributedSolver updated(comm, options), fresh(comm, options);
+    updated.setup(space, s.mine, s.local_grid);
+    updated.update_values(space, changed);
+    fresh.setup(space, changed, s.local_grid);
+    const auto [result, x] = solve(updated);
+    const auto [expected, x_fresh] = solve(fresh);
+    CHECK(result.converged());
+    CHECK(result.iterations == expected.iterations);
+    // The same factors and operator, so the same arithmetic.
+    for (std::size_t i = 0; i < x.size(); ++i) CHECK(x[i] == x_fresh[i]);
+  }
 }
 
 TEST_CASE("LocalRows: bad input is the same typed error on every rank", "[mpi][dist]") {
@@ -353,8 +361,4 @@ TEST_CASE("LocalRows: bad input is the same typed error on every rank", "[mpi][d
     refused.set_all({structured});
     CHECK_THROWS_WITH(DistributedSolver(comm, refused), FGDD_CONTAINS("not available over MPI"));
   }
-  // Rows in level order are Solver's only, so far: refused rather than ignored.
-  SolverOptions by_level;
-  by_level.set_all({"subdomain_order=levels"});
-  CHECK_THROWS_WITH(DistributedSolver(comm, by_level), FGDD_CONTAINS("not available over MPI"));
 }

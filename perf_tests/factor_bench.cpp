@@ -6,6 +6,7 @@
 #include "core/generators.hpp"
 #include "factor/subdomain_ilu0.hpp"
 #include "partition/partition_matrix.hpp"
+#include "schedule/level_order.hpp"
 #include "trsv/subdomain_trsv.hpp"
 
 #include "bench_common.hpp"
@@ -29,7 +30,8 @@ double best_apply_seconds(const fgdd::ExecSpace& space, const fgdd::SubdomainIlu
   const Ordinal n = ilu.factors().num_rows();
   Vector r("r", n), z("z", n);
   Kokkos::deep_copy(space, r, 1.0);
-  return bench::time_it(space, 1, repeats, [&] { trsv.apply(space, ApplyKernel::Auto, r, z); }).min;
+  return bench::time_it(space, 1, repeats, [&] { trsv.apply(space, ApplyKernel::Auto, r, z); })
+      .min;
 }
 
 int benchmark_main(int argc, char* argv[]) {
@@ -51,11 +53,11 @@ int benchmark_main(int argc, char* argv[]) {
   const ExecSpace space;
   for (const std::string& spec : problems) {
     const GeneratedProblem problem = generate_problem(spec);
-    PartitionOptions partition;
-    partition.row_order = subdomain_row_order_names.parse(row_order);
-    const PartitionedMatrix dd = partition_matrix(space, problem.matrix, problem.grid, partition);
+    PartitionedMatrix dd =
+        partition_matrix(space, problem.matrix, problem.grid, PartitionOptions{});
     FactorOptions factor_options;
     factor_options.order = factor_order_names.parse(order);
+    if (row_order == "levels") dd = order_subdomain_rows_by_level(space, problem.matrix, dd);
     SubdomainIlu0 ilu(space, dd.system.dropped, dd.partition, factor_options);
     double best = 1e300;
     for (int r = 0; r < repeats; ++r)

@@ -7,6 +7,7 @@
 #include "mpi/matrix_slice.hpp"
 #include "mpi/mpi_transfer.hpp"
 #include "partition/partition_matrix.hpp"
+#include "schedule/level_order.hpp"
 
 #include <string>
 #include <utility>
@@ -31,8 +32,10 @@ DistributedMatrix::DistributedMatrix(const ExecSpace& space, const Communicator&
     space.fence();
     steps_.rows = timer.seconds();
     timer.reset();
-    const PartitionedMatrix local = partition_matrix(
-        space, detail::diagonal_block(space, sorted, first, block_size), local_grid, options);
+    const SparseMatrix block = detail::diagonal_block(space, sorted, first, block_size);
+    PartitionedMatrix local = partition_matrix(space, block, local_grid, options);
+    if (options.row_order == SubdomainRowOrder::Levels)
+      local = order_subdomain_rows_by_level(space, block, local);
     local_order_ = local.partition;
     local_report_ = local.report;
     space.fence();

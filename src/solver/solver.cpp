@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/matrix_build.hpp"
+#include "schedule/level_order.hpp"
 #include "solver/problem_checks.hpp"
 #include "solver/solver_steps.hpp"
 
@@ -44,6 +45,8 @@ void Solver::setup(const ExecSpace& space, const SparseMatrix& A, const GridInfo
         partition_matrix(space, A, grid, coordinates, partition));
     if (partition.partitioner != options_.partition.partitioner)
       partitioned_->report.reason = "auto: the global factorization keeps the caller's order";
+    if (detail::orders_subdomain_rows_by_level(options_))
+      *partitioned_ = order_subdomain_rows_by_level(space, A, *partitioned_);
     // The partition stays (and its report readable) if the factorization throws; solve and
     // update_values then refuse until a setup completes.
     preconditioner_ =

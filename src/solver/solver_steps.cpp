@@ -36,7 +36,6 @@ PartitionOptions partition_options_for(const SolverOptions& options) {
                       options.preconditioner == PreconditionerKind::MultilevelIlu;
   if (global && partition.partitioner == Partitioner::Auto)
     partition.partitioner = Partitioner::Natural;
-  partition.row_order = resolved_row_order(options);
   return partition;
 }
 
@@ -51,11 +50,6 @@ bool orders_subdomain_rows_by_level(const SolverOptions& options) {
       break;
   }
   return resolve_auto(options.dd.factor.order) == FactorOrder::Levels;
-}
-
-SubdomainRowOrder resolved_row_order(const SolverOptions& options) {
-  return orders_subdomain_rows_by_level(options) ? SubdomainRowOrder::Levels
-                                                 : SubdomainRowOrder::Partitioner;
 }
 
 std::unique_ptr<Preconditioner> make_preconditioner(

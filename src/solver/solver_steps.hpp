@@ -16,18 +16,16 @@ namespace fgdd::detail {
 // trsv) are ILU(0) of the matrix the caller gave, in the caller's order: partitioner auto means
 // natural for them (the identity ordering). A METIS ordering changes the factors, and on the
 // FEM and generated matrices measured it cost iterations and setup time (docs/PERFORMANCE.md).
-// A partitioner asked for explicitly is kept. The row order is resolved_row_order's.
+// A partitioner asked for explicitly is kept.
 PartitionOptions partition_options_for(const SolverOptions& options);
 
-// Whether setup renumbers each subdomain's rows by level (partition/level_order.hpp), for
+// Whether setup renumbers each subdomain's rows by level (order_subdomain_rows_by_level), for
 // a DD preconditioner only (the others keep the caller's or the grid's order, or have no
 // subdomains): subdomain_order levels, or auto where the factorization runs level by level
 // (GPUs: a level's rows then sit together, and the refactorization of lap7 160³ took 0.98
 // instead of 2.36 ms on an H100; docs/PERFORMANCE.md). Row-order factorizations (CPUs) gain
 // nothing from it there and keep the partitioner's order, which the FEM files' locality favours.
 bool orders_subdomain_rows_by_level(const SolverOptions& options);
-// That choice as the row order partition_matrix takes: Levels or Partitioner, never Auto.
-SubdomainRowOrder resolved_row_order(const SolverOptions& options);
 
 // permuted: the operator's matrix (global ILU and Jacobi factor it); dropped and partition:
 // the subdomain blocks the DD preconditioners factor. grid: the caller's grid, which the

@@ -5,6 +5,9 @@
 #include "core/team_scratch.hpp"
 #include "core/team_size.hpp"
 
+#include <limits>
+#include <string>
+
 namespace fgdd {
 
 namespace detail {
@@ -242,6 +245,24 @@ SubdomainLevels build_subdomain_levels(const ExecSpace& space, const SparseMatri
   levels.row_edge_end = Kokkos::View<Offset*, DeviceType>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::trsv::row_edge_end"), n);
   if (num_subdomains == 0) return levels;
+  // The kernel counts a subdomain's edges in Ordinal scratch.
+  Offset widest_subdomain = 0;
+  {
+    const auto row_map = factors.row_map();
+    const auto offsets = partition.subdomain_offsets;
+    Kokkos::parallel_reduce(
+        "fgdd::trsv::subdomain_entries", Kokkos::RangePolicy<ExecSpace>(space, 0, num_subdomains),
+        KOKKOS_LAMBDA(const Ordinal s, Offset& most) {
+          const Offset entries = row_map(offsets(s + 1)) - row_map(offsets(s));
+          if (entries > most) most = entries;
+        },
+        Kokkos::Max<Offset>(widest_subdomain));
+  }
+  if (widest_subdomain > Offset(std::numeric_limits<Ordinal>::max()))
+    throw InvalidInput("build_subdomain_levels: a subdomain holds " +
+                       std::to_string(widest_subdomain) + " block entries, more than " +
+                       std::to_string(std::numeric_limits<Ordinal>::max()) +
+                       "; use smaller subdomains (subdomain_rows)");
 
   const detail::TeamScratch scratch = detail::team_scratch_for(
       detail::BuildLevelsKernel::scratch_bytes(partition.largest_subdomain()));

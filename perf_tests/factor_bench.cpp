@@ -1,5 +1,5 @@
 // Factorization time of the subdomain ILDU0 (symbolic once, numeric refactor best of the
-// repeats) on the generated suite, against Kokkos-Kernels spiluk(0) on the same dropped matrix
+// repeats) on the generated suite or Matrix Market files, against Kokkos-Kernels spiluk(0) on the same dropped matrix
 // (CSR only; -1 when skipped), and the apply of the factors with the default kernel; rows
 // inside subdomains in the partitioner's order or by level (--subdomain-order). One JSON
 // line per problem.
@@ -43,7 +43,9 @@ int benchmark_main(int argc, char* argv[]) {
   std::string row_order = "partitioner";
   bench::CommandLine("fgdd_factor_bench",
                      "Subdomain ILDU0 factorization against Kokkos-Kernels spiluk(0).")
-      .repeated("--matrix", &problems, "gen:SPEC", "a generated problem")
+      .repeated("--matrix", &problems, "FILE.mtx|gen:SPEC",
+                "a matrix; a generator spec keeps its grid (a file is partitioned like Solver's "
+                "default without a grid)")
       .at_least("--repeats", &repeats, 1, "R", "numeric refactorizations, the best is reported")
       .choice("--order", &order, {"auto", "levels", "rows"},
               "factorization order (auto: rows on CPU backends, levels on GPUs)")
@@ -52,7 +54,7 @@ int benchmark_main(int argc, char* argv[]) {
       .parse(argc, argv);
   const ExecSpace space;
   for (const std::string& spec : problems) {
-    const GeneratedProblem problem = generate_problem(spec);
+    const GeneratedProblem problem = bench::load_problem(spec);
     PartitionedMatrix dd =
         partition_matrix(space, problem.matrix, problem.grid, PartitionOptions{});
     FactorOptions factor_options;

@@ -1,8 +1,8 @@
 // Factorization time of the subdomain ILDU0 (symbolic once, numeric refactor best of the
-// repeats) on the generated suite or Matrix Market files, against Kokkos-Kernels spiluk(0) on the same dropped matrix
-// (CSR only; -1 when skipped), and the apply of the factors with the default kernel; rows
-// inside subdomains in the partitioner's order or by level (--subdomain-order). One JSON
-// line per problem.
+// repeats) on the generated suite or Matrix Market files, against Kokkos-Kernels spiluk(0) on
+// the same dropped matrix (CSR only; -1 when skipped), and the apply of the factors with the
+// default kernel; rows inside subdomains in the partitioner's order or by level
+// (--subdomain-order). One JSON line per problem.
 #include "core/generators.hpp"
 #include "factor/subdomain_ilu0.hpp"
 #include "partition/partition_matrix.hpp"

@@ -55,11 +55,12 @@ int benchmark_main(int argc, char* argv[]) {
   const ExecSpace space;
   for (const std::string& spec : problems) {
     const GeneratedProblem problem = bench::load_problem(spec);
-    PartitionedMatrix dd =
-        partition_matrix(space, problem.matrix, problem.grid, PartitionOptions{});
+    PartitionOptions partition;
+    partition.row_order = subdomain_row_order_names.parse(row_order);
+    const PartitionedMatrix dd =
+        partition_in_row_order(space, problem.matrix, problem.grid, Coordinates(), partition);
     FactorOptions factor_options;
     factor_options.order = factor_order_names.parse(order);
-    if (row_order == "levels") dd = order_subdomain_rows_by_level(space, problem.matrix, dd);
     SubdomainIlu0 ilu(space, dd.system.dropped, dd.partition, factor_options);
     double best = 1e300;
     for (int r = 0; r < repeats; ++r)

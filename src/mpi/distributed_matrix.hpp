@@ -83,9 +83,8 @@ class DistributedMatrix {
 
   // Collective. Each rank passes its own rows (local_rows.hpp), so that no rank ever holds the
   // whole matrix. Each rank splits its diagonal block into subdomains (options; local_grid: its
-  // rows as a grid, or empty) and renumbers its rows by them (and inside each subdomain by level
-  // when options.row_order is Levels; Auto keeps the partitioner's order, as DistributedSolver
-  // resolves it beforehand); A_p is the ranks' renumbered rows
+  // rows as a grid, or empty) and renumbers its rows by them (partition_in_row_order);
+  // A_p is the ranks' renumbered rows
   // in rank order, and a rank's block rows keep their global range. Throws on every rank alike:
   // InvalidInput when the ranks' rows do not follow each other from row 0, InvalidMatrix
   // naming the global block row and column for bad arrays (sort_local_rows), the errors of

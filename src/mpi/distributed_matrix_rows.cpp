@@ -32,10 +32,9 @@ DistributedMatrix::DistributedMatrix(const ExecSpace& space, const Communicator&
     space.fence();
     steps_.rows = timer.seconds();
     timer.reset();
-    const SparseMatrix block = detail::diagonal_block(space, sorted, first, block_size);
-    PartitionedMatrix local = partition_matrix(space, block, local_grid, options);
-    if (options.row_order == SubdomainRowOrder::Levels)
-      local = order_subdomain_rows_by_level(space, block, local);
+    const PartitionedMatrix local =
+        partition_in_row_order(space, detail::diagonal_block(space, sorted, first, block_size),
+                               local_grid, Coordinates(), options);
     local_order_ = local.partition;
     local_report_ = local.report;
     space.fence();

@@ -53,11 +53,10 @@ void DistributedSolver::setup(const ExecSpace& space, const SparseMatrix* A_on_r
   comm_.run_collectively([&] {
     if (!comm_.is_root()) return;
     if (!A_on_root) throw InvalidInput("the root rank passed no matrix to DistributedSolver");
-    whole_ = std::make_unique<PartitionedMatrix>(partition_matrix(
-        space, *A_on_root, grid, per_rank_partition(options_.partition, *A_on_root, comm_.size())));
-    // Renumbering inside subdomains keeps every rank's range of subdomains.
-    if (detail::orders_subdomain_rows_by_level(options_))
-      *whole_ = order_subdomain_rows_by_level(space, *A_on_root, *whole_);
+    // Renumbering inside subdomains (the row order) keeps every rank's range of subdomains.
+    whole_ = std::make_unique<PartitionedMatrix>(partition_in_row_order(
+        space, *A_on_root, grid, Coordinates(),
+        per_rank_partition(partition_options(), *A_on_root, comm_.size())));
     report_ = whole_->report;
     space.fence();
     steps_.root_partition = timer.seconds();
@@ -71,13 +70,16 @@ void DistributedSolver::setup(const ExecSpace& space, const LocalRows& mine,
   Kokkos::Timer timer;
   clear_setup();
   comm_.require_same_on_all_ranks(options_.key_values(), "solver options");
-  PartitionOptions partition = options_.partition;
-  partition.row_order = detail::orders_subdomain_rows_by_level(options_)
-                            ? SubdomainRowOrder::Levels
-                            : SubdomainRowOrder::Partitioner;
-  matrix_ = std::make_unique<DistributedMatrix>(space, comm_, mine, local_grid, partition);
+  matrix_ =
+      std::make_unique<DistributedMatrix>(space, comm_, mine, local_grid, partition_options());
   report_ = all_ranks_partition(comm_, matrix_->local_report());
   finish_setup(space, timer);
+}
+
+PartitionOptions DistributedSolver::partition_options() const {
+  PartitionOptions partition = options_.partition;
+  partition.row_order = detail::resolved_row_order(options_);
+  return partition;
 }
 
 void DistributedSolver::clear_setup() {

@@ -84,6 +84,8 @@ class DistributedSolver {
  private:
   // What either setup builds, dropped before it starts again.
   void clear_setup();
+  // The caller's partition options with the row order resolved as Solver's (solver_steps.hpp).
+  PartitionOptions partition_options() const;
   // The rest of either setup once matrix_ is built: preconditioner and operator.
   void finish_setup(const ExecSpace& space, const Kokkos::Timer& timer);
   // The rest of either update_values once matrix_ has the values: the refactorization.

@@ -48,4 +48,12 @@ PartitionedMatrix order_subdomain_rows_by_level(const ExecSpace& space, const Sp
   return result;
 }
 
+PartitionedMatrix partition_in_row_order(const ExecSpace& space, const SparseMatrix& A,
+                                         const GridInfo& grid, const Coordinates& coordinates,
+                                         const PartitionOptions& options) {
+  PartitionedMatrix partitioned = partition_matrix(space, A, grid, coordinates, options);
+  if (options.row_order != SubdomainRowOrder::Levels) return partitioned;
+  return order_subdomain_rows_by_level(space, A, partitioned);
+}
+
 }  // namespace fgdd

@@ -19,4 +19,11 @@ namespace fgdd {
 PartitionedMatrix order_subdomain_rows_by_level(const ExecSpace& space, const SparseMatrix& A,
                                                 const PartitionedMatrix& partitioned);
 
+// partition_matrix, then order_subdomain_rows_by_level when options.row_order is Levels (Auto
+// and Partitioner keep the partitioner's order: the solvers resolve Auto beforehand,
+// solver_steps.hpp). The one way setups partition in the row order they were given.
+PartitionedMatrix partition_in_row_order(const ExecSpace& space, const SparseMatrix& A,
+                                         const GridInfo& grid, const Coordinates& coordinates,
+                                         const PartitionOptions& options);
+
 }  // namespace fgdd

@@ -42,11 +42,9 @@ void Solver::setup(const ExecSpace& space, const SparseMatrix& A, const GridInfo
   detail::with_memory_named("setup of " + std::to_string(A.num_rows()) + " rows", [&] {
     const PartitionOptions partition = detail::partition_options_for(options_);
     partitioned_ = std::make_unique<PartitionedMatrix>(
-        partition_matrix(space, A, grid, coordinates, partition));
+        partition_in_row_order(space, A, grid, coordinates, partition));
     if (partition.partitioner != options_.partition.partitioner)
       partitioned_->report.reason = "auto: the global factorization keeps the caller's order";
-    if (detail::orders_subdomain_rows_by_level(options_))
-      *partitioned_ = order_subdomain_rows_by_level(space, A, *partitioned_);
     // The partition stays (and its report readable) if the factorization throws; solve and
     // update_values then refuse until a setup completes.
     preconditioner_ =

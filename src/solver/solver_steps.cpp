@@ -36,6 +36,7 @@ PartitionOptions partition_options_for(const SolverOptions& options) {
                       options.preconditioner == PreconditionerKind::MultilevelIlu;
   if (global && partition.partitioner == Partitioner::Auto)
     partition.partitioner = Partitioner::Natural;
+  partition.row_order = resolved_row_order(options);
   return partition;
 }
 
@@ -50,6 +51,11 @@ bool orders_subdomain_rows_by_level(const SolverOptions& options) {
       break;
   }
   return resolve_auto(options.dd.factor.order) == FactorOrder::Levels;
+}
+
+SubdomainRowOrder resolved_row_order(const SolverOptions& options) {
+  return orders_subdomain_rows_by_level(options) ? SubdomainRowOrder::Levels
+                                                 : SubdomainRowOrder::Partitioner;
 }
 
 std::unique_ptr<Preconditioner> make_preconditioner(

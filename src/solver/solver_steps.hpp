@@ -16,7 +16,7 @@ namespace fgdd::detail {
 // trsv) are ILU(0) of the matrix the caller gave, in the caller's order: partitioner auto means
 // natural for them (the identity ordering). A METIS ordering changes the factors, and on the
 // FEM and generated matrices measured it cost iterations and setup time (docs/PERFORMANCE.md).
-// A partitioner asked for explicitly is kept.
+// A partitioner asked for explicitly is kept. The row order is resolved_row_order's.
 PartitionOptions partition_options_for(const SolverOptions& options);
 
 // Whether setup renumbers each subdomain's rows by level (order_subdomain_rows_by_level), for
@@ -26,6 +26,9 @@ PartitionOptions partition_options_for(const SolverOptions& options);
 // instead of 2.36 ms on an H100; docs/PERFORMANCE.md). Row-order factorizations (CPUs) gain
 // nothing from it there and keep the partitioner's order, which the FEM files' locality favours.
 bool orders_subdomain_rows_by_level(const SolverOptions& options);
+// That choice as a row order (Levels or Partitioner, never Auto), which partition_options_for
+// sets and DistributedSolver uses for its own partition options.
+SubdomainRowOrder resolved_row_order(const SolverOptions& options);
 
 // permuted: the operator's matrix (global ILU and Jacobi factor it); dropped and partition:
 // the subdomain blocks the DD preconditioners factor. grid: the caller's grid, which the

@@ -6,7 +6,6 @@
 #include "core/generators.hpp"
 #include "factor/subdomain_ilu0.hpp"
 #include "partition/partition_matrix.hpp"
-#include "schedule/level_order.hpp"
 #include "trsv/subdomain_trsv.hpp"
 
 #include "bench_common.hpp"
@@ -30,8 +29,7 @@ double best_apply_seconds(const fgdd::ExecSpace& space, const fgdd::SubdomainIlu
   const Ordinal n = ilu.factors().num_rows();
   Vector r("r", n), z("z", n);
   Kokkos::deep_copy(space, r, 1.0);
-  return bench::time_it(space, 1, repeats, [&] { trsv.apply(space, ApplyKernel::Auto, r, z); })
-      .min;
+  return bench::time_it(space, 1, repeats, [&] { trsv.apply(space, ApplyKernel::Auto, r, z); }).min;
 }
 
 int benchmark_main(int argc, char* argv[]) {
@@ -58,7 +56,7 @@ int benchmark_main(int argc, char* argv[]) {
     PartitionOptions partition;
     partition.row_order = subdomain_row_order_names.parse(row_order);
     const PartitionedMatrix dd =
-        partition_in_row_order(space, problem.matrix, problem.grid, Coordinates(), partition);
+        partition_matrix(space, problem.matrix, problem.grid, Coordinates(), partition);
     FactorOptions factor_options;
     factor_options.order = factor_order_names.parse(order);
     SubdomainIlu0 ilu(space, dd.system.dropped, dd.partition, factor_options);

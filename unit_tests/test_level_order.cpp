@@ -1,10 +1,13 @@
 // Rows renumbered by level inside each subdomain (subdomain_order=levels,
-// schedule/level_order.hpp): the same subdomains, each level's rows consecutive, and for a
+// partition/level_order.hpp): the same subdomains, each level's rows consecutive, and for a
 // structurally symmetric pattern the same preconditioner as the partitioner's order.
 #include "catch_compat.hpp"
 #include "core/generators.hpp"
+#include "partition/level_order.hpp"
 #include "precond/dd_ilu_preconditioner.hpp"
+#include "reference/dense.hpp"
 #include "reference/random_matrix.hpp"
+#include "reference/reference_ilu0.hpp"
 #include "solver/solver.hpp"
 
 #include <algorithm>
@@ -55,7 +58,103 @@ bool levels_list_rows_in_order(const Solver& solver) {
   return true;
 }
 
+// The reference of order_rows_by_level: in each subdomain, the level of every row of P A Pᵀ in
+// the lower triangle of its diagonal block, then the rows by level, stably. Returns the new perm.
+std::vector<Ordinal> reference_level_perm(const reference::HostBlockCsr& A,
+                                          const Partition& partition) {
+  const auto perm = reference::host_vector(partition.perm);
+  const auto iperm = reference::host_vector(partition.iperm);
+  const auto& offsets = partition.host_subdomain_offsets;
+  std::vector<Ordinal> new_perm(perm.size(), -1);
+  for (Ordinal s = 0; s < partition.num_subdomains; ++s) {
+    const Ordinal first = offsets[s], last = offsets[s + 1];
+    std::vector<Ordinal> level(last - first, 0), order(last - first);
+    for (Ordinal p = first; p < last; ++p) {
+      const Ordinal r = iperm[p];
+      for (Offset k = A.row_map[r]; k < A.row_map[r + 1]; ++k) {
+        const Ordinal q = perm[A.col_ind[k]];
+        if (q >= first && q < p)
+          level[p - first] = std::max(level[p - first], level[q - first] + 1);
+      }
+    }
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](Ordinal a, Ordinal b) { return level[a] < level[b]; });
+    for (Ordinal k = 0; k < last - first; ++k) new_perm[iperm[first + order[k]]] = first + k;
+  }
+  return new_perm;
+}
+
 }  // namespace
+
+TEST_CASE("order_rows_by_level equals the host reference, on every kind of partition",
+          "[partition][levels]") {
+  const ExecSpace space;
+  struct Case {
+    std::string name;
+    SparseMatrix A;
+    Partition partition;
+  };
+  std::vector<Case> cases;
+  const auto partitioned = [&](const std::string& spec, Partitioner partitioner, Offset rows) {
+    const GeneratedProblem problem = generate_problem(spec);
+    PartitionOptions options;
+    options.partitioner = partitioner;
+    options.subdomain_rows = rows;
+    cases.push_back({spec + " " + to_string(partitioner) + " " + std::to_string(rows),
+                     problem.matrix,
+                     partition_matrix(space, problem.matrix, problem.grid, options).partition});
+  };
+  partitioned("gen:lap7:9:7:5", Partitioner::Geometric, 60);
+  partitioned("gen:lap27:6", Partitioner::Rcm, 50);
+  partitioned("gen:bsr3:5", Partitioner::Geometric, 60);
+  partitioned("gen:reservoir:8:7:6", Partitioner::Multilevel, 100);
+  partitioned("gen:convdiff:7", Partitioner::Natural, 1);    // one row each
+  partitioned("gen:convdiff:6", Partitioner::Natural, 216);  // one subdomain
+  // Explicit labels, each subdomain in descending row order (ties must keep it). Subdomains
+  // larger than the partitioners' scratch cap are allowed here: the order itself has no cap.
+  const auto labeled = [&](const std::string& name, const SparseMatrix& A, Ordinal parts) {
+    const Ordinal n = A.num_block_rows();
+    std::vector<Ordinal> labels(n), keys(n);
+    for (Ordinal i = 0; i < n; ++i) {
+      labels[i] = Ordinal((Offset(i) * i + 3 * i) % parts);  // parts of very different sizes
+      keys[i] = n - 1 - i;
+    }
+    cases.push_back(
+        {name, A,
+         detail::make_partition(space, detail::Labeling{parts, reference::to_device(labels),
+                                                        reference::to_device(keys)})});
+  };
+  const auto labeled_arrays = [&](const std::string& name, const HostMatrixArrays& arrays,
+                                  Ordinal parts) { labeled(name, make_matrix(arrays), parts); };
+  labeled_arrays("random CSR 301, 3 parts", reference::random_matrix(301, 1, 6, 5u), 3);
+  labeled_arrays("random BSR 2, 157 rows, 5 parts", reference::random_matrix(157, 2, 4, 9u), 5);
+  labeled_arrays("random CSR 130, 57 parts", reference::random_matrix(130, 1, 5, 16u), 57);
+  labeled_arrays("one row", reference::random_matrix(1, 1, 1, 11u), 1);
+  // A row of 2,600 entries, longer than a chunk: swept from global memory.
+  labeled_arrays("arrow 2600, 1 part", reference::arrow_matrix(2600, 1300), 1);
+  labeled_arrays("arrow 2600, 2 parts", reference::arrow_matrix(2600, 1301), 2);
+  // 5,832 rows in one subdomain (more than CUDA's scratch cap of 5,117): 23 chunks.
+  labeled("lap7 18^3, 1 part", generate_problem("gen:lap7:18").matrix, 1);
+
+  for (const Case& c : cases) {
+    INFO(c.name);
+    const Partition ordered = detail::order_rows_by_level(space, c.A, c.partition);
+    const std::vector<Ordinal> expected =
+        reference_level_perm(reference::to_host_csr(c.A), c.partition);
+    CHECK(reference::host_vector(ordered.perm) == expected);
+    // iperm inverts perm; the subdomains stay.
+    const auto perm = reference::host_vector(ordered.perm);
+    const auto iperm = reference::host_vector(ordered.iperm);
+    std::size_t broken = 0;
+    for (std::size_t i = 0; i < perm.size(); ++i)
+      broken += iperm[std::size_t(perm[i])] != Ordinal(i);
+    CHECK(broken == 0);
+    CHECK(ordered.host_subdomain_offsets == c.partition.host_subdomain_offsets);
+    CHECK(reference::host_vector(ordered.part_of_row) ==
+          reference::host_vector(c.partition.part_of_row));
+  }
+}
 
 TEST_CASE("rows in level order: a level's rows consecutive, the same preconditioner",
           "[solver][levels]") {

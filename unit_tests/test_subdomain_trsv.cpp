@@ -88,24 +88,14 @@ Problem beyond_level0_scratch() {
 // arrow row keeps 2,800 entries in its subdomain, more than the level builder stages in scratch
 // at once (2,048), so it is swept from global memory between staged chunks.
 Problem arrow_beyond_level_chunk() {
-  const Ordinal n = 3000, arrow = 1500;
-  HostMatrixArrays m;
-  m.num_block_rows = m.num_block_cols = n;
-  m.row_map.push_back(0);
-  for (Ordinal i = 0; i < n; ++i) {
-    for (Ordinal j = 0; j < n; ++j) {
-      const bool entry = i == arrow || j == arrow || (j >= i - 1 && j <= i + 1);
-      if (!entry) continue;
-      m.col_ind.push_back(j);
-      m.values.push_back(i == j ? Scalar(n) : Scalar(-1) / Scalar(1 + (i + 2 * j) % 7));
-    }
-    m.row_map.push_back(Offset(m.col_ind.size()));
-  }
+  const Ordinal n = 3000;
   std::vector<Ordinal> labels(n, 0);
   for (Ordinal i = 0; i < 200; ++i) labels[i] = 1;
   const Partition partition = partition_of(labels, 2);
   return {"arrow 3000 rows, 2 subdomains (a row beyond the level builder's chunk)",
-          reorder_and_drop(ExecSpace(), make_matrix(m), partition).dropped, partition, 0};
+          reorder_and_drop(ExecSpace(), make_matrix(reference::arrow_matrix(n, 1500)), partition)
+              .dropped,
+          partition, 0};
 }
 
 std::vector<Problem> problems() {
@@ -1014,9 +1004,9 @@ TEST_CASE("subdomain trsv: with float factors every apply kernel applies the rou
         check_apply(h, r_host, run_apply_transpose(single, kernel, r), true, what + " transpose");
       }
       // Triangular solves read double factors only.
-      CHECK_THROWS_AS(run_solve(single, Triangle::Lower, Diagonal::Unit,
-                                TriangularKernel::DagVcLds, r),
-                      InvalidInput);
+      CHECK_THROWS_AS(
+          run_solve(single, Triangle::Lower, Diagonal::Unit, TriangularKernel::DagVcLds, r),
+          InvalidInput);
     }
   }
 }
@@ -1056,14 +1046,13 @@ TEST_CASE("subdomain trsv: float factors beyond float's range throw ZeroPivot na
     std::vector<Ordinal> labels(n);
     for (Ordinal i = 0; i < n; ++i) labels[i] = i < 4 ? 1 : 0;
     const Partition partition = partition_of(labels, 2);
-    const Problem problem{"diagonal",
-                          reorder_and_drop(ExecSpace(), make_matrix(m), partition).dropped,
-                          partition, 0};
+    const Problem problem{
+        "diagonal", reorder_and_drop(ExecSpace(), make_matrix(m), partition).dropped, partition, 0};
     INFO("pivot " << pivot);
     const SubdomainIlu0 ilu = factorize(problem, IluForm::Ildu0);
     const SubdomainTrsv single(ExecSpace(), ilu, 0, FactorPrecision::Float);
-    for (const ApplyKernel kernel : {ApplyKernel::Auto, ApplyKernel::DagVcIlduFused,
-                                     ApplyKernel::RowOrderFused}) {
+    for (const ApplyKernel kernel :
+         {ApplyKernel::Auto, ApplyKernel::DagVcIlduFused, ApplyKernel::RowOrderFused}) {
       INFO(to_string(kernel));
       try {
         single.prepare(ExecSpace(), kernel);
@@ -1094,8 +1083,8 @@ TEST_CASE("subdomain trsv: the ordered kernel with capped registers gives the un
   INFO(problem.name);
   const SubdomainIlu0 ilu = factorize(problem, IluForm::Ildu0);
   const SubdomainTrsv chosen(ExecSpace(), ilu);
-  const detail::LevelLaunch launch = detail::level_launch(
-      chosen.mean_level_entries(ExecSpace()), problem.partition.num_subdomains, true);
+  const detail::LevelLaunch launch = detail::level_launch(chosen.mean_level_entries(ExecSpace()),
+                                                          problem.partition.num_subdomains, true);
   REQUIRE(launch.threads == 128);
   REQUIRE(launch.capped_registers);
   const SubdomainTrsv uncapped(ExecSpace(), ilu, 128);  // the same team size, uncapped

@@ -83,7 +83,7 @@ class DistributedMatrix {
 
   // Collective. Each rank passes its own rows (local_rows.hpp), so that no rank ever holds the
   // whole matrix. Each rank splits its diagonal block into subdomains (options; local_grid: its
-  // rows as a grid, or empty) and renumbers its rows by them (partition_in_row_order);
+  // rows as a grid, or empty) and renumbers its rows by them (partition_matrix with options);
   // A_p is the ranks' renumbered rows
   // in rank order, and a rank's block rows keep their global range. Throws on every rank alike:
   // InvalidInput when the ranks' rows do not follow each other from row 0, InvalidMatrix

@@ -7,7 +7,6 @@
 #include "mpi/matrix_slice.hpp"
 #include "mpi/mpi_transfer.hpp"
 #include "partition/partition_matrix.hpp"
-#include "schedule/level_order.hpp"
 
 #include <string>
 #include <utility>
@@ -33,7 +32,7 @@ DistributedMatrix::DistributedMatrix(const ExecSpace& space, const Communicator&
     steps_.rows = timer.seconds();
     timer.reset();
     const PartitionedMatrix local =
-        partition_in_row_order(space, detail::diagonal_block(space, sorted, first, block_size),
+        partition_matrix(space, detail::diagonal_block(space, sorted, first, block_size),
                                local_grid, Coordinates(), options);
     local_order_ = local.partition;
     local_report_ = local.report;

@@ -3,7 +3,6 @@
 #include "core/errors.hpp"
 #include "mpi/mpi_transfer.hpp"
 #include "partition/reorder.hpp"
-#include "schedule/level_order.hpp"
 #include "solver/problem_checks.hpp"
 #include "solver/solver_steps.hpp"
 
@@ -54,7 +53,7 @@ void DistributedSolver::setup(const ExecSpace& space, const SparseMatrix* A_on_r
     if (!comm_.is_root()) return;
     if (!A_on_root) throw InvalidInput("the root rank passed no matrix to DistributedSolver");
     // Renumbering inside subdomains (the row order) keeps every rank's range of subdomains.
-    whole_ = std::make_unique<PartitionedMatrix>(partition_in_row_order(
+    whole_ = std::make_unique<PartitionedMatrix>(partition_matrix(
         space, *A_on_root, grid, Coordinates(),
         per_rank_partition(partition_options(), *A_on_root, comm_.size())));
     report_ = whole_->report;

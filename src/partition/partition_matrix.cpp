@@ -4,6 +4,7 @@
 #include "partition/contiguous.hpp"
 #include "partition/coordinate_bisection.hpp"
 #include "partition/geometric.hpp"
+#include "partition/level_order.hpp"
 #include "partition/metis.hpp"
 #include "partition/multilevel.hpp"
 
@@ -108,6 +109,11 @@ PartitionedMatrix partition_matrix(const ExecSpace& space, const SparseMatrix& A
   Kokkos::Timer timer;
   result.partition = detail::make_partition(
       space, label_rows(space, report.partitioner, A, grid, coordinates, cap, report.steps));
+  if (options.row_order == SubdomainRowOrder::Levels) {
+    result.partition = detail::order_rows_by_level(space, A, result.partition);
+    report.steps += std::string(report.steps.empty() ? "" : "; ") +
+                    "rows of each subdomain in level order";
+  }
   space.fence();
   report.partition_seconds = timer.seconds();
 

@@ -46,9 +46,9 @@ Partitioner parse_partitioner(const std::string& name);
 // The order of the rows inside each subdomain, for the DD preconditioners.
 enum class SubdomainRowOrder {
   Auto,         // levels where the DD factorization runs by levels (GPUs), else the
-                // partitioner's (solver_steps.hpp)
+                // partitioner's: the solvers resolve it (solver_steps.hpp)
   Partitioner,  // as the partitioner leaves them (e.g. the caller's order for METIS)
-  Levels,       // by their level in the subdomain's lower triangle (schedule/level_order.hpp)
+  Levels,       // by their level in the subdomain's lower triangle (partition/level_order.hpp)
 };
 
 inline const auto subdomain_row_order_names = make_enum_names<SubdomainRowOrder>(

@@ -2,7 +2,6 @@
 
 #include "core/errors.hpp"
 #include "core/matrix_build.hpp"
-#include "schedule/level_order.hpp"
 #include "solver/problem_checks.hpp"
 #include "solver/solver_steps.hpp"
 
@@ -42,7 +41,7 @@ void Solver::setup(const ExecSpace& space, const SparseMatrix& A, const GridInfo
   detail::with_memory_named("setup of " + std::to_string(A.num_rows()) + " rows", [&] {
     const PartitionOptions partition = detail::partition_options_for(options_);
     partitioned_ = std::make_unique<PartitionedMatrix>(
-        partition_in_row_order(space, A, grid, coordinates, partition));
+        partition_matrix(space, A, grid, coordinates, partition));
     if (partition.partitioner != options_.partition.partitioner)
       partitioned_->report.reason = "auto: the global factorization keeps the caller's order";
     // The partition stays (and its report readable) if the factorization throws; solve and

@@ -19,7 +19,7 @@ namespace fgdd::detail {
 // A partitioner asked for explicitly is kept. The row order is resolved_row_order's.
 PartitionOptions partition_options_for(const SolverOptions& options);
 
-// Whether setup renumbers each subdomain's rows by level (order_subdomain_rows_by_level), for
+// Whether setup renumbers each subdomain's rows by level (partition/level_order.hpp), for
 // a DD preconditioner only (the others keep the caller's or the grid's order, or have no
 // subdomains): subdomain_order levels, or auto where the factorization runs level by level
 // (GPUs: a level's rows then sit together, and the refactorization of lap7 160³ took 0.98

@@ -38,4 +38,19 @@ HostMatrixArrays random_matrix(Ordinal num_block_rows, int block_size, int entri
   return m;
 }
 
+HostMatrixArrays arrow_matrix(Ordinal n, Ordinal arrow) {
+  HostMatrixArrays m;
+  m.num_block_rows = m.num_block_cols = n;
+  m.row_map.push_back(0);
+  for (Ordinal i = 0; i < n; ++i) {
+    for (Ordinal j = 0; j < n; ++j) {
+      if (i != arrow && j != arrow && (j < i - 1 || j > i + 1)) continue;
+      m.col_ind.push_back(j);
+      m.values.push_back(i == j ? Scalar(n) : Scalar(-1) / Scalar(1 + (i + 2 * j) % 7));
+    }
+    m.row_map.push_back(Offset(m.col_ind.size()));
+  }
+  return m;
+}
+
 }  // namespace fgdd::reference

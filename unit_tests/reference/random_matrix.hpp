@@ -12,4 +12,8 @@ namespace fgdd::reference {
 HostMatrixArrays random_matrix(Ordinal num_block_rows, int block_size, int entries_per_row,
                                unsigned seed, bool dominant = true);
 
+// Tridiagonal with row and column `arrow` full (an arrow), scalar, strictly diagonally dominant:
+// one row as long as the matrix, for kernels that stage rows in chunks.
+HostMatrixArrays arrow_matrix(Ordinal n, Ordinal arrow);
+
 }  // namespace fgdd::reference

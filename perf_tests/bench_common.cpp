@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "core/matrix_build.hpp"
 #include "core/matrix_market.hpp"
+#include "factor/factor_options.hpp"
 #include "kron/union_pattern.hpp"
 #include "krylov/gmres.hpp"
 #include "krylov/krylov_workspace.hpp"
@@ -77,6 +78,13 @@ double max_relative_difference(ConstVector x, ConstVector reference) {
 GeneratedProblem load_problem(const std::string& source) {
   if (is_generator_spec(source)) return generate_problem(source);
   return {read_matrix_market(source), GridInfo{}, source};
+}
+
+SubdomainRowOrder subdomain_row_order(const std::string& name) {
+  const SubdomainRowOrder order = subdomain_row_order_names.parse(name);
+  if (order != SubdomainRowOrder::Auto) return order;
+  return resolve_auto(FactorOrder::Auto) == FactorOrder::Levels ? SubdomainRowOrder::Levels
+                                                                 : SubdomainRowOrder::Partitioner;
 }
 
 SparseMatrix point_csr(const SparseMatrix& A) {

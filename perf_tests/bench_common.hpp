@@ -12,6 +12,7 @@
 #include "krylov/krylov_options.hpp"
 #include "krylov/operator.hpp"
 #include "krylov/preconditioner.hpp"
+#include "partition/partition_options.hpp"
 
 #ifdef FGDD_HAVE_MPI
 #include "mpi/communicator.hpp"
@@ -49,6 +50,11 @@ double max_relative_difference(ConstVector x, ConstVector reference);
 
 // A generator spec (gen:...) or a Matrix Market file, which has no grid metadata.
 GeneratedProblem load_problem(const std::string& source);
+
+// A --subdomain-order name as the row order partition_matrix takes: auto as Solver resolves it
+// for the DD preconditioners (levels where the factorization runs by levels, on GPUs).
+// Throws InvalidInput naming the choices.
+SubdomainRowOrder subdomain_row_order(const std::string& name);
 
 // The scalar CSR matrix with the same entries as A (A itself when it is CSR), for baselines
 // that only take CSR. Built on the host.

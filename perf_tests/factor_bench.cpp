@@ -47,14 +47,14 @@ int benchmark_main(int argc, char* argv[]) {
       .at_least("--repeats", &repeats, 1, "R", "numeric refactorizations, the best is reported")
       .choice("--order", &order, {"auto", "levels", "rows"},
               "factorization order (auto: rows on CPU backends, levels on GPUs)")
-      .choice("--subdomain-order", &row_order, {"partitioner", "levels"},
+      .choice("--subdomain-order", &row_order, {"auto", "partitioner", "levels", "colours"},
               "order of the rows inside each subdomain (SolverOptions subdomain_order)")
       .parse(argc, argv);
   const ExecSpace space;
   for (const std::string& spec : problems) {
     const GeneratedProblem problem = bench::load_problem(spec);
     PartitionOptions partition;
-    partition.row_order = subdomain_row_order_names.parse(row_order);
+    partition.row_order = bench::subdomain_row_order(row_order);
     const PartitionedMatrix dd =
         partition_matrix(space, problem.matrix, problem.grid, Coordinates(), partition);
     FactorOptions factor_options;

@@ -1,6 +1,7 @@
 // Rows renumbered by level inside each subdomain (subdomain_order=levels,
 // partition/level_order.hpp): the same subdomains, each level's rows consecutive, and for a
-// structurally symmetric pattern the same preconditioner as the partitioner's order.
+// structurally symmetric pattern the same preconditioner as the partitioner's order. Rows
+// renumbered by colour (subdomain_order=colours): as many levels as colours at most.
 #include "catch_compat.hpp"
 #include "core/generators.hpp"
 #include "partition/level_order.hpp"
@@ -58,28 +59,36 @@ bool levels_list_rows_in_order(const Solver& solver) {
   return true;
 }
 
-// The reference of order_rows_by_level: in each subdomain, the level of every row of P A Pᵀ in
-// the lower triangle of its diagonal block, then the rows by level, stably. Returns the new perm.
-std::vector<Ordinal> reference_level_perm(const reference::HostBlockCsr& A,
-                                          const Partition& partition) {
+// The reference of order_rows_by_level and order_rows_by_colour: in each subdomain, sweeping
+// the rows of P A Pᵀ in order, the level of every row in the lower triangle of its diagonal
+// block (or its greedy colour: the smallest that no earlier row it has an entry for holds), then
+// the rows by that key, stably. Returns the new perm.
+std::vector<Ordinal> reference_sweep_perm(const reference::HostBlockCsr& A,
+                                          const Partition& partition, bool colours) {
   const auto perm = reference::host_vector(partition.perm);
   const auto iperm = reference::host_vector(partition.iperm);
   const auto& offsets = partition.host_subdomain_offsets;
   std::vector<Ordinal> new_perm(perm.size(), -1);
   for (Ordinal s = 0; s < partition.num_subdomains; ++s) {
     const Ordinal first = offsets[s], last = offsets[s + 1];
-    std::vector<Ordinal> level(last - first, 0), order(last - first);
+    std::vector<Ordinal> key(last - first, 0), order(last - first);
     for (Ordinal p = first; p < last; ++p) {
       const Ordinal r = iperm[p];
+      std::vector<Ordinal> earlier;  // the keys of the earlier rows it has entries for
       for (Offset k = A.row_map[r]; k < A.row_map[r + 1]; ++k) {
         const Ordinal q = perm[A.col_ind[k]];
-        if (q >= first && q < p)
-          level[p - first] = std::max(level[p - first], level[q - first] + 1);
+        if (q >= first && q < p) earlier.push_back(key[q - first]);
+      }
+      Ordinal& mine = key[p - first];
+      if (!colours) {
+        for (const Ordinal l : earlier) mine = std::max(mine, l + 1);
+      } else {
+        while (std::find(earlier.begin(), earlier.end(), mine) != earlier.end()) ++mine;
       }
     }
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
-                     [&](Ordinal a, Ordinal b) { return level[a] < level[b]; });
+                     [&](Ordinal a, Ordinal b) { return key[a] < key[b]; });
     for (Ordinal k = 0; k < last - first; ++k) new_perm[iperm[first + order[k]]] = first + k;
   }
   return new_perm;
@@ -87,7 +96,7 @@ std::vector<Ordinal> reference_level_perm(const reference::HostBlockCsr& A,
 
 }  // namespace
 
-TEST_CASE("order_rows_by_level equals the host reference, on every kind of partition",
+TEST_CASE("order_rows_by_level and _by_colour equal the host reference, on every partition",
           "[partition][levels]") {
   const ExecSpace space;
   struct Case {
@@ -138,21 +147,24 @@ TEST_CASE("order_rows_by_level equals the host reference, on every kind of parti
   labeled("lap7 18^3, 1 part", generate_problem("gen:lap7:18").matrix, 1);
 
   for (const Case& c : cases) {
-    INFO(c.name);
-    const Partition ordered = detail::order_rows_by_level(space, c.A, c.partition);
-    const std::vector<Ordinal> expected =
-        reference_level_perm(reference::to_host_csr(c.A), c.partition);
-    CHECK(reference::host_vector(ordered.perm) == expected);
-    // iperm inverts perm; the subdomains stay.
-    const auto perm = reference::host_vector(ordered.perm);
-    const auto iperm = reference::host_vector(ordered.iperm);
-    std::size_t broken = 0;
-    for (std::size_t i = 0; i < perm.size(); ++i)
-      broken += iperm[std::size_t(perm[i])] != Ordinal(i);
-    CHECK(broken == 0);
-    CHECK(ordered.host_subdomain_offsets == c.partition.host_subdomain_offsets);
-    CHECK(reference::host_vector(ordered.part_of_row) ==
-          reference::host_vector(c.partition.part_of_row));
+    for (const bool colours : {false, true}) {
+      INFO(c.name << (colours ? ", by colour" : ", by level"));
+      const Partition ordered = colours ? detail::order_rows_by_colour(space, c.A, c.partition)
+                                        : detail::order_rows_by_level(space, c.A, c.partition);
+      const std::vector<Ordinal> expected =
+          reference_sweep_perm(reference::to_host_csr(c.A), c.partition, colours);
+      CHECK(reference::host_vector(ordered.perm) == expected);
+      // iperm inverts perm; the subdomains stay.
+      const auto perm = reference::host_vector(ordered.perm);
+      const auto iperm = reference::host_vector(ordered.iperm);
+      std::size_t broken = 0;
+      for (std::size_t i = 0; i < perm.size(); ++i)
+        broken += iperm[std::size_t(perm[i])] != Ordinal(i);
+      CHECK(broken == 0);
+      CHECK(ordered.host_subdomain_offsets == c.partition.host_subdomain_offsets);
+      CHECK(reference::host_vector(ordered.part_of_row) ==
+            reference::host_vector(c.partition.part_of_row));
+    }
   }
 }
 
@@ -228,6 +240,66 @@ TEST_CASE("rows in level order: a level's rows consecutive, the same preconditio
   }
 }
 
+TEST_CASE("rows by colour: no more levels than colours, solves that converge",
+          "[solver][levels]") {
+  struct Case {
+    std::string name;
+    Setup problem;
+    std::string partition;  // partitioner and subdomain rows
+    Ordinal colours;        // what a greedy sweep of the grid's boxes needs; 0: not checked
+  };
+  const auto generated = [](const char* spec) {
+    const GeneratedProblem problem = generate_problem(spec);
+    return Setup{problem.matrix, problem.grid};
+  };
+  const std::vector<Case> cases = {
+      // A 7-point box is two-coloured (red-black), a 27-point box needs eight.
+      {"lap7 odd box, geometric", generated("gen:lap7:11:9:8"), "geometric:150", 2},
+      {"lap27, geometric", generated("gen:lap27:9"), "geometric:101", 8},
+      {"bsr3, geometric", generated("gen:bsr3:7"), "geometric:150", 2},
+      {"convdiff, natural chunks", generated("gen:convdiff:9"), "natural:97", 0},
+      {"reservoir, one subdomain", generated("gen:reservoir:9:8:7"), "natural:504", 0},
+      {"convdiff, one-row subdomains", generated("gen:convdiff:4"), "natural:1", 1},
+      {"random CSR, natural", Setup{make_matrix(reference::random_matrix(301, 1, 6, 5u)), {}},
+       "natural:64", 0},
+      {"random BSR 2, multilevel", Setup{make_matrix(reference::random_matrix(157, 2, 4, 9u)), {}},
+       "multilevel:40", 0},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    const auto colon = c.partition.find(':');
+    const std::vector<std::string> common = {
+        "factor_order=levels", "tol=1e-10", "partitioner=" + c.partition.substr(0, colon),
+        "subdomain_rows=" + c.partition.substr(colon + 1)};
+    Solver given = set_up(c.problem, common, "partitioner");
+    Solver by_colour = set_up(c.problem, common, "colours");
+    CHECK(by_colour.partition_report().num_subdomains == given.partition_report().num_subdomains);
+    CHECK(by_colour.partition_report().entries_after_drop ==
+          given.partition_report().entries_after_drop);
+    CHECK(by_colour.partition_report().steps.find("by colour") != std::string::npos);
+    const auto* dd = dynamic_cast<const DdIluPreconditioner*>(&by_colour.preconditioner());
+    REQUIRE(dd != nullptr);
+    const SubdomainLevels* lower = dd->factorization().lower_levels();
+    REQUIRE(lower != nullptr);
+    if (c.colours > 0) {
+      // Rows of one colour never depend on each other: a level per colour at most, in both
+      // triangles of these symmetric patterns.
+      CHECK(lower->max_levels <= c.colours);
+      CHECK(dd->trsv().levels(ExecSpace(), Triangle::Upper).max_levels <= c.colours);
+      const auto* dd_given = dynamic_cast<const DdIluPreconditioner*>(&given.preconditioner());
+      REQUIRE(dd_given != nullptr);
+      const Ordinal levels_given = dd_given->factorization().lower_levels()->max_levels;
+      CHECK(lower->max_levels < levels_given + (c.colours == 1));  // one row has one level
+    }
+    const Ordinal n = c.problem.matrix.num_rows();
+    Vector b("b", n), x("x", n);
+    Kokkos::deep_copy(b, 1.0);
+    const SolveResult result = by_colour.solve(ExecSpace(), b, x);
+    CHECK(result.converged());
+    CHECK(result.relative_true_residual <= 1e-10);
+  }
+}
+
 TEST_CASE("subdomain_order auto: by level exactly where the factorization runs by levels",
           "[solver][levels]") {
   const GeneratedProblem generated = generate_problem("gen:convdiff:9");
@@ -253,6 +325,10 @@ TEST_CASE("subdomain_order is an option of the DD preconditioners only", "[solve
   solver.setup(ExecSpace(), problem.matrix, problem.grid);
   // The exact global ILU(0) keeps the caller's order: nothing is renumbered.
   CHECK(solver.partition_report().steps.find("level order") == std::string::npos);
+  options.set("subdomain_order", "colours");
+  solver = Solver(options);
+  solver.setup(ExecSpace(), problem.matrix, problem.grid);
+  CHECK(solver.partition_report().steps.find("by colour") == std::string::npos);
   CHECK_THROWS_WITH(options.set("subdomain_order", "sideways"),
-                    FGDD_CONTAINS("partitioner|levels"));
+                    FGDD_CONTAINS("partitioner|levels|colours"));
 }

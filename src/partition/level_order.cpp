@@ -3,17 +3,21 @@
 #include "core/team_scratch.hpp"
 #include "core/team_size.hpp"
 
+#include <cstdint>
+
 namespace fgdd::detail {
 
 namespace {
 
-// One team per subdomain. A row's level is 1 + the highest level among the rows of its
-// subdomain before it that it couples to, found in one sweep in partition order. The sweep is
-// sequential, so the team first gathers a chunk of rows into scratch (their columns mapped
-// through perm to positions in the subdomain, with parallel loads) and one thread then sweeps
-// the chunk there; a row longer than a chunk is swept from global memory on its own. A counting
-// sort by level in scratch gives each row its new position.
-struct LevelOrderKernel {
+// One team per subdomain. A row's key is computed from the keys of the rows of its subdomain
+// before it that it couples to (its entries), in one sweep in partition order:
+// - levels: 1 + the highest of them (its level in the lower triangle);
+// - colours: the smallest key none of them has (greedy colouring).
+// The sweep is sequential, so the team first gathers a chunk of rows into scratch (their
+// columns mapped through perm to positions in the subdomain, with parallel loads) and one thread
+// then sweeps the chunk there; a row longer than a chunk is swept from global memory on its own.
+// A counting sort by key in scratch gives each row its new position.
+struct SweepOrderKernel {
   using Member = Kokkos::TeamPolicy<ExecSpace>::member_type;
   static constexpr Ordinal chunk_rows = 256;
   static constexpr Ordinal chunk_entries = 2048;
@@ -23,6 +27,30 @@ struct LevelOrderKernel {
   Kokkos::View<Ordinal*, DeviceType> perm, iperm, offsets;
   Kokkos::View<Ordinal*, DeviceType> new_perm, new_iperm;
   int scratch_level;
+  bool colours;
+
+  // The key of the row at position t from those of the earlier rows it couples to, local_of(k)
+  // giving the position of its k-th entry (outside [0, t): a later row or another subdomain's).
+  // A colour is the lowest bit free in a mask of the neighbours' colours below 64, or past the
+  // highest neighbour colour when all 64 are taken: never a neighbour's, so the rows of a colour
+  // have no entry between them towards earlier rows.
+  template <class LocalOf>
+  KOKKOS_INLINE_FUNCTION Ordinal sweep_key(const Ordinal* key, Ordinal t, Offset begin, Offset end,
+                                           const LocalOf& local_of) const {
+    Ordinal highest = -1;
+    std::uint64_t taken = 0;
+    for (Offset k = begin; k < end; ++k) {
+      const Ordinal local = local_of(k);
+      if (local < 0 || local >= t) continue;
+      const Ordinal c = key[local];
+      if (c > highest) highest = c;
+      if (c < 64) taken |= std::uint64_t(1) << c;
+    }
+    if (!colours || taken == ~std::uint64_t(0)) return highest + 1;
+    Ordinal c = 0;
+    while ((taken >> c) & 1) ++c;
+    return c;
+  }
 
   // Scratch of a subdomain of m rows: the chunk's entry offsets, the level of each row (then
   // its new position), and either the chunk's mapped columns (sweep) or the counting sort's
@@ -40,7 +68,7 @@ struct LevelOrderKernel {
     const Ordinal first = offsets(s), m = offsets(s + 1) - first;
     auto& scratch = team.team_scratch(scratch_level);
     Offset* window = static_cast<Offset*>(scratch.get_shmem(sizeof(Offset) * (chunk_rows + 1)));
-    Ordinal* level =
+    Ordinal* level =  // the key: level or colour
         static_cast<Ordinal*>(scratch.get_shmem(sizeof(Ordinal) * scratch_ordinals(m)));
     Ordinal* chunk_cols = level + m;  // sweep
     Ordinal* cursor = level + m;      // counting sort
@@ -81,28 +109,21 @@ struct LevelOrderKernel {
       Kokkos::single(Kokkos::PerTeam(team), [&]() {
         for (Ordinal j = 0; j < rows; ++j) {
           const Ordinal t = done + j;
-          Ordinal l = 0;
-          // Positions outside [0, t) are later rows or other subdomains' (dropped).
           if (staged) {
-            for (Offset k = window[j]; k < window[j + 1]; ++k) {
-              const Ordinal local = chunk_cols[k];
-              if (local >= 0 && local < t && level[local] >= l) l = level[local] + 1;
-            }
+            level[t] = sweep_key(level, t, window[j], window[j + 1],
+                                 [&](Offset k) { return chunk_cols[k]; });
           } else {
             const Ordinal r = iperm(first + t);
-            for (Offset k = row_map(r); k < row_map(r + 1); ++k) {
-              const Ordinal local = perm(col_ind(k)) - first;
-              if (local >= 0 && local < t && level[local] >= l) l = level[local] + 1;
-            }
+            level[t] = sweep_key(level, t, row_map(r), row_map(r + 1),
+                                 [&](Offset k) { return perm(col_ind(k)) - first; });
           }
-          level[t] = l;
         }
       });
       team.team_barrier();
       done += rows;
     }
 
-    // Counting sort by level, rows in partition order within a level.
+    // Counting sort by key, rows in partition order within a key.
     Ordinal deepest = 0;
     Kokkos::parallel_reduce(
         Kokkos::TeamThreadRange(team, m),
@@ -128,10 +149,8 @@ struct LevelOrderKernel {
   }
 };
 
-}  // namespace
-
-Partition order_rows_by_level(const ExecSpace& space, const SparseMatrix& A,
-                              const Partition& partition) {
+Partition order_rows_by_sweep(const ExecSpace& space, const SparseMatrix& A,
+                              const Partition& partition, bool colours) {
   const Ordinal n = partition.num_block_rows();
   Partition ordered = partition;
   ordered.perm = Kokkos::View<Ordinal*, DeviceType>(
@@ -140,19 +159,31 @@ Partition order_rows_by_level(const ExecSpace& space, const SparseMatrix& A,
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::iperm"), n);
   if (partition.num_subdomains == 0) return ordered;
   const TeamScratch scratch =
-      team_scratch_for(LevelOrderKernel::scratch_bytes(partition.largest_subdomain()));
-  const LevelOrderKernel kernel{
+      team_scratch_for(SweepOrderKernel::scratch_bytes(partition.largest_subdomain()));
+  const SweepOrderKernel kernel{
       A.row_map(),  A.col_ind(),   partition.perm, partition.iperm, partition.subdomain_offsets,
-      ordered.perm, ordered.iperm, scratch.level};
+      ordered.perm, ordered.iperm, scratch.level,   colours};
   // The team gathers chunks and writes positions; one thread sweeps. CPU teams of one thread.
   const int team_size =
       host_memory ? 1
                   : team_size_within(space, kernel, 1, 128, scratch.level == 0 ? scratch.bytes : 0);
-  Kokkos::parallel_for("fgdd::partition::level_order",
+  Kokkos::parallel_for(colours ? "fgdd::partition::colour_order" : "fgdd::partition::level_order",
                        Kokkos::TeamPolicy<ExecSpace>(space, partition.num_subdomains, team_size)
                            .set_scratch_size(scratch.level, Kokkos::PerTeam(scratch.bytes)),
                        kernel);
   return ordered;
+}
+
+}  // namespace
+
+Partition order_rows_by_level(const ExecSpace& space, const SparseMatrix& A,
+                              const Partition& partition) {
+  return order_rows_by_sweep(space, A, partition, false);
+}
+
+Partition order_rows_by_colour(const ExecSpace& space, const SparseMatrix& A,
+                               const Partition& partition) {
+  return order_rows_by_sweep(space, A, partition, true);
 }
 
 }  // namespace fgdd::detail

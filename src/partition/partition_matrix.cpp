@@ -109,10 +109,13 @@ PartitionedMatrix partition_matrix(const ExecSpace& space, const SparseMatrix& A
   Kokkos::Timer timer;
   result.partition = detail::make_partition(
       space, label_rows(space, report.partitioner, A, grid, coordinates, cap, report.steps));
-  if (options.row_order == SubdomainRowOrder::Levels) {
-    result.partition = detail::order_rows_by_level(space, A, result.partition);
-    report.steps += std::string(report.steps.empty() ? "" : "; ") +
-                    "rows of each subdomain in level order";
+  if (options.row_order == SubdomainRowOrder::Levels ||
+      options.row_order == SubdomainRowOrder::Colours) {
+    const bool colours = options.row_order == SubdomainRowOrder::Colours;
+    result.partition = colours ? detail::order_rows_by_colour(space, A, result.partition)
+                               : detail::order_rows_by_level(space, A, result.partition);
+    report.steps += std::string(report.steps.empty() ? "" : "; ") + "rows of each subdomain " +
+                    (colours ? "by colour" : "in level order");
   }
   space.fence();
   report.partition_seconds = timer.seconds();

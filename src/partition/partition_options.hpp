@@ -49,12 +49,14 @@ enum class SubdomainRowOrder {
                 // partitioner's: the solvers resolve it (solver_steps.hpp)
   Partitioner,  // as the partitioner leaves them (e.g. the caller's order for METIS)
   Levels,       // by their level in the subdomain's lower triangle (partition/level_order.hpp)
+  Colours,      // by a greedy colouring of the subdomain's block: few levels, other factors
 };
 
 inline const auto subdomain_row_order_names = make_enum_names<SubdomainRowOrder>(
     "subdomain row order", {{SubdomainRowOrder::Auto, "auto"},
                             {SubdomainRowOrder::Partitioner, "partitioner"},
-                            {SubdomainRowOrder::Levels, "levels"}});
+                            {SubdomainRowOrder::Levels, "levels"},
+                            {SubdomainRowOrder::Colours, "colours"}});
 
 struct PartitionOptions {
   Partitioner partitioner = Partitioner::Auto;

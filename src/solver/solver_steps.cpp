@@ -41,21 +41,23 @@ PartitionOptions partition_options_for(const SolverOptions& options) {
 }
 
 bool orders_subdomain_rows_by_level(const SolverOptions& options) {
-  if (!preconditioner_names.has(options.preconditioner, subdomain_factors)) return false;
-  switch (options.partition.row_order) {
-    case SubdomainRowOrder::Levels:
-      return true;
-    case SubdomainRowOrder::Partitioner:
-      return false;
-    case SubdomainRowOrder::Auto:
-      break;
-  }
-  return resolve_auto(options.dd.factor.order) == FactorOrder::Levels;
+  return resolved_row_order(options) == SubdomainRowOrder::Levels;
 }
 
 SubdomainRowOrder resolved_row_order(const SolverOptions& options) {
-  return orders_subdomain_rows_by_level(options) ? SubdomainRowOrder::Levels
-                                                 : SubdomainRowOrder::Partitioner;
+  if (!preconditioner_names.has(options.preconditioner, subdomain_factors))
+    return SubdomainRowOrder::Partitioner;
+  switch (options.partition.row_order) {
+    case SubdomainRowOrder::Levels:
+    case SubdomainRowOrder::Colours:
+    case SubdomainRowOrder::Partitioner:
+      return options.partition.row_order;
+    case SubdomainRowOrder::Auto:
+      break;
+  }
+  return resolve_auto(options.dd.factor.order) == FactorOrder::Levels
+             ? SubdomainRowOrder::Levels
+             : SubdomainRowOrder::Partitioner;
 }
 
 std::unique_ptr<Preconditioner> make_preconditioner(

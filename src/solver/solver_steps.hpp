@@ -26,8 +26,9 @@ PartitionOptions partition_options_for(const SolverOptions& options);
 // instead of 2.36 ms on an H100; docs/PERFORMANCE.md). Row-order factorizations (CPUs) gain
 // nothing from it there and keep the partitioner's order, which the FEM files' locality favours.
 bool orders_subdomain_rows_by_level(const SolverOptions& options);
-// That choice as a row order (Levels or Partitioner, never Auto), which partition_options_for
-// sets and DistributedSolver uses for its own partition options.
+// The row order setup uses (never Auto): Partitioner for the preconditioners without
+// subdomains, the one asked for, or Auto resolved as above. partition_options_for sets it and
+// DistributedSolver uses it for its own partition options.
 SubdomainRowOrder resolved_row_order(const SolverOptions& options);
 
 // permuted: the operator's matrix (global ILU and Jacobi factor it); dropped and partition:

@@ -41,8 +41,8 @@ struct PartitionedMatrix {
 // grid and coordinates may be empty (none). Auto picks by what the input offers: geometric
 // with grid metadata, else rcb with coordinates, else METIS (RCM chunks without METIS).
 // options.row_order Levels (Colours) renumbers each subdomain's rows by level (by colour,
-// partition/level_order.hpp) before A_p is built; Auto and Partitioner keep the partitioner's order (Solver and
-// DistributedSolver resolve Auto beforehand, solver_steps.hpp).
+// partition/level_order.hpp) before A_p is built; Auto and Partitioner keep the partitioner's
+// order (Solver and DistributedSolver resolve Auto beforehand, solver_steps.hpp).
 // Throws InvalidInput for bad options, a grid that does not match A, rcb without coordinates,
 // or coordinates that Coordinates::validate refuses (checked whenever they are given);
 // NotCompiled when METIS is asked for but not built, Error when METIS fails.

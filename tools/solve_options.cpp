@@ -188,9 +188,10 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
                               the exact ILU(0) of the whole matrix)
   --subdomain-order {subdomain_order}
                               order of the rows inside each subdomain of the DD
-                              preconditioners: the partitioner's, or by level in the
+                              preconditioners: the partitioner's, by level in the
                               subdomain's lower triangle (a level's rows consecutive in
-                              memory); default auto: by level where the
+                              memory), or by colour (few levels, weaker factors: more
+                              iterations); default auto: by level where the
                               factorization runs by levels (GPUs), else the
                               partitioner's
   --rhs FILE.mtx              right-hand side (Matrix Market array); default all ones

@@ -329,7 +329,7 @@ TEST_CASE("DistributedSolver::update_values then solve equals a fresh setup", "[
                           problem.matrix.row_map(), problem.matrix.col_ind(),
                           Kokkos::create_mirror_view_and_copy(MemSpace(), values), false);
   }
-  for (const char* order : {"partitioner", "levels"}) {  // the rows' order inside subdomains
+  for (const char* order : {"partitioner", "levels", "colours"}) {  // rows inside subdomains
     CAPTURE(order);
     SolverOptions options;
     options.set_all({"subdomain_rows=300", std::string("subdomain_order=") + order});

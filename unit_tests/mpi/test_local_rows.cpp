@@ -184,7 +184,7 @@ TEST_CASE("LocalRows: update_values then solve equals a fresh setup", "[mpi][dis
   LocalRows changed = s.mine;
   for (std::size_t k = 0; k < changed.values.size(); ++k)
     changed.values[k] *= 1 + 0.2 * std::sin(double(k + s.mine.first_block_row));
-  for (const char* order : {"partitioner", "levels"}) {  // the rows' order inside subdomains
+  for (const char* order : {"partitioner", "levels", "colours"}) {  // rows inside subdomains
     CAPTURE(order);
     SolverOptions options;
     // Natural chunks: a partition that ignores the values (the GPU default, multilevel, weighs

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <random>
 #include <string>
 #include <vector>
@@ -61,8 +62,9 @@ bool levels_list_rows_in_order(const Solver& solver) {
 
 // The reference of order_rows_by_level and order_rows_by_colour: in each subdomain, sweeping
 // the rows of P A Pᵀ in order, the level of every row in the lower triangle of its diagonal
-// block (or its greedy colour: the smallest that no earlier row it has an entry for holds), then
-// the rows by that key, stably. Returns the new perm.
+// block (or its greedy colour: the smallest below 64 that no earlier row it has an entry for
+// holds, else one past the highest of theirs), then the rows by that key, stably. Returns the
+// new perm.
 std::vector<Ordinal> reference_sweep_perm(const reference::HostBlockCsr& A,
                                           const Partition& partition, bool colours) {
   const auto perm = reference::host_vector(partition.perm);
@@ -83,7 +85,10 @@ std::vector<Ordinal> reference_sweep_perm(const reference::HostBlockCsr& A,
       if (!colours) {
         for (const Ordinal l : earlier) mine = std::max(mine, l + 1);
       } else {
-        while (std::find(earlier.begin(), earlier.end(), mine) != earlier.end()) ++mine;
+        while (mine < 64 && std::find(earlier.begin(), earlier.end(), mine) != earlier.end())
+          ++mine;
+        if (mine == 64)
+          for (const Ordinal c : earlier) mine = std::max(mine, c + 1);
       }
     }
     std::iota(order.begin(), order.end(), 0);
@@ -145,6 +150,39 @@ TEST_CASE("order_rows_by_level and _by_colour equal the host reference, on every
   labeled_arrays("arrow 2600, 2 parts", reference::arrow_matrix(2600, 1301), 2);
   // 5,832 rows in one subdomain (more than CUDA's scratch cap of 5,117): 23 chunks.
   labeled("lap7 18^3, 1 part", generate_problem("gen:lap7:18").matrix, 1);
+  // A clique of 66 rows takes colours 0..65. Row 66 couples to all of them but row 64, so every
+  // colour below 64 is taken and it takes 66 (one past its neighbours'), not the free 64; row
+  // 67 couples to rows 0..63 only and takes 64, so it sorts before rows 65 and 66.
+  {
+    const auto coupled = [](Ordinal i, Ordinal j) {
+      const auto pair = [&](Ordinal a, Ordinal b) {
+        if (a < 66 && b < 66) return true;
+        if (a == 66) return b < 64 || b == 65 || b == 66;
+        if (a == 67) return b < 64 || b == 67;
+        return false;
+      };
+      return pair(i, j) || pair(j, i);
+    };
+    HostMatrixArrays clique;
+    clique.num_block_rows = clique.num_block_cols = 68;
+    clique.row_map.push_back(0);
+    for (Ordinal i = 0; i < 68; ++i) {
+      for (Ordinal j = 0; j < 68; ++j) {
+        if (!coupled(i, j)) continue;
+        clique.col_ind.push_back(j);
+        clique.values.push_back(i == j ? 100.0 : -1.0);
+      }
+      clique.row_map.push_back(Offset(clique.col_ind.size()));
+    }
+    Partition one = detail::make_partition(
+        space, detail::Labeling{1, reference::to_device(std::vector<Ordinal>(68, 0)),
+                                reference::to_device([] {
+                                  std::vector<Ordinal> keys(68);
+                                  std::iota(keys.begin(), keys.end(), 0);
+                                  return keys;
+                                }())});
+    cases.push_back({"clique past 64 colours, 1 part", make_matrix(clique), one});
+  }
 
   for (const Case& c : cases) {
     for (const bool colours : {false, true}) {

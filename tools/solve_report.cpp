@@ -2,6 +2,7 @@
 
 #include "core/output_file.hpp"
 #include "krylov/preconditioner.hpp"
+#include "precond/dd_ilu_preconditioner.hpp"
 #include "precond/multilevel_ilu_preconditioner.hpp"
 
 #include <cmath>
@@ -54,6 +55,19 @@ void describe_preconditioner(SolveReport& report, const Preconditioner& M) {
   if (const FactorReport* factor = M.factor_report()) {
     report.has_factor_report = true;
     report.factor = *factor;
+  }
+  if (const auto* dd = dynamic_cast<const DdIluPreconditioner*>(&M);
+      dd != nullptr && dd->trsv().levels_built()) {
+    const ExecSpace space;  // levels() only reads here: they are built
+    const SubdomainLevels& lower = dd->trsv().levels(space, Triangle::Lower);
+    const SubdomainLevels& upper = dd->trsv().levels(space, Triangle::Upper);
+    const double subdomains = double(std::max<std::size_t>(1, lower.num_levels.extent(0)));
+    report.has_dd_levels = true;
+    report.lower_levels_max = lower.max_levels;
+    report.upper_levels_max = upper.max_levels;
+    report.lower_levels_mean = double(lower.total_levels) / subdomains;
+    report.upper_levels_mean = double(upper.total_levels) / subdomains;
+    report.level_entries_mean = dd->trsv().mean_level_entries(space);
   }
   if (const auto* multilevel = dynamic_cast<const MultilevelIluPreconditioner*>(&M)) {
     report.has_multilevel_report = true;
@@ -135,6 +149,11 @@ void print_summary(std::ostream& out, const SolveReport& report) {
         << "positive-definite shift " << report.factor.shift << " on " << report.factor.shifted_rows
         << " rows (" << report.factor.shifted_subdomains << " subdomains, "
         << report.factor.shift_attempts << " attempts at most)\n";
+  if (report.has_dd_levels)
+    out << "dd levels:     lower / upper at most " << report.lower_levels_max << " / "
+        << report.upper_levels_max << " a subdomain (mean " << report.lower_levels_mean << " / "
+        << report.upper_levels_mean << "), " << report.level_entries_mean
+        << " entries a level on average\n";
   if (report.has_multilevel_report) print_multilevel(out, report.multilevel);
   if (report.refactor_solves > 0)
     out << "refactor:      " << report.refactor_solves << " times, fastest "
@@ -185,6 +204,12 @@ void write_json(const std::string& path, const SolveReport& report) {
        << ",\"returned_iterate\":"
        << (r.true_residual_computed ? json_string(to_string(r.returned_iterate)) : "null")
        << ",\"returned_iteration\":" << r.returned_iteration;
+  if (report.has_dd_levels)
+    json << ",\"dd_levels\":{\"lower_max\":" << report.lower_levels_max
+         << ",\"upper_max\":" << report.upper_levels_max
+         << ",\"lower_mean\":" << json_number(report.lower_levels_mean)
+         << ",\"upper_mean\":" << json_number(report.upper_levels_mean)
+         << ",\"entries_a_level\":" << json_number(report.level_entries_mean) << "}";
   if (report.has_multilevel_report) json << ",\"multilevel\":" << multilevel_json(report.multilevel);
   if (report.refactor_solves > 0)
     json << ",\"refactor_solves\":" << report.refactor_solves

@@ -30,6 +30,12 @@ struct SolveReport {
   // The factorization's pivot report (shifts), when the preconditioner factors anything.
   bool has_factor_report = false;
   FactorReport factor;
+  // The DD preconditioner's level sets, when its apply kernel walks them (GPUs by default):
+  // the most a subdomain has in each triangle (the apply's chain), their mean over the
+  // subdomains, and the mean entries a level lists.
+  bool has_dd_levels = false;
+  Ordinal lower_levels_max = 0, upper_levels_max = 0;
+  double lower_levels_mean = 0, upper_levels_mean = 0, level_entries_mean = 0;
   // The multilevel ILU's levels, for --precond multilevel-ilu.
   bool has_multilevel_report = false;
   MultilevelReport multilevel;
@@ -45,8 +51,9 @@ struct SolveReport {
 // A report with the backend, the method, the preconditioner and the stopping rules of options.
 SolveReport start_report(const SolverOptions& options);
 
-// The preconditioner's name and, when it factors anything, its pivot report (shifts); the
-// multilevel ILU's per-level report.
+// The preconditioner's name and, when it factors anything, its pivot report (shifts); the DD
+// preconditioner's level sets when they were built (none are built here); the multilevel ILU's
+// per-level report.
 void describe_preconditioner(SolveReport& report, const Preconditioner& M);
 
 void print_summary(std::ostream& out, const SolveReport& report);

@@ -192,6 +192,33 @@ TEST_CASE("fgdd-solve --precond multilevel-ilu reports its levels", "[tools][cli
   CHECK(report.find("\"fill_ratio\":") != std::string::npos);
 }
 
+TEST_CASE("fgdd-solve reports the DD level sets where the apply walks them", "[tools][cli]") {
+  ScratchDir dir;
+  const std::string json = dir.path + "/report.json";
+  // A 12³ 27-point grid in one box of 1,728 rows. In the grid's order point (i, j, k) waits for
+  // (i + 1, j − 1, k) and (i + 1, j + 1, k − 1), so its level is i + 2j + 4k: 78 levels. By
+  // colour at most 8 (a 27-point box is eight-coloured).
+  const std::string common =
+      "--matrix gen:lap27:12 --partitioner geometric --subdomain-rows 1728 --apply "
+      "dag_ec_ordered_ILDU0_fused --json " + json;
+  Run run = run_solve(common + " --subdomain-order partitioner", dir);
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.output.find("dd levels:     lower / upper at most 78 / 78 a subdomain (mean 78 / 78)") !=
+        std::string::npos);
+  CHECK(read_file(json).find("\"dd_levels\":{\"lower_max\":78,\"upper_max\":78,") !=
+        std::string::npos);
+  run = run_solve(common + " --subdomain-order colours", dir);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.output.find("dd levels:     lower / upper at most 8 / 8 a subdomain") !=
+        std::string::npos);
+  // The row-order apply (the CPU default) builds no level sets: nothing to report.
+  run = run_solve("--matrix gen:lap27:12 --apply row_order_ILDU0_fused --json " + json, dir);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.output.find("dd levels:") == std::string::npos);
+  CHECK(read_file(json).find("dd_levels") == std::string::npos);
+}
+
 TEST_CASE("canonical_items: equal commands compare equal however ordered", "[tools][cli]") {
   const auto items = [](const std::vector<std::string>& args) {
     return cli::canonical_items(cli::parse_solve_command(args));

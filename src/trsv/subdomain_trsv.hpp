@@ -60,6 +60,9 @@ class SubdomainTrsv {
   // apply, so that setup and refactorization times include it.
   void prepare(const ExecSpace& space, ApplyKernel kernel) const;
 
+  // Whether the level sets exist (the level kernels' setup or a solve built them); the
+  // row-order kernels never build them.
+  bool levels_built() const noexcept { return has_levels(); }
   // Seconds spent building both triangles' level sets, 0 while no solve has needed them.
   double level_seconds() const noexcept {
     return has_levels() ? lower_.seconds + upper_.seconds : 0.0;

@@ -204,8 +204,8 @@ TEST_CASE("fgdd-solve reports the DD level sets where the apply walks them", "[t
   Run run = run_solve(common + " --subdomain-order partitioner", dir);
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
-  CHECK(run.output.find("dd levels:     lower / upper at most 78 / 78 a subdomain (mean 78 / 78)") !=
-        std::string::npos);
+  const std::string grid_order = "lower / upper at most 78 / 78 a subdomain (mean 78 / 78)";
+  CHECK(run.output.find("dd levels:     " + grid_order) != std::string::npos);
   CHECK(read_file(json).find("\"dd_levels\":{\"lower_max\":78,\"upper_max\":78,") !=
         std::string::npos);
   run = run_solve(common + " --subdomain-order colours", dir);

@@ -23,7 +23,8 @@ Partition order_rows_by_level(const ExecSpace& space, const SparseMatrix& A,
 
 // The same subdomains, each one's rows sorted by a greedy colouring of its diagonal block, swept
 // in partition's order (ties keep it): a row takes the smallest colour that none of the earlier
-// rows it has entries for holds. No row then has an entry for an earlier row of its colour, so
+// rows it has entries for holds (when those hold every colour below 64, one past the highest of
+// theirs). No row then has an entry for an earlier row of its colour, so
 // the lower triangle of the reordered block has at most as many levels as colours (2 for a
 // 7-point grid, 8 for a 27-point one) against tens to hundreds in the partitioner's order: the
 // level kernels' chain per subdomain is that much shorter. For a structurally symmetric pattern

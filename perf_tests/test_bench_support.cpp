@@ -1,10 +1,14 @@
-// The benchmark drivers' shared command line (bench_options) and JSON lines (bench_json): what
-// the drivers, render_tables.py and the smoke tests' regular expressions rely on.
+// The benchmark drivers' shared command line (bench_options), JSON lines (bench_json) and
+// option helpers (bench_common): what the drivers, render_tables.py and the smoke tests' regular
+// expressions rely on.
 #define CATCH_CONFIG_RUNNER
 #include "catch_compat.hpp"
 
+#include "bench_common.hpp"
 #include "bench_json.hpp"
 #include "bench_options.hpp"
+#include "core/errors.hpp"
+#include "factor/factor_options.hpp"
 
 #include <cmath>
 #include <limits>
@@ -185,4 +189,18 @@ TEST_CASE("JSON objects refuse a key added twice", "[perf_tests]") {
   CHECK_THROWS_AS(JsonObject(line).add("setup_seconds", 1), std::logic_error);
   CHECK_THROWS_AS(JsonObject(line).append(more), std::logic_error);
   CHECK(JsonObject(line).add("apply_ms", 1).str() == "{\"setup_seconds\":0.5,\"apply_ms\":1}");
+}
+
+TEST_CASE("--subdomain-order: auto as Solver resolves it, the others as named", "[perf_tests]") {
+  using fgdd::SubdomainRowOrder;
+  // Solver's rule for the DD preconditioners: levels where the factorization runs by levels.
+  const SubdomainRowOrder solver_auto =
+      fgdd::resolve_auto(fgdd::FactorOrder::Auto) == fgdd::FactorOrder::Levels
+          ? SubdomainRowOrder::Levels
+          : SubdomainRowOrder::Partitioner;
+  CHECK(subdomain_row_order("auto") == solver_auto);
+  CHECK(subdomain_row_order("partitioner") == SubdomainRowOrder::Partitioner);
+  CHECK(subdomain_row_order("levels") == SubdomainRowOrder::Levels);
+  CHECK(subdomain_row_order("colours") == SubdomainRowOrder::Colours);
+  CHECK_THROWS_AS(subdomain_row_order("sideways"), fgdd::InvalidInput);
 }

@@ -40,7 +40,7 @@ struct Options {
                                        "gen:convdiff:128", "gen:lap27:100"};
   Offset subdomain_rows = 0;
   Partitioner partitioner = Partitioner::Auto;
-  std::string row_order = "auto";
+  SubdomainRowOrder row_order = bench::subdomain_row_order("auto");
   int repeats = 20;
   int warmup = 3;
   double copy_mb = 1024;
@@ -58,8 +58,8 @@ int benchmark_main(int argc, char* argv[]) {
       .custom("--partitioner", partitioner_names.joined(), to_string(options.partitioner),
               "how subdomains are cut",
               [&](const std::string& name) { options.partitioner = parse_partitioner(name); })
-      .choice("--subdomain-order", &options.row_order, {"auto", "partitioner", "levels", "colours"},
-              "order of the rows inside each subdomain (SolverOptions subdomain_order)")
+      .custom("--subdomain-order", subdomain_row_order_names.joined(), "auto",
+              bench::subdomain_order_help, bench::subdomain_order_parser(&options.row_order))
       .at_least("--repeats", &options.repeats, 1, "R", "timed runs per kernel")
       .at_least("--warmup", &options.warmup, 0, "W", "untimed runs before them")
       .at_least("--copy-mb", &options.copy_mb, 1.0, "MB", "size of the copy-bandwidth reference")
@@ -78,7 +78,7 @@ int benchmark_main(int argc, char* argv[]) {
     PartitionOptions partition_options;
     partition_options.subdomain_rows = options.subdomain_rows;
     partition_options.partitioner = options.partitioner;
-    partition_options.row_order = bench::subdomain_row_order(options.row_order);
+    partition_options.row_order = options.row_order;
     const PartitionedMatrix dd =
         partition_matrix(space, problem.matrix, problem.grid, partition_options);
     const SparseMatrix& dropped = dd.system.dropped;

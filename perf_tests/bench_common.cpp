@@ -3,11 +3,11 @@
 #include "core/errors.hpp"
 #include "core/matrix_build.hpp"
 #include "core/matrix_market.hpp"
-#include "factor/factor_options.hpp"
 #include "kron/union_pattern.hpp"
 #include "krylov/gmres.hpp"
 #include "krylov/krylov_workspace.hpp"
 #include "multilevel/host_csr.hpp"
+#include "solver/solver_steps.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -81,10 +81,13 @@ GeneratedProblem load_problem(const std::string& source) {
 }
 
 SubdomainRowOrder subdomain_row_order(const std::string& name) {
-  const SubdomainRowOrder order = subdomain_row_order_names.parse(name);
-  if (order != SubdomainRowOrder::Auto) return order;
-  return resolve_auto(FactorOrder::Auto) == FactorOrder::Levels ? SubdomainRowOrder::Levels
-                                                                 : SubdomainRowOrder::Partitioner;
+  SolverOptions options;  // the default preconditioner: the DD one
+  options.partition.row_order = subdomain_row_order_names.parse(name);
+  return detail::resolved_row_order(options);
+}
+
+CommandLine::Parse subdomain_order_parser(SubdomainRowOrder* order) {
+  return [order](const std::string& name) { *order = subdomain_row_order(name); };
 }
 
 SparseMatrix point_csr(const SparseMatrix& A) {

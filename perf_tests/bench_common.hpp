@@ -56,6 +56,12 @@ GeneratedProblem load_problem(const std::string& source);
 // Throws InvalidInput naming the choices.
 SubdomainRowOrder subdomain_row_order(const std::string& name);
 
+// The --subdomain-order flag of the drivers that partition: its help, and a parser into *order
+// (subdomain_row_order) for CommandLine::custom with subdomain_row_order_names.joined().
+inline constexpr const char* subdomain_order_help =
+    "order of the rows inside each subdomain (SolverOptions subdomain_order)";
+CommandLine::Parse subdomain_order_parser(SubdomainRowOrder* order);
+
 // The scalar CSR matrix with the same entries as A (A itself when it is CSR), for baselines
 // that only take CSR. Built on the host.
 SparseMatrix point_csr(const SparseMatrix& A);

@@ -38,7 +38,7 @@ int benchmark_main(int argc, char* argv[]) {
                                        "gen:bsr3:70"};
   int repeats = 5;
   std::string order = "auto";
-  std::string row_order = "partitioner";
+  SubdomainRowOrder row_order = SubdomainRowOrder::Partitioner;
   bench::CommandLine("fgdd_factor_bench",
                      "Subdomain ILDU0 factorization against Kokkos-Kernels spiluk(0).")
       .repeated("--matrix", &problems, "FILE.mtx|gen:SPEC",
@@ -47,14 +47,14 @@ int benchmark_main(int argc, char* argv[]) {
       .at_least("--repeats", &repeats, 1, "R", "numeric refactorizations, the best is reported")
       .choice("--order", &order, {"auto", "levels", "rows"},
               "factorization order (auto: rows on CPU backends, levels on GPUs)")
-      .choice("--subdomain-order", &row_order, {"auto", "partitioner", "levels", "colours"},
-              "order of the rows inside each subdomain (SolverOptions subdomain_order)")
+      .custom("--subdomain-order", subdomain_row_order_names.joined(), "partitioner",
+              bench::subdomain_order_help, bench::subdomain_order_parser(&row_order))
       .parse(argc, argv);
   const ExecSpace space;
   for (const std::string& spec : problems) {
     const GeneratedProblem problem = bench::load_problem(spec);
     PartitionOptions partition;
-    partition.row_order = bench::subdomain_row_order(row_order);
+    partition.row_order = row_order;
     const PartitionedMatrix dd =
         partition_matrix(space, problem.matrix, problem.grid, Coordinates(), partition);
     FactorOptions factor_options;
@@ -90,7 +90,7 @@ int benchmark_main(int argc, char* argv[]) {
         .add("subdomains", dd.report.num_subdomains)
         .add("nnz_factored", dd.system.dropped.num_entries())
         .add("order", factor_order_names.name(resolve_auto(factor_options.order)))
-        .add("subdomain_order", row_order)
+        .add("subdomain_order", subdomain_row_order_names.name(row_order))
         .add("update_list_bytes_per_entry",
              double(ilu.report().update_list_bytes) / double(dd.system.dropped.num_entries()),
              fixed(2))

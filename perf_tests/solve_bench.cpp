@@ -31,7 +31,7 @@ struct Options {
   std::vector<std::string> problems = {"gen:lap7:160", "gen:bsr3:96", "gen:reservoir",
                                        "gen:convdiff:128", "gen:lap27:100"};
   Offset subdomain_rows = 0;
-  std::string row_order = "auto";
+  SubdomainRowOrder row_order = bench::subdomain_row_order("auto");
   bench::SolveRunOptions run;
 };
 
@@ -71,8 +71,8 @@ int benchmark_main(int argc, char* argv[]) {
       .repeated("--matrix", &options.problems, "gen:SPEC|FILE.mtx", "a problem")
       .option("--subdomain-rows", &options.subdomain_rows, "N",
               "scalar rows per subdomain at most; 0: the default")
-      .choice("--subdomain-order", &options.row_order, {"auto", "partitioner", "levels", "colours"},
-              "order of the rows inside each subdomain (SolverOptions subdomain_order)")
+      .custom("--subdomain-order", subdomain_row_order_names.joined(), "auto",
+              bench::subdomain_order_help, bench::subdomain_order_parser(&options.row_order))
       .at_least("--repeats", &options.run.repeats, 1, "R", "timed runs, the best is reported")
       .at_least("--warmup", &options.run.warmup, 0, "W", "untimed runs before them")
       .option("--tol", &options.run.krylov.relative_tolerance, "T", "BiCGSTAB relative tolerance")
@@ -86,7 +86,7 @@ int benchmark_main(int argc, char* argv[]) {
     PartitionReport report;
     PartitionOptions partition_options;
     partition_options.subdomain_rows = options.subdomain_rows;
-    partition_options.row_order = bench::subdomain_row_order(options.row_order);
+    partition_options.row_order = options.row_order;
     const auto run_dd = [&](ApplyKernel kernel, FactorPrecision precision) {
       return bench::run_dd(space, options.run, problem, partition_options, kernel, report,
                            precision);

@@ -48,12 +48,27 @@ Solver set_up(const Setup& problem, const std::vector<std::string>& common, cons
   return solver;
 }
 
-// Positions p of the lower level sets list block row p: a level's rows are consecutive.
-bool levels_list_rows_in_order(const Solver& solver) {
+// The DD preconditioner's lower level sets (the level-order factorization builds them).
+const SubdomainLevels& lower_levels(const Solver& solver) {
   const auto* dd = dynamic_cast<const DdIluPreconditioner*>(&solver.preconditioner());
   REQUIRE(dd != nullptr);
   const SubdomainLevels* lower = dd->factorization().lower_levels();
   REQUIRE(lower != nullptr);
+  return *lower;
+}
+
+// Solves with b = 1 and requires the true residual to meet the tests' tolerance.
+void check_solve_converges(Solver& solver, Offset n) {
+  Vector b("b", n), x("x", n);
+  Kokkos::deep_copy(b, 1.0);
+  const SolveResult result = solver.solve(ExecSpace(), b, x);
+  CHECK(result.converged());
+  CHECK(result.relative_true_residual <= 1e-10);
+}
+
+// Positions p of the lower level sets list block row p: a level's rows are consecutive.
+bool levels_list_rows_in_order(const Solver& solver) {
+  const SubdomainLevels* lower = &lower_levels(solver);
   const auto rows = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), lower->rows);
   for (std::size_t p = 0; p < rows.extent(0); ++p)
     if (rows(p) != Ordinal(p)) return false;
@@ -270,11 +285,7 @@ TEST_CASE("rows in level order: a level's rows consecutive, the same preconditio
       // hundred at most for these diagonally dominant blocks of ≤ 504 rows.
       CHECK(difference <= 1e-11 * largest);
     }
-    Vector b("b", n), x("x", n);
-    Kokkos::deep_copy(b, 1.0);
-    const SolveResult result = by_level.solve(ExecSpace(), b, x);
-    CHECK(result.converged());
-    CHECK(result.relative_true_residual <= 1e-10);
+    check_solve_converges(by_level, n);
   }
 }
 
@@ -315,26 +326,17 @@ TEST_CASE("rows by colour: no more levels than colours, solves that converge",
     CHECK(by_colour.partition_report().entries_after_drop ==
           given.partition_report().entries_after_drop);
     CHECK(by_colour.partition_report().steps.find("by colour") != std::string::npos);
-    const auto* dd = dynamic_cast<const DdIluPreconditioner*>(&by_colour.preconditioner());
-    REQUIRE(dd != nullptr);
-    const SubdomainLevels* lower = dd->factorization().lower_levels();
-    REQUIRE(lower != nullptr);
+    const SubdomainLevels* lower = &lower_levels(by_colour);
     if (c.colours > 0) {
       // Rows of one colour never depend on each other: a level per colour at most, in both
       // triangles of these symmetric patterns.
       CHECK(lower->max_levels <= c.colours);
-      CHECK(dd->trsv().levels(ExecSpace(), Triangle::Upper).max_levels <= c.colours);
-      const auto* dd_given = dynamic_cast<const DdIluPreconditioner*>(&given.preconditioner());
-      REQUIRE(dd_given != nullptr);
-      const Ordinal levels_given = dd_given->factorization().lower_levels()->max_levels;
+      const auto& dd = dynamic_cast<const DdIluPreconditioner&>(by_colour.preconditioner());
+      CHECK(dd.trsv().levels(ExecSpace(), Triangle::Upper).max_levels <= c.colours);
+      const Ordinal levels_given = lower_levels(given).max_levels;
       CHECK(lower->max_levels < levels_given + (c.colours == 1));  // one row has one level
     }
-    const Ordinal n = c.problem.matrix.num_rows();
-    Vector b("b", n), x("x", n);
-    Kokkos::deep_copy(b, 1.0);
-    const SolveResult result = by_colour.solve(ExecSpace(), b, x);
-    CHECK(result.converged());
-    CHECK(result.relative_true_residual <= 1e-10);
+    check_solve_converges(by_colour, c.problem.matrix.num_rows());
   }
 }
 

@@ -33,7 +33,7 @@ DistributedMatrix::DistributedMatrix(const ExecSpace& space, const Communicator&
     timer.reset();
     const PartitionedMatrix local =
         partition_matrix(space, detail::diagonal_block(space, sorted, first, block_size),
-                               local_grid, Coordinates(), options);
+                         local_grid, Coordinates(), options);
     local_order_ = local.partition;
     local_report_ = local.report;
     space.fence();

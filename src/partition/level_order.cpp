@@ -1,5 +1,6 @@
 #include "partition/level_order.hpp"
 
+#include "core/team_key_count.hpp"
 #include "core/team_scratch.hpp"
 #include "core/team_size.hpp"
 
@@ -124,14 +125,7 @@ struct SweepOrderKernel {
     }
 
     // Counting sort by key, rows in partition order within a key.
-    Ordinal deepest = 0;
-    Kokkos::parallel_reduce(
-        Kokkos::TeamThreadRange(team, m),
-        [&](const Ordinal t, Ordinal& most) {
-          if (level[t] > most) most = level[t];
-        },
-        Kokkos::Max<Ordinal>(deepest));
-    const Ordinal count = m > 0 ? deepest + 1 : 0;
+    const Ordinal count = team_key_count(team, level, m);
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count + 1),
                          [&](const Ordinal l) { cursor[l] = 0; });
     team.team_barrier();

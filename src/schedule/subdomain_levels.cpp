@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/huge_pages.hpp"
+#include "core/team_key_count.hpp"
 #include "core/team_scratch.hpp"
 #include "core/team_size.hpp"
 
@@ -147,14 +148,7 @@ struct BuildLevelsKernel {
     }
 
     // Counting sort by level: rows ascending within a level, each row's edges in one run.
-    Ordinal deepest = 0;
-    Kokkos::parallel_reduce(
-        Kokkos::TeamThreadRange(team, m),
-        [&](const Ordinal t, Ordinal& most) {
-          if (level[t] > most) most = level[t];
-        },
-        Kokkos::Max<Ordinal>(deepest));
-    const Ordinal count = m > 0 ? deepest + 1 : 0;
+    const Ordinal count = team_key_count(team, level, m);
     // Entries of the subdomain's rows are contiguous, so its edges fit in the same range; the
     // upper edges start after the lower ones, so one array in edge order holds both triangles.
     Offset lower_entries = 0;

@@ -7,7 +7,9 @@
 # number. With --set hard instead (issue 36's hard set, beside the generated reservoir): P1
 # indefinite Helmholtz, where ILU(0) stagnates, and Taylor-Hood P2-P1 Stokes, a saddle point with a
 # zero pressure block. Needs DOLFINx (Debian: python3-dolfinx; run it with /usr/bin/python3). Also
-# writes OUT/systems.json, the list the benchmark and the tests read.
+# writes OUT/systems.json, the list the benchmark and the tests read, and for each system whose
+# block rows are mesh nodes (all but Stokes) NAME_coordinates.mtx, a point per block row, what a
+# DOLFINx user would pass to fgdd-solve --coordinates.
 import argparse
 import json
 import os
@@ -167,6 +169,23 @@ def write_vector(path, b):
         np.savetxt(f, b.getArray(), fmt="%.17g")
 
 
+def node_coordinates(a):
+    """The point of each block row: the nodes of the trial space (one per block of a vector
+    space, in DOLFINx's dof order, as the matrix's rows), or None for a mixed space, whose
+    blocks are not one node each."""
+    space = a.arguments()[1].ufl_function_space()
+    if space.num_sub_spaces > 0 and space.dofmap.index_map_bs == 1:
+        return None
+    return space.tabulate_dof_coordinates()
+
+
+def write_points(path, points):
+    """A Matrix Market array file: one row per point, its coordinates column by column."""
+    with open(path, "w") as f:
+        f.write(f"%%MatrixMarket matrix array real general\n{points.shape[0]} {points.shape[1]}\n")
+        np.savetxt(f, points.reshape(-1, order="F"), fmt="%.17g")
+
+
 def symmetry_defect(A):
     """||A - A^T||_F / ||A||_F, for the manifest (SPD systems should give rounding only)."""
     At = A.transpose(PETSc.Mat())
@@ -196,14 +215,19 @@ def main():
     manifest = []
     for name, spd, block_size, problem in problems:
         start = time.perf_counter()
-        A, b = assemble(*problem())
+        a, L, bcs = problem()
+        A, b = assemble(a, L, bcs)
         matrix, rhs = os.path.join(args.out, name + ".mtx"), os.path.join(args.out, name + "_rhs.mtx")
         write_matrix(matrix, A)
         write_vector(rhs, b)
         entry = {"name": name, "matrix": matrix, "rhs": rhs, "spd": spd, "block_size": block_size,
                  "rows": A.getSize()[0], "entries": int(A.getInfo()["nz_used"]),
-                 "symmetry_defect": symmetry_defect(A), "size": args.size,
-                 "seconds": round(time.perf_counter() - start, 2)}
+                 "symmetry_defect": symmetry_defect(A), "size": args.size}
+        points = node_coordinates(a)
+        if points is not None and points.shape[0] * block_size == A.getSize()[0]:
+            entry["coordinates"] = os.path.join(args.out, name + "_coordinates.mtx")
+            write_points(entry["coordinates"], points)
+        entry["seconds"] = round(time.perf_counter() - start, 2)
         manifest.append(entry)
         print(json.dumps(entry), flush=True)
     with open(os.path.join(args.out, "systems.json"), "w") as f:

@@ -7,7 +7,10 @@
 # against CG + ICC(0), where PETSc converged; with T OpenMP threads against PETSc's block Jacobi
 # on T MPI ranks). With --refactor-solves N both also solve N more times, each after a numeric
 # refactorization with the same pattern (the time-stepping case): the fastest refactorization
-# and solve, and the ratio of their sum to PETSc's (step_time_ratio).
+# and solve, and the ratio of their sum to PETSc's (step_time_ratio). Where a system comes with
+# the mesh nodes' coordinates (assemble_fem_systems.py writes them), the DD configurations run
+# once more with --coordinates (rows "..., coordinates": the default partitioner is then
+# recursive coordinate bisection instead of METIS), unless --no-coordinates.
 # OMP_NUM_THREADS is swept only when fgdd's backend is OpenMP; the backend is in every line.
 import argparse
 import json
@@ -22,6 +25,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 FGDD_CONFIGS = [("bicgstab+ildu0-dd", []), ("bicgstab+ilu0", ["--precond", "ilu0"]),
                 ("cg+ic0-dd", ["--solver", "cg", "--precond", "ic0-dd",
                                "--shift", "positive-definite"])]
+
+
+def fgdd_configs(system, with_coordinates):
+    """FGDD_CONFIGS that apply to the system, and the DD ones again with its coordinates."""
+    configs = [(name, flags) for name, flags in FGDD_CONFIGS
+               if system["spd"] or not name.startswith("cg")]
+    if with_coordinates and system.get("coordinates"):
+        configs += [(name + ", coordinates", flags + ["--coordinates", system["coordinates"]])
+                    for name, flags in configs if name.endswith("-dd")]
+    return configs
 
 
 def fastest(runs):
@@ -84,6 +97,8 @@ def main():
     parser.add_argument("--fgdd-args", default="", help="extra fgdd-solve arguments for every run")
     parser.add_argument("--refactor-solves", type=int, default=0,
                         help="more solves after a refactorization with the same pattern, each side")
+    parser.add_argument("--no-coordinates", dest="coordinates", action="store_false",
+                        help="skip the DD runs with the systems' coordinates")
     args = parser.parse_args()
     with open(os.path.join(args.systems, "systems.json")) as f:
         systems = json.load(f)
@@ -102,9 +117,7 @@ def main():
             peers = {method: fastest(runs) for method, runs in petsc.items()}
             for peer in peers.values():
                 print(json.dumps({**peer, "threads": 1, "ranks": count}), flush=True)
-            for name, flags in FGDD_CONFIGS:
-                if name.startswith("cg") and not system["spd"]:
-                    continue
+            for name, flags in fgdd_configs(system, args.coordinates):
                 runs = [run_fgdd(args.fgdd_solve, system, flags + refactor, count, args.max_iters,
                                  extra) for _ in range(args.repeats)]
                 result = fastest(runs)

@@ -17,9 +17,10 @@ namespace fgdd::detail {
 Ordinal metis_num_parts(Ordinal num_block_rows, Ordinal max_block_rows);
 
 // Subdomain labels of A's block rows, at most max_block_rows per subdomain: the block graph
-// (symmetric_graph) goes to the host, METIS_PartGraphKway labels it with metis_num_parts parts
-// (fixed seed, so results are identical run to run; no weights; contiguity not requested), the
-// labels come back to space and balance_labeling enforces the cap. order_key = the row index.
+// (symmetric_graph) goes to the host with its edges weighted by coupling strength
+// (strength_weighted_graph), METIS_PartGraphKway labels it with metis_num_parts parts (fixed
+// seed, so results are identical run to run; contiguity not requested), the labels come back to
+// space and balance_labeling enforces the cap. order_key = the row index.
 // One part, or one row per part, is labelled without calling METIS. Disconnected graphs and
 // rows without off-diagonal blocks are fine.
 // Throws NotCompiled when fgdd was built without METIS, InvalidInput if max_block_rows < 1, and
@@ -27,9 +28,11 @@ Ordinal metis_num_parts(Ordinal num_block_rows, Ordinal max_block_rows);
 // idx_t can count).
 Labeling metis_labeling(const ExecSpace& space, const SparseMatrix& A, Ordinal max_block_rows);
 
-// The same on a graph already built by symmetric_graph (A's block graph).
+// The same on a graph already built by symmetric_graph (A's block graph), with edge_weight per
+// arc of it, or unit weights when empty.
 Labeling metis_labeling(const ExecSpace& space, const SymmetricGraph& graph,
-                        Ordinal max_block_rows);
+                        Ordinal max_block_rows,
+                        const Kokkos::View<Ordinal*, DeviceType>& edge_weight = {});
 
 // A fill-reducing order of the graph's vertices by METIS_NodeND (nested dissection), new → old,
 // the same every run (fixed seed). Throws NotCompiled without METIS, Error as above.

@@ -289,6 +289,42 @@ TEST_CASE("metis_labeling cuts few couplings of a 7-point Laplacian 24^3", "[par
   CHECK(dropped < 0.25);
 }
 
+// A 20 × 10 grid (5-point) whose couplings across the line between rows y = 4 and y = 5 are
+// 1e-4 of the others: unit weights make METIS's two halves meet along the short side (10 cut
+// edges, x = 10), strength weights along the weak line (20 edges of weight 1 against 10 of
+// weight 5: strength 1/4 on the others).
+TEST_CASE("metis_labeling cuts weak couplings first", "[partition][metis]") {
+  const Ordinal nx = 20, ny = 10;
+  HostMatrixArrays grid;
+  grid.num_block_rows = grid.num_block_cols = nx * ny;
+  grid.row_map.push_back(0);
+  const auto weak = [](Ordinal y0, Ordinal y1) { return std::min(y0, y1) == 4 && y0 != y1; };
+  for (Ordinal y = 0; y < ny; ++y)
+    for (Ordinal x = 0; x < nx; ++x) {
+      const std::pair<Ordinal, Ordinal> neighbours[] = {{x, y - 1}, {x - 1, y}, {x, y}, {x + 1, y},
+                                                        {x, y + 1}};
+      for (const auto& [u, v] : neighbours) {
+        if (u < 0 || u >= nx || v < 0 || v >= ny) continue;
+        grid.col_ind.push_back(u + nx * v);
+        grid.values.push_back(u == x && v == y ? 4.0 : weak(y, v) ? -1e-4 : -1.0);
+      }
+      grid.row_map.push_back(Offset(grid.col_ind.size()));
+    }
+  const SparseMatrix A = make_matrix(grid);
+  const detail::Labeling labeling = detail::metis_labeling(ExecSpace(), A, 105);
+  REQUIRE(labeling.num_parts == 2);
+  const auto part = reference::host_vector(labeling.part_of_row);
+  std::size_t weak_cut = 0, strong_cut = 0;
+  for (Ordinal y = 0; y < ny; ++y)
+    for (Ordinal x = 0; x < nx; ++x) {
+      const Ordinal i = x + nx * y;
+      if (x + 1 < nx && part[i] != part[i + 1]) ++strong_cut;
+      if (y + 1 < ny && part[i] != part[i + nx]) ++(weak(y, y + 1) ? weak_cut : strong_cut);
+    }
+  CHECK(strong_cut == 0);
+  CHECK(weak_cut == std::size_t(nx));
+}
+
 #else  // FGDD_HAVE_METIS
 
 TEST_CASE("metis_labeling without METIS says so", "[partition][metis]") {

@@ -163,7 +163,8 @@ Labeling metis_labeling(const ExecSpace& space, const SparseMatrix& A, Ordinal m
   // Validates the cap before any work.
   const Ordinal parts = metis_num_parts(A.num_block_rows(), max_block_rows);
   const SymmetricGraph graph = symmetric_graph(space, A);
-  if (parts <= 1 || parts >= A.num_block_rows()) return metis_labeling(space, graph, max_block_rows);
+  if (parts <= 1 || parts >= A.num_block_rows())
+    return metis_labeling(space, graph, max_block_rows);
   // Edges weighted by coupling strength, as the multilevel partitioner weighs them: METIS then
   // cuts weak couplings (a reservoir's permeability contrasts, an advection's crosswind
   // direction). Fewer or as many iterations on 19 of 22 systems and subdomain sizes measured,

@@ -12,6 +12,8 @@
 # once more with --coordinates (rows "..., coordinates": the default partitioner is then
 # recursive coordinate bisection instead of METIS), unless --no-coordinates.
 # OMP_NUM_THREADS is swept only when fgdd's backend is OpenMP; the backend is in every line.
+# The repeats run in rounds (PETSc, then each fgdd configuration, then again), not one side's
+# runs in a row, so that a slow spell of a shared machine does not fall on one side only.
 import argparse
 import json
 import os
@@ -109,18 +111,20 @@ def main():
     threads = [int(t) for t in args.threads.split(",")] if openmp else [1]
     for system in systems:
         for count in threads:
-            petsc = {}
+            configs = fgdd_configs(system, args.coordinates)
+            petsc, fgdd = {}, {name: [] for name, _ in configs}
             for _ in range(args.repeats):
                 for result in run_petsc(args.python, args.mpirun.split(), system, count,
                                         args.max_iters, args.refactor_solves):
                     petsc.setdefault(result["solver"].split("+")[0], []).append(result)
+                for name, flags in configs:
+                    fgdd[name].append(run_fgdd(args.fgdd_solve, system, flags + refactor, count,
+                                               args.max_iters, extra))
             peers = {method: fastest(runs) for method, runs in petsc.items()}
             for peer in peers.values():
                 print(json.dumps({**peer, "threads": 1, "ranks": count}), flush=True)
-            for name, flags in fgdd_configs(system, args.coordinates):
-                runs = [run_fgdd(args.fgdd_solve, system, flags + refactor, count, args.max_iters,
-                                 extra) for _ in range(args.repeats)]
-                result = fastest(runs)
+            for name, _ in configs:
+                result = fastest(fgdd[name])
                 line = {"system": system["name"], "rows": system["rows"], "solver": "fgdd " + name,
                         "threads": count, "ranks": 1, **result}
                 peer = peers.get("petsc " + name.split("+")[0].replace("bicgstab", "bcgs"))

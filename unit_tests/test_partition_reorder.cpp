@@ -276,6 +276,10 @@ TEST_CASE("partition_matrix: every partitioner on CSR and BSR, Auto resolution, 
   constexpr bool gpu = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible;
 #ifdef FGDD_HAVE_METIS
   CHECK(without_grid == (gpu ? Partitioner::Multilevel : Partitioner::Metis));
+  PartitionOptions metis = automatic;
+  metis.partitioner = Partitioner::Metis;
+  CHECK_THAT(partition_matrix(ExecSpace(), lap.matrix, GridInfo{}, metis).report.steps,
+             FGDD_CONTAINS("weighted by coupling strength"));
 #else
   CHECK(without_grid == Partitioner::Multilevel);
 #endif

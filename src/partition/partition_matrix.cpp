@@ -48,6 +48,7 @@ detail::Labeling label_rows(const ExecSpace& space, Partitioner partitioner, con
       return detail::geometric_labeling(space, grid, A.num_block_rows(), cap, A.block_size(),
                                         detail::wavefront_slope(A, grid));
     case Partitioner::Metis:
+      steps = "METIS on edges weighted by coupling strength";
       return detail::metis_labeling(space, A, cap);
     case Partitioner::Multilevel: {
       detail::MultilevelStats stats;

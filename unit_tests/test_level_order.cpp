@@ -48,6 +48,31 @@ Solver set_up(const Setup& problem, const std::vector<std::string>& common, cons
   return solver;
 }
 
+Setup generated(const char* spec) {
+  const GeneratedProblem problem = generate_problem(spec);
+  return Setup{problem.matrix, problem.grid};
+}
+
+// A case's options: the level-order factorization (which builds the lower level sets), a
+// tolerance for check_solve_converges, and the partition "PARTITIONER:ROWS" or "ROWS" (auto).
+std::vector<std::string> case_options(const std::string& partition) {
+  std::vector<std::string> options = {"factor_order=levels", "tol=1e-10"};
+  const auto colon = partition.find(':');
+  if (colon != std::string::npos) options.push_back("partitioner=" + partition.substr(0, colon));
+  const auto rows = colon == std::string::npos ? 0 : colon + 1;
+  options.push_back("subdomain_rows=" + partition.substr(rows));
+  return options;
+}
+
+// A reordered solver keeps the given one's subdomains and dropped entries, and its report
+// names the reordering step.
+void check_same_subdomains(const Solver& given, const Solver& reordered, const char* step) {
+  CHECK(reordered.partition_report().num_subdomains == given.partition_report().num_subdomains);
+  CHECK(reordered.partition_report().entries_after_drop ==
+        given.partition_report().entries_after_drop);
+  CHECK(reordered.partition_report().steps.find(step) != std::string::npos);
+}
+
 // The DD preconditioner's lower level sets (the level-order factorization builds them).
 const SubdomainLevels& lower_levels(const Solver& solver) {
   const auto* dd = dynamic_cast<const DdIluPreconditioner*>(&solver.preconditioner());
@@ -230,10 +255,6 @@ TEST_CASE("rows in level order: a level's rows consecutive, the same preconditio
     bool symmetric_pattern;
   };
   std::vector<Case> cases;
-  const auto generated = [](const char* spec) {
-    const GeneratedProblem problem = generate_problem(spec);
-    return Setup{problem.matrix, problem.grid};
-  };
   cases.push_back({"lap7 odd box, geometric", generated("gen:lap7:11:9:8"), "150", true});
   cases.push_back({"lap7, natural chunks", generated("gen:lap7:9:7:5"), "natural:97", true});
   cases.push_back({"bsr3, geometric", generated("gen:bsr3:7"), "150", true});
@@ -250,20 +271,10 @@ TEST_CASE("rows in level order: a level's rows consecutive, the same preconditio
                    false});
   for (const Case& c : cases) {
     INFO(c.name);
-    const auto colon = c.partition.find(':');
-    std::vector<std::string> common = {"factor_order=levels", "tol=1e-10"};
-    if (colon == std::string::npos) {
-      common.push_back("subdomain_rows=" + c.partition);
-    } else {
-      common.push_back("partitioner=" + c.partition.substr(0, colon));
-      common.push_back("subdomain_rows=" + c.partition.substr(colon + 1));
-    }
+    const std::vector<std::string> common = case_options(c.partition);
     Solver given = set_up(c.problem, common, "partitioner");
     Solver by_level = set_up(c.problem, common, "levels");
-    CHECK(by_level.partition_report().num_subdomains == given.partition_report().num_subdomains);
-    CHECK(by_level.partition_report().entries_after_drop ==
-          given.partition_report().entries_after_drop);
-    CHECK(by_level.partition_report().steps.find("level order") != std::string::npos);
+    check_same_subdomains(given, by_level, "level order");
     CHECK(levels_list_rows_in_order(by_level));
 
     const Ordinal n = c.problem.matrix.num_rows();
@@ -297,10 +308,6 @@ TEST_CASE("rows by colour: no more levels than colours, solves that converge",
     std::string partition;  // partitioner and subdomain rows
     Ordinal colours;        // what a greedy sweep of the grid's boxes needs; 0: not checked
   };
-  const auto generated = [](const char* spec) {
-    const GeneratedProblem problem = generate_problem(spec);
-    return Setup{problem.matrix, problem.grid};
-  };
   const std::vector<Case> cases = {
       // A 7-point box is two-coloured (red-black), a 27-point box needs eight.
       {"lap7 odd box, geometric", generated("gen:lap7:11:9:8"), "geometric:150", 2},
@@ -316,16 +323,10 @@ TEST_CASE("rows by colour: no more levels than colours, solves that converge",
   };
   for (const Case& c : cases) {
     INFO(c.name);
-    const auto colon = c.partition.find(':');
-    const std::vector<std::string> common = {
-        "factor_order=levels", "tol=1e-10", "partitioner=" + c.partition.substr(0, colon),
-        "subdomain_rows=" + c.partition.substr(colon + 1)};
+    const std::vector<std::string> common = case_options(c.partition);
     Solver given = set_up(c.problem, common, "partitioner");
     Solver by_colour = set_up(c.problem, common, "colours");
-    CHECK(by_colour.partition_report().num_subdomains == given.partition_report().num_subdomains);
-    CHECK(by_colour.partition_report().entries_after_drop ==
-          given.partition_report().entries_after_drop);
-    CHECK(by_colour.partition_report().steps.find("by colour") != std::string::npos);
+    check_same_subdomains(given, by_colour, "by colour");
     const SubdomainLevels* lower = &lower_levels(by_colour);
     if (c.colours > 0) {
       // Rows of one colour never depend on each other: a level per colour at most, in both

@@ -54,6 +54,11 @@ const char* status_name(int status) {
   }
 }
 
+// METIS misbehaves for one part, and one row per part needs no partitioner.
+bool calls_metis(Ordinal num_rows, Ordinal num_parts) {
+  return num_parts > 1 && num_parts < num_rows;
+}
+
 void fill_labels(const ExecSpace& space, const OrdinalView& part_of_row, bool one_part) {
   Kokkos::parallel_for(
       "fgdd::partition::metis_trivial_labels", Policy(space, 0, Ordinal(part_of_row.extent(0))),
@@ -150,11 +155,10 @@ Labeling metis_labeling(const ExecSpace& space, const SymmetricGraph& graph,
   labeling.part_of_row = metis_kway::OrdinalView(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::metis_part_of_row"), n);
   labeling.order_key = row_index_keys(space, n);
-  // METIS misbehaves for one part, and one row per part needs no partitioner.
-  if (num_parts <= 1 || num_parts >= n)
-    metis_kway::fill_labels(space, labeling.part_of_row, num_parts <= 1);
-  else
+  if (metis_kway::calls_metis(n, num_parts))
     metis_kway::call_metis(space, graph, edge_weight, num_parts, labeling.part_of_row);
+  else
+    metis_kway::fill_labels(space, labeling.part_of_row, num_parts <= 1);
   if (num_parts >= n) labeling.num_parts = n;
   return balance_labeling(space, graph, labeling, max_block_rows);
 }
@@ -163,7 +167,7 @@ Labeling metis_labeling(const ExecSpace& space, const SparseMatrix& A, Ordinal m
   // Validates the cap before any work.
   const Ordinal parts = metis_num_parts(A.num_block_rows(), max_block_rows);
   const SymmetricGraph graph = symmetric_graph(space, A);
-  if (parts <= 1 || parts >= A.num_block_rows())
+  if (!metis_kway::calls_metis(A.num_block_rows(), parts))
     return metis_labeling(space, graph, max_block_rows);
   // Edges weighted by coupling strength, as the multilevel partitioner weighs them: METIS then
   // cuts weak couplings (a reservoir's permeability contrasts, an advection's crosswind

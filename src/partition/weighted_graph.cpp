@@ -67,8 +67,8 @@ WeightedGraph strength_weighted_graph(const ExecSpace& space, const SparseMatrix
         for (Offset k = graph_row_map(i); k < graph_row_map(i + 1); ++k) {
           const Ordinal j = adjacency(k);
           while (q < row_end && col_ind(q) < j) ++q;
-          const double ij = block_norm(values, q < row_end && col_ind(q) == j ? q : row_end,
-                                       row_end, bb);
+          const double ij =
+              block_norm(values, q < row_end && col_ind(q) == j ? q : row_end, row_end, bb);
           const double ji =
               block_norm(values, find_in_row(row_map, col_ind, j, i), row_map(j + 1), bb);
           const double coupling = ij > ji ? ij : ji;

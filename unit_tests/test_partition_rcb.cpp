@@ -333,6 +333,22 @@ TEST_CASE("partition_matrix with coordinates: auto picks grid > coordinates > gr
       partition_matrix(ExecSpace(), lap.matrix, GridInfo{}, automatic).report;
   CHECK(with_neither.reason.find("auto: no grid metadata or coordinates") == 0);
 
+  // One subdomain for every row: auto keeps the caller's order (the exact ILU(0) of the matrix
+  // given, as without coordinates); rcb asked for still orders the rows by point.
+  PartitionOptions one_part;
+  one_part.subdomain_rows = lap.matrix.num_rows();
+  const PartitionedMatrix kept =
+      partition_matrix(ExecSpace(), lap.matrix, GridInfo{}, coordinates, one_part);
+  CHECK(kept.report.partitioner == Partitioner::Natural);
+  CHECK(kept.report.reason == "auto: one subdomain holds every row");
+  CHECK(kept.report.num_subdomains == 1);
+  CHECK(kept.system.position_in_row.extent(0) == 0);  // A_p is A: no permutation
+  one_part.partitioner = Partitioner::Rcb;
+  const PartitionReport asked =
+      partition_matrix(ExecSpace(), lap.matrix, GridInfo{}, coordinates, one_part).report;
+  CHECK(asked.partitioner == Partitioner::Rcb);
+  CHECK(asked.num_subdomains == 1);
+
   PartitionOptions rcb;
   rcb.partitioner = Partitioner::Rcb;
   rcb.subdomain_rows = 48;

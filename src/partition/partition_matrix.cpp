@@ -95,12 +95,17 @@ PartitionedMatrix partition_matrix(const ExecSpace& space, const SparseMatrix& A
 
   // One subdomain for every row: METIS and multilevel would only return it after building their
   // graphs, setup time spent for nothing, so it is the natural labeling (measured:
-  // docs/PERFORMANCE_HISTORY.md, "Measurements behind code choices"). The partitioners that
-  // also order the rows (geometric, rcm, rcb) still run.
+  // docs/PERFORMANCE_HISTORY.md, "Measurements behind code choices"). So is auto's choice of
+  // rcb for coordinates: one subdomain is then the exact ILU(0) of the caller's matrix, as
+  // without coordinates, where rcb's point order cost SUPG 47 iterations against 20 and
+  // elasticity 191 against 139 (docs/PERFORMANCE.md). Geometric (auto's choice for a grid),
+  // and rcm and rcb when asked for, still run: they also order the rows.
   const bool one_subdomain = cap >= A.num_block_rows();
   const bool graph_partitioner = report.partitioner == Partitioner::Metis ||
                                  report.partitioner == Partitioner::Multilevel;
-  if (one_subdomain && graph_partitioner) {
+  const bool auto_rcb =
+      options.partitioner == Partitioner::Auto && report.partitioner == Partitioner::Rcb;
+  if (one_subdomain && (graph_partitioner || auto_rcb)) {
     report.partitioner = Partitioner::Natural;
     report.reason = options.partitioner == Partitioner::Auto
                         ? "auto: one subdomain holds every row"

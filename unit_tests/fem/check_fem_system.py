@@ -4,9 +4,10 @@
 # must converge too: exit code 0 and ||b - A x|| / ||b|| <= 1e-8 recomputed here from the written
 # x; with --max-ratio R also in at most R times PETSc's iterations. Exits 77 (CTest: skipped)
 # when PETSc does not converge, since then there is nothing to match. --petsc none: no peer, fgdd
-# must converge (issue 36's hard set, where PETSc's ILU(0) is not the bar).
+# must converge (issue 36's hard set, where PETSc's ILU(0) is not the bar). --partitioner P: the
+# partitioner fgdd-solve's report must name (what the options are meant to exercise).
 # usage: check_fem_system.py --fgdd-solve EXE --systems DIR --system NAME --petsc bcgs+ilu
-#                            [--max-ratio 1.3] -- [fgdd-solve options]
+#                            [--max-ratio 1.3] [--partitioner rcb] -- [fgdd-solve options]
 import argparse
 import json
 import os
@@ -40,6 +41,7 @@ def main():
     parser.add_argument("--petsc", required=True,
                         help="KSP+PC, e.g. bcgs+ilu, cg+icc, cg+jacobi; none: fgdd alone")
     parser.add_argument("--max-ratio", type=float)
+    parser.add_argument("--partitioner", help="the partitioner fgdd-solve must report")
     parser.add_argument("fgdd_args", nargs="*")
     args = parser.parse_args()
     with open(os.path.join(args.systems, "systems.json")) as f:
@@ -72,7 +74,8 @@ def main():
             print(f"FAIL: fgdd-solve exited with {proc.returncode}{peer_note}")
             return 1
         with open(summary) as f:
-            iterations = json.load(f)["iterations"]
+            report = json.load(f)
+        iterations = report["iterations"]
         x = np.asarray(scipy.io.mmread(solution)).ravel()
     A = scipy.io.mmread(system["matrix"]).tocsr()
     b = np.asarray(scipy.io.mmread(system["rhs"])).ravel()
@@ -83,6 +86,10 @@ def main():
     failed = False
     if not relative <= bound:
         print("FAIL: the true residual is above the tolerance")
+        failed = True
+    if args.partitioner and report["partitioner"] != args.partitioner:
+        print(f"FAIL: partitioned by {report['partitioner']} ({report['partitioner_reason']}), "
+              f"not {args.partitioner}")
         failed = True
     if args.max_ratio and iterations > args.max_ratio * peer["iterations"]:
         print(f"FAIL: {iterations} iterations > {args.max_ratio} x PETSc's {peer['iterations']}")

@@ -203,6 +203,83 @@ TEST_CASE("strength_weighted_graph weighs edges by coupling strength", "[partiti
   }
 }
 
+namespace {
+
+// The weight of every arc of the block graph written the obvious way: both blocks looked up in
+// a map of A's entries, s = max(‖A_ij‖, ‖A_ji‖) / sqrt(‖A_ii‖ ‖A_jj‖) clamped to 1 (1 where a
+// diagonal block is missing or zero), weight 1 + round(15 s).
+std::vector<Ordinal> reference_strength_weights(const HostMatrixArrays& a, const HostGraph& g) {
+  const int bb = a.block_size * a.block_size;
+  std::map<std::pair<Ordinal, Ordinal>, double> norm;
+  for (Ordinal i = 0; i < a.num_block_rows; ++i)
+    for (Offset k = a.row_map[i]; k < a.row_map[i + 1]; ++k) {
+      double sum = 0;
+      for (int e = 0; e < bb; ++e) sum += a.values[k * bb + e] * a.values[k * bb + e];
+      norm[{i, a.col_ind[k]}] = std::sqrt(sum);
+    }
+  const auto at = [&](Ordinal i, Ordinal j) {
+    const auto it = norm.find({i, j});
+    return it == norm.end() ? 0.0 : it->second;
+  };
+  std::vector<Ordinal> weights;
+  for (Ordinal i = 0; i < g.n(); ++i)
+    for (Offset k = g.row_map[i]; k < g.row_map[i + 1]; ++k) {
+      const Ordinal j = g.adjacency[k];
+      const double scale = std::sqrt(at(i, i) * at(j, j));
+      const double s = scale > 0 ? std::min(1.0, std::max(at(i, j), at(j, i)) / scale) : 1.0;
+      weights.push_back(1 + Ordinal(std::lround(detail::strength_weight_range * s)));
+    }
+  return weights;
+}
+
+// a with every block's mirror added (random values, both signs) and the diagonal blocks of odd
+// rows zero: a structurally symmetric pattern whose values are not symmetric.
+HostMatrixArrays symmetrized(const HostMatrixArrays& a, unsigned seed) {
+  std::vector<std::map<Ordinal, bool>> rows(std::size_t(a.num_block_rows));
+  for (Ordinal i = 0; i < a.num_block_rows; ++i)
+    for (Offset k = a.row_map[i]; k < a.row_map[i + 1]; ++k) {
+      const Ordinal j = a.col_ind[k];
+      rows[i][j] = rows[j][i] = true;
+    }
+  HostMatrixArrays out;
+  out.num_block_rows = out.num_block_cols = a.num_block_rows;
+  out.block_size = a.block_size;
+  out.row_map.push_back(0);
+  unsigned state = seed;
+  for (Ordinal i = 0; i < a.num_block_rows; ++i) {
+    for (const auto& entry : rows[i]) {
+      out.col_ind.push_back(entry.first);
+      for (int e = 0; e < a.block_size * a.block_size; ++e) {
+        state = state * 1664525u + 1013904223u;
+        const bool zero = entry.first == i && i % 2 == 1;
+        out.values.push_back(zero ? 0.0 : double(state >> 8) / double(1u << 24) * 4.0 - 2.0);
+      }
+    }
+    out.row_map.push_back(Offset(out.col_ind.size()));
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("strength weights equal a host reference on random patterns",
+          "[partition][multilevel]") {
+  // Symmetric patterns take the half-search path (each pair weighed from its upper end and
+  // written to both arcs), the others the search for every mirror; both against the reference.
+  for (const int b : {1, 2, 3})
+    for (const bool symmetric : {true, false})
+      for (const Ordinal n : {1, 2, 7, 300}) {
+        CAPTURE(b, symmetric, n);
+        const HostMatrixArrays random = reference::random_matrix(n, b, 5, 40 + unsigned(n) + b);
+        const HostMatrixArrays a = symmetric ? symmetrized(random, 7 + b) : random;
+        const SparseMatrix A = make_matrix(a);
+        const detail::SymmetricGraph graph = detail::symmetric_graph(ExecSpace(), A);
+        if (n > 2) CHECK(graph.rows_of_matrix == symmetric);
+        const HostGraph g = to_host(detail::strength_weighted_graph(ExecSpace(), A, graph));
+        CHECK(g.edge_weight == reference_strength_weights(a, g));
+      }
+}
+
 TEST_CASE("refine_labeling lowers the cut and keeps the limit", "[partition][multilevel]") {
   const SparseMatrix A = laplace7(12, 12, 1).matrix;
   const detail::WeightedGraph g = weighted_graph_of(A);

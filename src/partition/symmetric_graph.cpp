@@ -83,8 +83,12 @@ SymmetricGraph compact_rows(const ExecSpace& space, Ordinal n, const RowMap& row
 SymmetricGraph symmetric_graph(const ExecSpace& space, const SparseMatrix& A) {
   const Ordinal n = A.num_block_rows();
   // A structurally symmetric A is its own graph: its rows without the diagonal, already sorted.
-  if (structurally_symmetric(space, A))
-    return compact_rows(space, n, A.row_map(), A.col_ind(), OffDiagonal{A.col_ind()});
+  if (structurally_symmetric(space, A)) {
+    SymmetricGraph graph =
+        compact_rows(space, n, A.row_map(), A.col_ind(), OffDiagonal{A.col_ind()});
+    graph.rows_of_matrix = true;
+    return graph;
+  }
   const auto row_map = A.row_map();
   const auto col_ind = A.col_ind();
 

@@ -9,6 +9,9 @@ struct SymmetricGraph {
   Ordinal num_vertices = 0;                        // block rows of A
   Kokkos::View<Offset*, DeviceType> row_map;       // num_vertices + 1
   Kokkos::View<Ordinal*, DeviceType> adjacency;    // sorted, unique neighbours per vertex
+  // Whether adjacency is A's own rows without their diagonal blocks (A structurally
+  // symmetric): row i's arcs are row i's off-diagonal entries, in order.
+  bool rows_of_matrix = false;
 };
 
 // Built on the device. A structurally symmetric A (finite-element, stencil and reservoir

@@ -32,6 +32,23 @@ KOKKOS_INLINE_FUNCTION double block_norm(const SparseMatrix::Values& values, Off
   return detail::sqrt(sum);
 }
 
+// The weight of the arcs i -> j and j -> i, from A_ij and A_ji stored at q_ij and q_ji (the
+// row's end where a block is not stored).
+struct StrengthWeight {
+  SparseMatrix::RowMap row_map;
+  SparseMatrix::Values values;
+  Kokkos::View<double*, DeviceType> diagonal;  // ‖A_ii‖_F
+  int bb;
+  KOKKOS_INLINE_FUNCTION Ordinal operator()(Ordinal i, Ordinal j, Offset q_ij, Offset q_ji) const {
+    const double ij = block_norm(values, q_ij, row_map(i + 1), bb);
+    const double ji = block_norm(values, q_ji, row_map(j + 1), bb);
+    const double coupling = ij > ji ? ij : ji;
+    const double scale = detail::sqrt(diagonal(i) * diagonal(j));
+    const double s = scale > 0 ? (coupling < scale ? coupling / scale : 1.0) : 1.0;
+    return 1 + Ordinal(strength_weight_range * s + 0.5);
+  }
+};
+
 }  // namespace
 
 WeightedGraph unit_weighted_graph(const ExecSpace& space, const SymmetricGraph& graph) {
@@ -58,6 +75,27 @@ WeightedGraph strength_weighted_graph(const ExecSpace& space, const SparseMatrix
   const auto graph_row_map = graph.row_map;
   const auto adjacency = graph.adjacency;
   const auto edge_weight = weighted.edge_weight;
+  const StrengthWeight weight{row_map, values, diagonal, bb};
+  if (graph.rows_of_matrix) {
+    // Both arcs of a pair from its upper end, half the searches: A_ji is found in row j at
+    // q_ji, and row j's arc to i lies as far into the graph's row, since the entries before it
+    // (columns below i < j) hold no diagonal block.
+    Kokkos::parallel_for(
+        "fgdd::partition::strength_weights", Policy(space, 0, n),
+        KOKKOS_LAMBDA(const Ordinal i) {
+          Offset q = row_map(i);
+          for (Offset k = graph_row_map(i); k < graph_row_map(i + 1); ++k, ++q) {
+            if (col_ind(q) == i) ++q;
+            const Ordinal j = adjacency(k);
+            if (j < i) continue;
+            const Offset q_ji = find_in_row(row_map, col_ind, j, i);
+            const Ordinal w = weight(i, j, q, q_ji);
+            edge_weight(k) = w;
+            edge_weight(graph_row_map(j) + (q_ji - row_map(j))) = w;
+          }
+        });
+    return weighted;
+  }
   Kokkos::parallel_for(
       "fgdd::partition::strength_weights", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal i) {
         // Both row i of A and its neighbours are ascending, so one walk finds every A_ij; only
@@ -67,14 +105,8 @@ WeightedGraph strength_weighted_graph(const ExecSpace& space, const SparseMatrix
         for (Offset k = graph_row_map(i); k < graph_row_map(i + 1); ++k) {
           const Ordinal j = adjacency(k);
           while (q < row_end && col_ind(q) < j) ++q;
-          const double ij =
-              block_norm(values, q < row_end && col_ind(q) == j ? q : row_end, row_end, bb);
-          const double ji =
-              block_norm(values, find_in_row(row_map, col_ind, j, i), row_map(j + 1), bb);
-          const double coupling = ij > ji ? ij : ji;
-          const double scale = detail::sqrt(diagonal(i) * diagonal(j));
-          const double s = scale > 0 ? (coupling < scale ? coupling / scale : 1.0) : 1.0;
-          edge_weight(k) = 1 + Ordinal(strength_weight_range * s + 0.5);
+          const Offset q_ij = q < row_end && col_ind(q) == j ? q : row_end;
+          edge_weight(k) = weight(i, j, q_ij, find_in_row(row_map, col_ind, j, i));
         }
       });
   return weighted;

@@ -1097,3 +1097,35 @@ TEST_CASE("subdomain trsv: the ordered kernel with capped registers gives the un
     CHECK(run_solve(chosen, triangle, Diagonal::Pivots, TriangularKernel::DagEcOrderedLds, r) ==
           run_solve(uncapped, triangle, Diagonal::Pivots, TriangularKernel::DagEcOrderedLds, r));
 }
+
+TEST_CASE("subdomain trsv: the ordered kernel loading two entries ahead gives the one-entry bits",
+          "[trsv][reproducible]") {
+  // The rule's teams of 64 on NVIDIA GPUs run the build that holds two entries of the next
+  // level a thread; an explicit team size runs the one-entry build. 10³-row subdomains of a
+  // 7-point grid in natural chunks (28 levels of about 96 entries: two passes of 64), more of
+  // them than 7 teams of 128 an SM hold, so the rule takes 64 threads.
+  if (host_memory || detail::simd_width() != 32) {
+    SUCCEED("the two-entry build is measured and compiled for NVIDIA GPUs only");
+    return;
+  }
+  const Ordinal subdomains = Ordinal(ExecSpace().concurrency() / 256);
+  const Problem problem = generated_problem("gen:lap7:10:10:" + std::to_string(10 * subdomains),
+                                            Partitioner::Natural, 1000);
+  INFO(problem.name);
+  const SubdomainIlu0 ilu = factorize(problem, IluForm::Ildu0);
+  const SubdomainTrsv chosen(ExecSpace(), ilu);
+  const detail::LevelLaunch launch = detail::level_launch(chosen.mean_level_entries(ExecSpace()),
+                                                          problem.partition.num_subdomains, true);
+  REQUIRE(launch.threads == 64);
+  REQUIRE_FALSE(launch.capped_registers);
+  REQUIRE(chosen.mean_level_entries(ExecSpace()) > 64);
+  const SubdomainTrsv one_entry(ExecSpace(), ilu, 64);  // the same team size, one entry ahead
+  const Vector r = reference::to_device(reference::random_vector(problem.dropped.num_rows(), 11u));
+  const auto held_z = run_apply(chosen, ApplyKernel::DagEcOrderedIlduFused, r);
+  CHECK(held_z == run_apply(one_entry, ApplyKernel::DagEcOrderedIlduFused, r));
+  for (int run = 0; run < 9; ++run)
+    CHECK(run_apply(chosen, ApplyKernel::DagEcOrderedIlduFused, r) == held_z);
+  for (const Triangle triangle : triangles)
+    CHECK(run_solve(chosen, triangle, Diagonal::Pivots, TriangularKernel::DagEcOrderedLds, r) ==
+          run_solve(one_entry, triangle, Diagonal::Pivots, TriangularKernel::DagEcOrderedLds, r));
+}

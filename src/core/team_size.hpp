@@ -104,6 +104,10 @@ struct LevelLaunch {
 // registers). Capped for 8 (64 registers) it ran 1.7-2.7x slower (H200).
 inline constexpr int level_teams_per_sm = 6;
 inline constexpr int capped_level_teams_per_sm = 7;
+// Teams of 64 an SM that the ordered kernel's 80 registers (scalar blocks) allow, as its scratch
+// for a 1,500-row subdomain does: the build that loads two entries ahead is compiled for them
+// so that it keeps this occupancy (it needed no more registers on an H100).
+inline constexpr int held_level_teams_per_sm = 12;
 
 // level_team_size_for, but 128 threads where the mean level has more entries than 64 and the
 // teams would still all be resident at once: 6 teams of 128 an SM (3/8 of the device's thread
@@ -113,10 +117,10 @@ inline constexpr int capped_level_teams_per_sm = 7;
 // an H200, 616-700 subdomains ran 1.18-1.41x faster at 128 than at 64 (lap7 and convdiff 100³,
 // lap27 64³); the SPE10-size reservoir's 800 (6.06 an SM) ran 1.1-1.2x slower at 128 (a second
 // wave) and 1.27x faster than at 64 with the registers capped; the cap costs 4-5 % where 6 an
-// SM suffice, so it is used only between 6 and 7. 256 was slower wherever measured (docs/PERFORMANCE.md).
-constexpr LevelLaunch level_launch_for(double mean_level_entries, int simd,
-                                       std::int64_t subdomains, std::int64_t concurrency,
-                                       bool scalar) {
+// SM suffice, so it is used only between 6 and 7. 256 was slower wherever measured
+// (docs/PERFORMANCE.md).
+constexpr LevelLaunch level_launch_for(double mean_level_entries, int simd, std::int64_t subdomains,
+                                       std::int64_t concurrency, bool scalar) {
   const int two_passes = level_team_size_for(mean_level_entries, simd);
   if (two_passes == 0 || two_passes >= 128 || mean_level_entries <= two_passes)
     return {two_passes, false};
@@ -127,8 +131,8 @@ constexpr LevelLaunch level_launch_for(double mean_level_entries, int simd,
   return {two_passes, false};
 }
 inline LevelLaunch level_launch(double mean_level_entries, std::int64_t subdomains, bool scalar) {
-  return level_launch_for(mean_level_entries, simd_width(), subdomains,
-                          ExecSpace().concurrency(), scalar);
+  return level_launch_for(mean_level_entries, simd_width(), subdomains, ExecSpace().concurrency(),
+                          scalar);
 }
 
 // Threads per team for the sliced vertex kernel (a thread per row of a level) on GPUs: the

@@ -37,7 +37,9 @@ struct StepList {
 // B: the block size when known at compile time (1..4, the fast paths), or 0 for any b ≤ 16.
 // V: the type the factor blocks in edge order and D⁻¹ are stored in (FactorPrecision); the
 // vectors and all arithmetic are Scalar.
-template <Traversal traversal, bool InScratch, int B, class V = Scalar>
+// Held: EdgeOrdered with a compile-time block size: entries of the next level each thread loads
+// ahead (its first Held of the level's passes).
+template <Traversal traversal, bool InScratch, int B, class V = Scalar, int Held = 1>
 struct SubdomainSolveKernel {
   using Member = Kokkos::TeamPolicy<ExecSpace>::member_type;
 
@@ -64,15 +66,13 @@ struct SubdomainSolveKernel {
 
   KOKKOS_INLINE_FUNCTION int b() const { return B > 0 ? B : runtime_b; }
   KOKKOS_INLINE_FUNCTION const Scalar* block(Offset k) const { return &values(k * b() * b()); }
-  KOKKOS_INLINE_FUNCTION const V* edge_block(Offset e) const {
-    return &edge_values(e * b() * b());
-  }
+  KOKKOS_INLINE_FUNCTION const V* edge_block(Offset e) const { return &edge_values(e * b() * b()); }
 
   // x_i ← D_i⁻¹ x_i (or D_i⁻ᵀ x_i) in place.
   KOKKOS_INLINE_FUNCTION void scale_row(Scalar* xi, Ordinal i, bool transposed) const {
     const int n = b();
     multiply_block_in_place<(B > 0 ? B : max_block_size)>(&inv_diag(Offset(i) * n * n), xi, n,
-                                                        transposed);
+                                                          transposed);
   }
 
   // acc -= a · xj (a in registers as Scalar, or stored as V)
@@ -306,14 +306,13 @@ struct SubdomainSolveKernel {
                         x + Offset(levels.edge_col(e) - first) * n);
         });
         team.team_barrier();
-        Kokkos::parallel_for(
-            Kokkos::TeamThreadRange(team, levels.level_ptr(base + l),
-                                    levels.level_ptr(base + l + 1)),
-            [&](const Ordinal p) {
-              RowSpan r;
-              load_span(levels, p, p + 1, r);
-              finish_row(x, first, products, begin, r, step);
-            });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, levels.level_ptr(base + l),
+                                                     levels.level_ptr(base + l + 1)),
+                             [&](const Ordinal p) {
+                               RowSpan r;
+                               load_span(levels, p, p + 1, r);
+                               finish_row(x, first, products, begin, r, step);
+                             });
         team.team_barrier();
       }
     } else {
@@ -323,17 +322,19 @@ struct SubdomainSolveKernel {
       Offset end_next = num_levels > 1 ? levels.edge_ptr(base + 2) : end;
       Ordinal row_begin = levels.level_ptr(base), row_end = levels.level_ptr(base + 1);
       Ordinal row_end_next = num_levels > 1 ? levels.level_ptr(base + 2) : row_end;
-      EdgeData edge;
+      EdgeData edge[Held];
       RowSpan row;
-      load_edge<false>(levels, begin + t, end, edge);
+      for (int h = 0; h < Held; ++h)
+        load_edge<false>(levels, begin + t + h * threads, end, edge[h]);
       load_span(levels, row_begin + Ordinal(t), row_end, row);
       for (Ordinal l = 0; l < num_levels; ++l) {
-        EdgeData next_edge;
+        EdgeData next_edge[Held];
         RowSpan next_row;
         Offset end_after = end_next;
         Ordinal row_end_after = row_end_next;
         if (l + 1 < num_levels) {
-          load_edge<false>(levels, end + t, end_next, next_edge);
+          for (int h = 0; h < Held; ++h)
+            load_edge<false>(levels, end + t + h * threads, end_next, next_edge[h]);
           load_span(levels, row_end + Ordinal(t), row_end_next, next_row);
           if (l + 2 < num_levels) {
             end_after = levels.edge_ptr(base + l + 3);
@@ -341,9 +342,11 @@ struct SubdomainSolveKernel {
           }
         }
         if (begin != end || step.pivots) {
-          if (edge.valid)
-            store_product(products + t * B, edge.a, x + Offset(edge.col - first) * B);
-          for (Offset e = begin + t + threads; e < end; e += threads) {
+          for (int h = 0; h < Held; ++h)
+            if (edge[h].valid)
+              store_product(products + (t + h * threads) * B, edge[h].a,
+                            x + Offset(edge[h].col - first) * B);
+          for (Offset e = begin + t + Held * threads; e < end; e += threads) {
             EdgeData more;
             load_edge<false>(levels, e, end, more);
             store_product(products + (e - begin) * B, more.a, x + Offset(more.col - first) * B);
@@ -363,8 +366,8 @@ struct SubdomainSolveKernel {
         row_begin = row_end;
         row_end = row_end_next;
         row_end_next = row_end_after;
-        edge = next_edge;
         row = next_row;
+        for (int h = 0; h < Held; ++h) edge[h] = next_edge[h];
       }
     }
   }
@@ -555,8 +558,8 @@ struct SubdomainSolveKernel {
       if constexpr (traversal == Traversal::Spin)
         done = static_cast<int*>(team.team_scratch(scratch_level).get_shmem(sizeof(int) * m));
       if constexpr (traversal == Traversal::EdgeOrdered)
-        products = static_cast<Scalar*>(team.team_scratch(scratch_level)
-                                            .get_shmem(sizeof(Scalar) * level_edges_max * n));
+        products = static_cast<Scalar*>(
+            team.team_scratch(scratch_level).get_shmem(sizeof(Scalar) * level_edges_max * n));
     } else {
       x = &z(begin);
     }

@@ -37,11 +37,11 @@ struct TrsvOperands {
   ApplyValues<Scalar> values;
   ApplyValues<float> values_single;  // FactorPrecision::Float
   int team_size;
-  int lanes;  // vector lanes per thread (Traversal::Lanes; 1 otherwise)
+  int lanes;                         // vector lanes per thread (Traversal::Lanes; 1 otherwise)
   detail::LevelLaunch level_launch;  // EdgeOrdered when team_size is 0 (threads 0: Kokkos chooses)
-  int* ordered_team_size;  // level_launch.threads within the ordered kernel's limit (0: not yet)
-  int row_team_size;       // Sliced when team_size is 0 (0: Kokkos chooses)
-  int* sliced_team_size;   // row_team_size within the sliced kernel's limit (0: not asked yet)
+  int* ordered_team_size;   // level_launch.threads within the ordered kernel's limit (0: not yet)
+  int row_team_size;        // Sliced when team_size is 0 (0: Kokkos chooses)
+  int* sliced_team_size;    // row_team_size within the sliced kernel's limit (0: not asked yet)
   Offset widest_level = 0;  // entries of the widest level of either triangle (EdgeOrdered)
 
   template <class V>
@@ -102,29 +102,28 @@ detail::TeamScratch ordered_scratch(std::size_t slice_bytes, const Operands& o) 
                                                     o.f.factors().block_size() * sizeof(Scalar));
 }
 
-template <Traversal traversal, bool InScratch, int B, class V = Scalar>
-detail::SubdomainSolveKernel<traversal, InScratch, B, V> make_kernel(const Operands& o,
-                                                                     const StepList& steps,
-                                                                     ConstVector r, Vector z,
-                                                                     detail::TeamScratch scratch) {
+template <Traversal traversal, bool InScratch, int B, class V = Scalar, int Held = 1>
+detail::SubdomainSolveKernel<traversal, InScratch, B, V, Held> make_kernel(
+    const Operands& o, const StepList& steps, ConstVector r, Vector z,
+    detail::TeamScratch scratch) {
   const SparseMatrix& factors = o.f.factors();
   const Partition& partition = o.f.partition();
   const detail::ApplyValues<V>& values = o.template values_of<V>();
-  detail::SubdomainSolveKernel<traversal, InScratch, B, V> kernel{factors.row_map(),
-                                                                  factors.col_ind(),
-                                                                  factors.values(),
-                                                                  o.f.diag_position(),
-                                                                  values.inv_diag,
-                                                                  partition.subdomain_offsets,
-                                                                  o.lower,
-                                                                  o.upper,
-                                                                  values.edge_values,
-                                                                  r,
-                                                                  z,
-                                                                  steps,
-                                                                  factors.block_size(),
-                                                                  scratch.level,
-                                                                  o.widest_level};
+  detail::SubdomainSolveKernel<traversal, InScratch, B, V, Held> kernel{factors.row_map(),
+                                                                        factors.col_ind(),
+                                                                        factors.values(),
+                                                                        o.f.diag_position(),
+                                                                        values.inv_diag,
+                                                                        partition.subdomain_offsets,
+                                                                        o.lower,
+                                                                        o.upper,
+                                                                        values.edge_values,
+                                                                        r,
+                                                                        z,
+                                                                        steps,
+                                                                        factors.block_size(),
+                                                                        scratch.level,
+                                                                        o.widest_level};
   kernel.lower_sliced = o.lower_sliced;
   kernel.upper_sliced = o.upper_sliced;
   kernel.lower_sliced_values = values.lower_sliced;
@@ -151,9 +150,9 @@ void check_team_size(int team_size, int most, const std::string& label) {
                        std::to_string(most) + ")");
 }
 
-// Whether the ordered kernel's capped launch is compiled: scalar blocks on GPU backends, the
-// only launches detail::level_launch marks capped.
-constexpr bool ordered_capped_compiled(Traversal traversal, int B) {
+// Whether the ordered kernel's capped and two-entry launches are compiled: scalar blocks on GPU
+// backends, the launches they were measured for.
+constexpr bool ordered_variants_compiled(Traversal traversal, int B) {
   return !host_memory && traversal == Traversal::EdgeOrdered && B == 1;
 }
 
@@ -162,10 +161,28 @@ constexpr bool ordered_capped_compiled(Traversal traversal, int B) {
 template <class Kernel>
 void launch_capped(const ExecSpace& space, const Kernel& kernel, Ordinal league, int team_size,
                    bool in_scratch, detail::TeamScratch scratch, const char* label) {
-  using Capped = Kokkos::TeamPolicy<
-      ExecSpace, Kokkos::LaunchBounds<128, detail::capped_level_teams_per_sm>>;
+  using Capped =
+      Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<128, detail::capped_level_teams_per_sm>>;
   Capped policy(space, league, team_size, 1);
   if (in_scratch) policy.set_scratch_size(scratch.level, Kokkos::PerTeam(scratch.bytes));
+  Kokkos::parallel_for(label, policy, kernel);
+}
+
+// The ordered kernel loading two entries of the next level ahead a thread (Held = 2), for the
+// rule's teams of 64 on NVIDIA GPUs: a level of lap7 or convection-diffusion lists about 122
+// entries, two passes of 64, and the second pass's loads then leave the level-to-level path.
+// Compiled for detail::held_level_teams_per_sm teams an SM, so it keeps the one-entry build's
+// 80 registers and occupancy. The same products summed in the same order: the same bits. H100,
+// two runs each: lap7 160³ 0.316 / 0.323 → 0.311 / 0.311 ms, convection-diffusion 128³ 0.172 /
+// 0.173 → 0.168 / 0.167, lap7 128³ 0.171 / 0.176 → 0.168 / 0.167 (docs/PERFORMANCE.md).
+template <Traversal traversal, bool InScratch, int B, class V>
+void launch_held(const ExecSpace& space, const Operands& o, const StepList& steps, ConstVector r,
+                 Vector z, Ordinal league, detail::TeamScratch scratch, const char* label) {
+  const auto kernel = make_kernel<traversal, InScratch, B, V, 2>(o, steps, r, z, scratch);
+  using HeldPolicy =
+      Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<64, detail::held_level_teams_per_sm>>;
+  HeldPolicy policy(space, league, 64, 1);
+  if (InScratch) policy.set_scratch_size(scratch.level, Kokkos::PerTeam(scratch.bytes));
   Kokkos::parallel_for(label, policy, kernel);
 }
 
@@ -187,11 +204,16 @@ void launch_with_block(const ExecSpace& space, const Operands& o, const StepList
     int& chosen = ordered ? *o.ordered_team_size : *o.sliced_team_size;
     if (chosen == 0) chosen = std::min(rule, most_threads(space, kernel, InScratch, scratch, 1));
     team_size = chosen;
-    if constexpr (ordered_capped_compiled(traversal, B))
+    if constexpr (ordered_variants_compiled(traversal, B)) {
       if (o.level_launch.capped_registers && team_size <= 128) {
         launch_capped(space, kernel, league, team_size, InScratch, scratch, label);
         return;
       }
+      if (team_size == 64 && detail::simd_width() == 32) {
+        launch_held<traversal, InScratch, B, V>(space, o, steps, r, z, league, scratch, label);
+        return;
+      }
+    }
   }
   Policy policy = team_size > 0 ? Policy(space, league, team_size, lanes)
                                 : Policy(space, league, Kokkos::AUTO, lanes);
@@ -245,8 +267,16 @@ void launch_row_order_in(const ExecSpace& space, const SubdomainIlu0& f,
   const SparseMatrix& factors = f.factors();
   detail::with_block_size(factors.block_size(), [&](auto block_size) {
     const detail::RowOrderSolveKernel<decltype(block_size)::value, V> kernel{
-        split, lower, upper, inv_diag, f.partition().subdomain_offsets, r, z, steps,
-        factors.block_size(), factors.num_block_rows()};
+        split,
+        lower,
+        upper,
+        inv_diag,
+        f.partition().subdomain_offsets,
+        r,
+        z,
+        steps,
+        factors.block_size(),
+        factors.num_block_rows()};
     Kokkos::parallel_for(
         label, Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>(space, 0, league),
         kernel);
@@ -317,8 +347,9 @@ SubdomainTrsv::SubdomainTrsv(const ExecSpace& space, const SubdomainIlu0& factor
     : factorization_(&factorization), team_size_(team_size), precision_(precision) {
   if (team_size < 0) throw InvalidInput("team_size must be >= 0, got " + std::to_string(team_size));
   if (precision == FactorPrecision::Auto)
-    throw InvalidInput("SubdomainTrsv reads the factors in double or float; resolve "
-                       "factor_precision auto first (DdIluPreconditioner does)");
+    throw InvalidInput(
+        "SubdomainTrsv reads the factors in double or float; resolve "
+        "factor_precision auto first (DdIluPreconditioner does)");
   const SparseMatrix& factors = factorization.factors();
   const Partition& partition = factorization.partition();
   const Ordinal largest = partition.largest_subdomain();
@@ -332,8 +363,7 @@ SubdomainTrsv::SubdomainTrsv(const ExecSpace& space, const SubdomainIlu0& factor
   spin_bytes_ = slice_bytes_ + std::size_t(largest) * sizeof(int) + 64;
   if (team_size > 0) {
     check_team_size(team_size,
-                    most_apply_threads(space, operands(),
-                                       detail::team_scratch_for(slice_bytes_)),
+                    most_apply_threads(space, operands(), detail::team_scratch_for(slice_bytes_)),
                     "the subdomain apply");
   }
 }
@@ -496,8 +526,8 @@ void SubdomainTrsv::refresh_sliced_values(const ExecSpace& space) const {
   sliced_count_ = f.numeric_count();
 }
 
-void SubdomainTrsv::launch_row_order(const ExecSpace& space, const StepList& steps,
-                                     ConstVector r, Vector z, const char* label) const {
+void SubdomainTrsv::launch_row_order(const ExecSpace& space, const StepList& steps, ConstVector r,
+                                     Vector z, const char* label) const {
   const SplitTriangles& s = split(space);
   if (precision_ == FactorPrecision::Float)
     return launch_row_order_in<float>(space, *factorization_, s, s.lower_values_single,
@@ -512,8 +542,10 @@ void SubdomainTrsv::solve(const ExecSpace& space, Triangle triangle, Diagonal di
   check_length(f.factors(), r.extent(0), "r");
   check_length(f.factors(), x.extent(0), "x");
   if (precision_ != FactorPrecision::Double)
-    throw InvalidInput("triangular solves read the factors in double; this SubdomainTrsv keeps "
-                       "them in " + to_string(precision_) + " (factor_precision)");
+    throw InvalidInput(
+        "triangular solves read the factors in double; this SubdomainTrsv keeps "
+        "them in " +
+        to_string(precision_) + " (factor_precision)");
   const StepList steps =
       one_step(Step{StepKind::Solve, triangle == Triangle::Lower, diagonal == Diagonal::Pivots});
   if (kernel == TriangularKernel::RowOrder)

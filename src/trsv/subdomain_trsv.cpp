@@ -42,6 +42,7 @@ struct TrsvOperands {
   int* ordered_team_size;   // level_launch.threads within the ordered kernel's limit (0: not yet)
   int row_team_size;        // Sliced when team_size is 0 (0: Kokkos chooses)
   int* sliced_team_size;    // row_team_size within the sliced kernel's limit (0: not asked yet)
+  int* held_team_max;       // the two-entry ordered launch's limit (-1: not asked yet)
   Offset widest_level = 0;  // entries of the widest level of either triangle (EdgeOrdered)
 
   template <class V>
@@ -175,15 +176,24 @@ void launch_capped(const ExecSpace& space, const Kernel& kernel, Ordinal league,
 // 80 registers and occupancy. The same products summed in the same order: the same bits. H100,
 // two runs each: lap7 160³ 0.316 / 0.323 → 0.311 / 0.311 ms, convection-diffusion 128³ 0.172 /
 // 0.173 → 0.168 / 0.167, lap7 128³ 0.171 / 0.176 → 0.168 / 0.167 (docs/PERFORMANCE.md).
+// Kokkos refuses the launch where that many teams' scratch does not fit an SM (subdomains far
+// above 1,500 rows); it then returns false and the one-entry build runs.
 template <Traversal traversal, bool InScratch, int B, class V>
-void launch_held(const ExecSpace& space, const Operands& o, const StepList& steps, ConstVector r,
+bool launch_held(const ExecSpace& space, const Operands& o, const StepList& steps, ConstVector r,
                  Vector z, Ordinal league, detail::TeamScratch scratch, const char* label) {
   const auto kernel = make_kernel<traversal, InScratch, B, V, 2>(o, steps, r, z, scratch);
   using HeldPolicy =
       Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<64, detail::held_level_teams_per_sm>>;
-  HeldPolicy policy(space, league, 64, 1);
-  if (InScratch) policy.set_scratch_size(scratch.level, Kokkos::PerTeam(scratch.bytes));
-  Kokkos::parallel_for(label, policy, kernel);
+  const auto with_scratch = [&](HeldPolicy policy) {
+    if (InScratch) policy.set_scratch_size(scratch.level, Kokkos::PerTeam(scratch.bytes));
+    return policy;
+  };
+  if (*o.held_team_max < 0)
+    *o.held_team_max =
+        with_scratch(HeldPolicy(space, 1, 1, 1)).team_size_max(kernel, Kokkos::ParallelForTag());
+  if (*o.held_team_max < 64) return false;
+  Kokkos::parallel_for(label, with_scratch(HeldPolicy(space, league, 64, 1)), kernel);
+  return true;
 }
 
 template <Traversal traversal, bool InScratch, int B, class V>
@@ -209,10 +219,9 @@ void launch_with_block(const ExecSpace& space, const Operands& o, const StepList
         launch_capped(space, kernel, league, team_size, InScratch, scratch, label);
         return;
       }
-      if (team_size == 64 && detail::simd_width() == 32) {
-        launch_held<traversal, InScratch, B, V>(space, o, steps, r, z, league, scratch, label);
+      if (team_size == 64 && detail::simd_width() == 32 &&
+          launch_held<traversal, InScratch, B, V>(space, o, steps, r, z, league, scratch, label))
         return;
-      }
     }
   }
   Policy policy = team_size > 0 ? Policy(space, league, team_size, lanes)
@@ -387,6 +396,7 @@ detail::TrsvOperands SubdomainTrsv::operands() const {
           &ordered_team_size_,
           detail::row_team_size(mean_rows),
           &sliced_team_size_,
+          &held_team_max_,
           std::max(lower_.widest_level, upper_.widest_level)};
 }
 

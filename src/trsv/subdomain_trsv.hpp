@@ -116,6 +116,7 @@ class SubdomainTrsv {
   mutable Kokkos::View<float*, DeviceType> upper_sliced_values_single_;
   mutable std::uint64_t sliced_count_ = 0;
   mutable int sliced_team_size_ = 0;  // the sliced kernel's chosen team size (0: not yet)
+  mutable int held_team_max_ = -1;    // the two-entry ordered launch's limit (-1: not asked)
   void refresh_sliced_values(const ExecSpace& space) const;
   // The row-order kernels' data, built by the first of them, refreshed after each numeric().
   mutable SplitTriangles split_;

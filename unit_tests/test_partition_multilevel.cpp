@@ -235,28 +235,12 @@ std::vector<Ordinal> reference_strength_weights(const HostMatrixArrays& a, const
 // a with every block's mirror added (random values, both signs) and the diagonal blocks of odd
 // rows zero: a structurally symmetric pattern whose values are not symmetric.
 HostMatrixArrays symmetrized(const HostMatrixArrays& a, unsigned seed) {
-  std::vector<std::map<Ordinal, bool>> rows(std::size_t(a.num_block_rows));
-  for (Ordinal i = 0; i < a.num_block_rows; ++i)
-    for (Offset k = a.row_map[i]; k < a.row_map[i + 1]; ++k) {
-      const Ordinal j = a.col_ind[k];
-      rows[i][j] = rows[j][i] = true;
-    }
-  HostMatrixArrays out;
-  out.num_block_rows = out.num_block_cols = a.num_block_rows;
-  out.block_size = a.block_size;
-  out.row_map.push_back(0);
-  unsigned state = seed;
-  for (Ordinal i = 0; i < a.num_block_rows; ++i) {
-    for (const auto& entry : rows[i]) {
-      out.col_ind.push_back(entry.first);
-      for (int e = 0; e < a.block_size * a.block_size; ++e) {
-        state = state * 1664525u + 1013904223u;
-        const bool zero = entry.first == i && i % 2 == 1;
-        out.values.push_back(zero ? 0.0 : double(state >> 8) / double(1u << 24) * 4.0 - 2.0);
-      }
-    }
-    out.row_map.push_back(Offset(out.col_ind.size()));
-  }
+  HostMatrixArrays out = reference::from_rows(reference::union_with_transpose(a), a.block_size);
+  out.values = reference::random_vector(out.values.size(), seed);
+  const std::size_t bb = std::size_t(a.block_size) * std::size_t(a.block_size);
+  for (Ordinal i = 1; i < out.num_block_rows; i += 2)
+    for (Offset k = out.row_map[i]; k < out.row_map[i + 1]; ++k)
+      if (out.col_ind[k] == i) std::fill_n(out.values.begin() + k * bb, bb, 0.0);
   return out;
 }
 

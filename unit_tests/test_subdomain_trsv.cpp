@@ -1068,18 +1068,40 @@ TEST_CASE("subdomain trsv: float factors beyond float's range throw ZeroPivot na
   }
 }
 
+namespace {
+
+// 10³-row subdomains of a 7-point grid in natural chunks (28 levels of about 96 entries each).
+Problem lap7_chunks(Ordinal subdomains) {
+  return generated_problem("gen:lap7:10:10:" + std::to_string(10 * subdomains),
+                           Partitioner::Natural, 1000);
+}
+
+// The rule's launch (chosen) against the plain build at the same explicit team size: the same
+// bits, and the same bits ten times over.
+void check_rule_launch_bits(const Problem& problem, const SubdomainTrsv& chosen,
+                            const SubdomainTrsv& plain, unsigned seed) {
+  const Vector r =
+      reference::to_device(reference::random_vector(problem.dropped.num_rows(), seed));
+  const auto chosen_z = run_apply(chosen, ApplyKernel::DagEcOrderedIlduFused, r);
+  CHECK(chosen_z == run_apply(plain, ApplyKernel::DagEcOrderedIlduFused, r));
+  for (int run = 0; run < 9; ++run)
+    CHECK(run_apply(chosen, ApplyKernel::DagEcOrderedIlduFused, r) == chosen_z);
+  for (const Triangle triangle : triangles)
+    CHECK(run_solve(chosen, triangle, Diagonal::Pivots, TriangularKernel::DagEcOrderedLds, r) ==
+          run_solve(plain, triangle, Diagonal::Pivots, TriangularKernel::DagEcOrderedLds, r));
+}
+
+}  // namespace
+
 TEST_CASE("subdomain trsv: the ordered kernel with capped registers gives the uncapped bits",
           "[trsv][reproducible]") {
   // detail::level_launch caps the ordered kernel's registers where 6 to 7 teams of 128 an SM
-  // are wanted (the SPE10-size reservoir on an H100 or H200). Between those bounds: 10³-row
-  // subdomains of a 7-point grid in natural chunks (28 levels of about 96 entries each).
+  // are wanted (the SPE10-size reservoir on an H100 or H200). Between those bounds: lap7_chunks.
   if (host_memory || detail::simd_width() != 32) {
     SUCCEED("the cap is measured and compiled for NVIDIA GPUs only");
     return;
   }
-  const Ordinal subdomains = Ordinal(13 * ExecSpace().concurrency() / 4096);
-  const Problem problem = generated_problem("gen:lap7:10:10:" + std::to_string(10 * subdomains),
-                                            Partitioner::Natural, 1000);
+  const Problem problem = lap7_chunks(Ordinal(13 * ExecSpace().concurrency() / 4096));
   INFO(problem.name);
   const SubdomainIlu0 ilu = factorize(problem, IluForm::Ildu0);
   const SubdomainTrsv chosen(ExecSpace(), ilu);
@@ -1088,29 +1110,20 @@ TEST_CASE("subdomain trsv: the ordered kernel with capped registers gives the un
   REQUIRE(launch.threads == 128);
   REQUIRE(launch.capped_registers);
   const SubdomainTrsv uncapped(ExecSpace(), ilu, 128);  // the same team size, uncapped
-  const Vector r = reference::to_device(reference::random_vector(problem.dropped.num_rows(), 9u));
-  const auto capped_z = run_apply(chosen, ApplyKernel::DagEcOrderedIlduFused, r);
-  CHECK(capped_z == run_apply(uncapped, ApplyKernel::DagEcOrderedIlduFused, r));
-  for (int run = 0; run < 9; ++run)
-    CHECK(run_apply(chosen, ApplyKernel::DagEcOrderedIlduFused, r) == capped_z);
-  for (const Triangle triangle : triangles)
-    CHECK(run_solve(chosen, triangle, Diagonal::Pivots, TriangularKernel::DagEcOrderedLds, r) ==
-          run_solve(uncapped, triangle, Diagonal::Pivots, TriangularKernel::DagEcOrderedLds, r));
+  check_rule_launch_bits(problem, chosen, uncapped, 9u);
 }
 
 TEST_CASE("subdomain trsv: the ordered kernel loading two entries ahead gives the one-entry bits",
           "[trsv][reproducible]") {
   // The rule's teams of 64 on NVIDIA GPUs run the build that holds two entries of the next
-  // level a thread; an explicit team size runs the one-entry build. 10³-row subdomains of a
-  // 7-point grid in natural chunks (28 levels of about 96 entries: two passes of 64), more of
-  // them than 7 teams of 128 an SM hold, so the rule takes 64 threads.
+  // level a thread; an explicit team size runs the one-entry build. lap7_chunks (levels of about
+  // 96 entries: two passes of 64), more of them than 7 teams of 128 an SM hold, so the rule
+  // takes 64 threads.
   if (host_memory || detail::simd_width() != 32) {
     SUCCEED("the two-entry build is measured and compiled for NVIDIA GPUs only");
     return;
   }
-  const Ordinal subdomains = Ordinal(ExecSpace().concurrency() / 256);
-  const Problem problem = generated_problem("gen:lap7:10:10:" + std::to_string(10 * subdomains),
-                                            Partitioner::Natural, 1000);
+  const Problem problem = lap7_chunks(Ordinal(ExecSpace().concurrency() / 256));
   INFO(problem.name);
   const SubdomainIlu0 ilu = factorize(problem, IluForm::Ildu0);
   const SubdomainTrsv chosen(ExecSpace(), ilu);
@@ -1120,12 +1133,5 @@ TEST_CASE("subdomain trsv: the ordered kernel loading two entries ahead gives th
   REQUIRE_FALSE(launch.capped_registers);
   REQUIRE(chosen.mean_level_entries(ExecSpace()) > 64);
   const SubdomainTrsv one_entry(ExecSpace(), ilu, 64);  // the same team size, one entry ahead
-  const Vector r = reference::to_device(reference::random_vector(problem.dropped.num_rows(), 11u));
-  const auto held_z = run_apply(chosen, ApplyKernel::DagEcOrderedIlduFused, r);
-  CHECK(held_z == run_apply(one_entry, ApplyKernel::DagEcOrderedIlduFused, r));
-  for (int run = 0; run < 9; ++run)
-    CHECK(run_apply(chosen, ApplyKernel::DagEcOrderedIlduFused, r) == held_z);
-  for (const Triangle triangle : triangles)
-    CHECK(run_solve(chosen, triangle, Diagonal::Pivots, TriangularKernel::DagEcOrderedLds, r) ==
-          run_solve(one_entry, triangle, Diagonal::Pivots, TriangularKernel::DagEcOrderedLds, r));
+  check_rule_launch_bits(problem, chosen, one_entry, 11u);
 }

@@ -15,36 +15,11 @@ using namespace fgdd;
 
 namespace {
 
-// Row i: every column j with (i, j) or (j, i) stored, ascending; the diagonal where stored.
-std::vector<std::set<Ordinal>> union_with_transpose(const HostMatrixArrays& a) {
-  std::vector<std::set<Ordinal>> rows(std::size_t(a.num_block_rows));
-  for (Ordinal i = 0; i < a.num_block_rows; ++i)
-    for (Offset k = a.row_map[i]; k < a.row_map[i + 1]; ++k) {
-      rows[i].insert(a.col_ind[k]);
-      rows[a.col_ind[k]].insert(i);
-    }
-  return rows;
-}
-
-// The square matrix whose block row i holds the columns rows[i] (values do not matter here).
-HostMatrixArrays from_rows(const std::vector<std::set<Ordinal>>& rows, int block_size) {
-  HostMatrixArrays out;
-  out.num_block_rows = out.num_block_cols = Ordinal(rows.size());
-  out.block_size = block_size;
-  out.row_map.push_back(0);
-  for (const auto& row : rows) {
-    out.col_ind.insert(out.col_ind.end(), row.begin(), row.end());
-    out.row_map.push_back(Offset(out.col_ind.size()));
-  }
-  out.values.assign(out.col_ind.size() * std::size_t(block_size * block_size), 1.0);
-  return out;
-}
-
 void check_graph(const HostMatrixArrays& a) {
   const detail::SymmetricGraph graph = detail::symmetric_graph(ExecSpace(), make_matrix(a));
   const auto row_map = reference::host_vector(graph.row_map);
   const auto adjacency = reference::host_vector(graph.adjacency);
-  const auto expected = union_with_transpose(a);
+  const auto expected = reference::union_with_transpose(a);
   REQUIRE(graph.num_vertices == a.num_block_rows);
   REQUIRE(row_map.size() == expected.size() + 1);
   for (std::size_t i = 0; i < expected.size(); ++i) {
@@ -62,7 +37,7 @@ HostMatrixArrays pattern(Ordinal n, const std::vector<std::pair<Ordinal, Ordinal
   std::vector<std::set<Ordinal>> rows(static_cast<std::size_t>(n));
   for (Ordinal i = 0; i < n; ++i) rows[i].insert(i);
   for (const auto& [i, j] : entries) rows[i].insert(j);
-  return from_rows(rows, 1);
+  return reference::from_rows(rows, 1);
 }
 
 }  // namespace
@@ -75,7 +50,7 @@ TEST_CASE("symmetric_graph is the union of A's pattern and its transpose", "[par
           CAPTURE(b, n, seed);
           const HostMatrixArrays a = reference::random_matrix(n, b, 4, seed);
           check_graph(a);
-          check_graph(from_rows(union_with_transpose(a), b));
+          check_graph(reference::from_rows(reference::union_with_transpose(a), b));
         }
   }
   SECTION("as many lower as upper blocks, but one upper block's mirror is another block") {

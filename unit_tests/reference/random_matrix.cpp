@@ -53,4 +53,27 @@ HostMatrixArrays arrow_matrix(Ordinal n, Ordinal arrow) {
   return m;
 }
 
+std::vector<std::set<Ordinal>> union_with_transpose(const HostMatrixArrays& a) {
+  std::vector<std::set<Ordinal>> rows(std::size_t(a.num_block_rows));
+  for (Ordinal i = 0; i < a.num_block_rows; ++i)
+    for (Offset k = a.row_map[i]; k < a.row_map[i + 1]; ++k) {
+      rows[i].insert(a.col_ind[k]);
+      rows[a.col_ind[k]].insert(i);
+    }
+  return rows;
+}
+
+HostMatrixArrays from_rows(const std::vector<std::set<Ordinal>>& rows, int block_size) {
+  HostMatrixArrays out;
+  out.num_block_rows = out.num_block_cols = Ordinal(rows.size());
+  out.block_size = block_size;
+  out.row_map.push_back(0);
+  for (const auto& row : rows) {
+    out.col_ind.insert(out.col_ind.end(), row.begin(), row.end());
+    out.row_map.push_back(Offset(out.col_ind.size()));
+  }
+  out.values.assign(out.col_ind.size() * std::size_t(block_size * block_size), 1.0);
+  return out;
+}
+
 }  // namespace fgdd::reference

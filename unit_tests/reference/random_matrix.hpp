@@ -4,6 +4,9 @@
 
 #include "core/matrix_build.hpp"
 
+#include <set>
+#include <vector>
+
 namespace fgdd::reference {
 
 // num_block_rows × num_block_rows blocks of size block_size, about entries_per_row off-diagonal
@@ -15,5 +18,11 @@ HostMatrixArrays random_matrix(Ordinal num_block_rows, int block_size, int entri
 // Tridiagonal with row and column `arrow` full (an arrow), scalar, strictly diagonally dominant:
 // one row as long as the matrix, for kernels that stage rows in chunks.
 HostMatrixArrays arrow_matrix(Ordinal n, Ordinal arrow);
+
+// Row i: every column j with (i, j) or (j, i) stored, ascending; the diagonal where stored.
+std::vector<std::set<Ordinal>> union_with_transpose(const HostMatrixArrays& a);
+
+// The square matrix whose block row i holds the columns rows[i], every value 1.
+HostMatrixArrays from_rows(const std::vector<std::set<Ordinal>>& rows, int block_size);
 
 }  // namespace fgdd::reference

@@ -174,8 +174,9 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
                               of all rows; gen:SPEC takes only its own block size; default 1
   --partitioner {partitioner}
                               subdomains (auto: geometric for generated grids, else rcb with
-                              --coordinates, else multilevel on GPUs and METIS on CPUs
-                              (multilevel without METIS); for ilu0/ildu0 natural: they factor
+                              --coordinates, else multilevel on GPUs; on CPUs RCM slabs for
+                              2-4 subdomains, else METIS (multilevel without METIS); for
+                              ilu0/ildu0 natural: they factor
                               in the file's order); default auto
   --coordinates FILE.mtx      a point per block row of the matrix (Matrix Market array, rows
                               x 1..3 columns, real): recursive coordinate bisection on the

@@ -283,6 +283,22 @@ TEST_CASE("partition_matrix: every partitioner on CSR and BSR, Auto resolution, 
 #else
   CHECK(without_grid == Partitioner::Multilevel);
 #endif
+  // Two to four subdomains on a CPU backend: RCM slabs (one cross-section a boundary), whatever
+  // is built in; five (315 rows at 63 a subdomain) go back to the graph partitioner.
+  for (const Ordinal rows : {63, 79, 158, 314}) {
+    CAPTURE(rows);
+    PartitionOptions few = automatic;
+    few.subdomain_rows = rows;
+    const PartitionReport report =
+        partition_matrix(ExecSpace(), lap.matrix, GridInfo{}, few).report;
+    if (gpu || rows == 63) {
+      CHECK(report.partitioner == without_grid);
+    } else {
+      CHECK(report.partitioner == Partitioner::Rcm);
+      CHECK_THAT(report.reason, FGDD_CONTAINS("RCM slabs"));
+      CHECK(report.num_subdomains == (lap.matrix.num_rows() + rows - 1) / rows);
+    }
+  }
   // A cap that holds every row: one subdomain in the caller's order, nothing dropped, without
   // running a graph partitioner (the report says so); rcm still orders the rows.
   for (const GeneratedProblem* problem : {&lap, &bsr}) {

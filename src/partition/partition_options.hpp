@@ -11,7 +11,8 @@ namespace fgdd {
 
 enum class Partitioner {
   Auto,        // geometric with grid metadata, else rcb with coordinates, else multilevel on
-               // GPUs and METIS on CPU backends (multilevel when built without METIS)
+               // GPUs; on CPU backends rcm for 2-4 subdomains, else METIS (multilevel when
+               // built without METIS)
   Geometric,   // boxes of a Cartesian grid (paper Algorithm 1); needs GridInfo
   Metis,       // METIS k-way on the symmetrized block graph, then size balancing
   Multilevel,  // the block graph coarsened into parts and refined on the device (no METIS)

@@ -550,7 +550,9 @@ struct SubdomainSolveKernel {
   // now issues load_batch independent loads before it stores any (the same values, the same
   // products: the same bits). H100, the ordered default: lap7 160³ 0.311 → 0.262 ms an apply,
   // convection-diffusion 128³ 0.162 → 0.138 (docs/PERFORMANCE.md). Teams of one lane a thread
-  // only (not Lanes, where every vector lane runs a thread's body).
+  // only (not Lanes, where every vector lane runs a thread's body). Two written-out loops: one
+  // helper taking the value as a lambda made the apply 16 % slower on the H100; 8 loads a
+  // thread were no faster than 4, 16 slower (docs/PERFORMANCE.md).
   static constexpr int load_batch = 4;
   KOKKOS_INLINE_FUNCTION void copy_in_batched(const Member& team, Scalar* x, Offset begin,
                                               Offset length) const {

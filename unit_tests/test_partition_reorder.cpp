@@ -271,8 +271,8 @@ TEST_CASE("partition_matrix: every partitioner on CSR and BSR, Auto resolution, 
         Partitioner::Geometric);
   const Partitioner without_grid =
       partition_matrix(ExecSpace(), lap.matrix, GridInfo{}, automatic).report.partitioner;
-  // Without a grid: METIS on CPU backends, the device-side multilevel partitioner on GPUs (and
-  // wherever METIS is not built in).
+  // Without a grid, at this cap (7 subdomains): METIS on CPU backends, the device-side
+  // multilevel partitioner on GPUs (and wherever METIS is not built in).
   constexpr bool gpu = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible;
 #ifdef FGDD_HAVE_METIS
   CHECK(without_grid == (gpu ? Partitioner::Multilevel : Partitioner::Metis));

@@ -251,7 +251,7 @@ int benchmark_main(int argc, char* argv[]) {
         .add("block_size", b)
         .add("entries", std::size_t(dropped.num_entries()))
         .add("partitioner", to_string(dd.report.partitioner))
-        .add("subdomain_order", subdomain_row_order_names.name(partition_options.row_order))
+        .add("subdomain_order", subdomain_row_order_names.name(dd.report.row_order))
         .add("subdomains", dd.report.num_subdomains)
         .add("subdomain_rows_max", std::size_t(dd.report.max_rows))
         .add("dropped_percent", 100 * dd.report.dropped_fraction, bench::fixed(2))

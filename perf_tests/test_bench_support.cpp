@@ -193,14 +193,16 @@ TEST_CASE("JSON objects refuse a key added twice", "[perf_tests]") {
 
 TEST_CASE("--subdomain-order: auto as Solver resolves it, the others as named", "[perf_tests]") {
   using fgdd::SubdomainRowOrder;
-  // Solver's rule for the DD preconditioners: levels where the factorization runs by levels.
+  // Solver's rule for the DD preconditioners: levels where the factorization runs by levels;
+  // elsewhere auto, which partition_matrix resolves with the partitioner.
   const SubdomainRowOrder solver_auto =
       fgdd::resolve_auto(fgdd::FactorOrder::Auto) == fgdd::FactorOrder::Levels
           ? SubdomainRowOrder::Levels
-          : SubdomainRowOrder::Partitioner;
+          : SubdomainRowOrder::Auto;
   CHECK(subdomain_row_order("auto") == solver_auto);
   CHECK(subdomain_row_order("partitioner") == SubdomainRowOrder::Partitioner);
   CHECK(subdomain_row_order("levels") == SubdomainRowOrder::Levels);
   CHECK(subdomain_row_order("colours") == SubdomainRowOrder::Colours);
+  CHECK(subdomain_row_order("rcm") == SubdomainRowOrder::Rcm);
   CHECK_THROWS_AS(subdomain_row_order("sideways"), fgdd::InvalidInput);
 }

@@ -191,9 +191,12 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
                               order of the rows inside each subdomain of the DD
                               preconditioners: the partitioner's, by level in the
                               subdomain's lower triangle (a level's rows consecutive in
-                              memory), or by colour (few levels, weaker factors: more
-                              iterations); default auto: by level where the
-                              factorization runs by levels (GPUs), else the
+                              memory), by colour (few levels, weaker factors: more
+                              iterations), or reverse Cuthill-McKee of the subdomain
+                              (consecutive rows independent: faster CPU sweeps on grid
+                              orders); default auto: by level where the
+                              factorization runs by levels (GPUs), else rcm inside
+                              geometric and rcb parts (2 or more), else the
                               partitioner's
   --rhs FILE.mtx              right-hand side (Matrix Market array); default all ones
   --solver {method}

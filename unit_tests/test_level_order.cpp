@@ -1,10 +1,12 @@
 // Rows renumbered by level inside each subdomain (subdomain_order=levels,
 // partition/level_order.hpp): the same subdomains, each level's rows consecutive, and for a
 // structurally symmetric pattern the same preconditioner as the partitioner's order. Rows
-// renumbered by colour (subdomain_order=colours): as many levels as colours at most.
+// renumbered by colour (subdomain_order=colours): as many levels as colours at most. Rows in
+// reverse Cuthill–McKee order (subdomain_order=rcm, partition/subdomain_rcm.hpp).
 #include "catch_compat.hpp"
 #include "core/generators.hpp"
 #include "partition/level_order.hpp"
+#include "partition/subdomain_rcm.hpp"
 #include "precond/dd_ilu_preconditioner.hpp"
 #include "reference/dense.hpp"
 #include "reference/random_matrix.hpp"
@@ -139,9 +141,86 @@ std::vector<Ordinal> reference_sweep_perm(const reference::HostBlockCsr& A,
   return new_perm;
 }
 
+// The reference of order_rows_by_rcm, written from its contract: in each subdomain, rows by
+// position t (partition order), a row's neighbours the other rows of the subdomain its entries
+// name; per component from its first unplaced row t0, the pseudo-peripheral start (sweeps from
+// t0, then from the last level's least (degree, t) row while the level count grows, four sweeps
+// at most), then breadth-first from it, each row's unplaced neighbours by (degree, t); the whole
+// subdomain's order reversed. Returns the new perm.
+std::vector<Ordinal> reference_rcm_perm(const reference::HostBlockCsr& A,
+                                        const Partition& partition) {
+  const auto perm = reference::host_vector(partition.perm);
+  const auto iperm = reference::host_vector(partition.iperm);
+  const auto& offsets = partition.host_subdomain_offsets;
+  std::vector<Ordinal> new_perm(perm.size(), -1);
+  for (Ordinal s = 0; s < partition.num_subdomains; ++s) {
+    const Ordinal first = offsets[s], m = offsets[s + 1] - first;
+    std::vector<std::vector<Ordinal>> neighbours(m);
+    for (Ordinal t = 0; t < m; ++t) {
+      const Ordinal r = iperm[first + t];
+      for (Offset k = A.row_map[r]; k < A.row_map[r + 1]; ++k) {
+        const Ordinal j = perm[A.col_ind[k]] - first;
+        if (j >= 0 && j < m && j != t) neighbours[t].push_back(j);
+      }
+    }
+    const auto before = [&](Ordinal a, Ordinal b) {
+      const std::size_t da = neighbours[a].size(), db = neighbours[b].size();
+      return da != db ? da < db : a < b;
+    };
+    std::vector<bool> placed(m, false);
+    // The levels of a breadth-first sweep from v over the unplaced rows.
+    const auto levels_from = [&](Ordinal v) {
+      std::vector<std::vector<Ordinal>> levels = {{v}};
+      std::vector<bool> seen(m, false);
+      seen[v] = true;
+      while (true) {
+        std::vector<Ordinal> next;
+        for (const Ordinal t : levels.back())
+          for (const Ordinal j : neighbours[t])
+            if (!seen[j] && !placed[j]) {
+              seen[j] = true;
+              next.push_back(j);
+            }
+        if (next.empty()) return levels;
+        levels.push_back(next);
+      }
+    };
+    std::vector<Ordinal> order;
+    for (Ordinal t0 = 0; t0 < m; ++t0) {
+      if (placed[t0]) continue;
+      Ordinal v = t0;
+      auto levels = levels_from(v);
+      for (int sweep = 1; sweep < 4; ++sweep) {
+        const auto& last = levels.back();
+        const Ordinal u = *std::min_element(last.begin(), last.end(), before);
+        if (u == v) break;
+        auto longer = levels_from(u);
+        if (longer.size() <= levels.size()) break;
+        v = u;
+        levels = std::move(longer);
+      }
+      std::vector<Ordinal> queue = {v};
+      placed[v] = true;
+      for (std::size_t head = 0; head < queue.size(); ++head) {
+        std::vector<Ordinal> fresh;
+        for (const Ordinal j : neighbours[queue[head]])
+          if (!placed[j]) {
+            placed[j] = true;
+            fresh.push_back(j);
+          }
+        std::sort(fresh.begin(), fresh.end(), before);
+        queue.insert(queue.end(), fresh.begin(), fresh.end());
+      }
+      order.insert(order.end(), queue.begin(), queue.end());
+    }
+    for (Ordinal q = 0; q < m; ++q) new_perm[iperm[first + order[q]]] = first + m - 1 - q;
+  }
+  return new_perm;
+}
+
 }  // namespace
 
-TEST_CASE("order_rows_by_level and _by_colour equal the host reference, on every partition",
+TEST_CASE("order_rows_by_level, _by_colour and _by_rcm equal the host reference, on every partition",
           "[partition][levels]") {
   const ExecSpace space;
   struct Case {
@@ -225,12 +304,18 @@ TEST_CASE("order_rows_by_level and _by_colour equal the host reference, on every
   }
 
   for (const Case& c : cases) {
-    for (const bool colours : {false, true}) {
-      INFO(c.name << (colours ? ", by colour" : ", by level"));
-      const Partition ordered = colours ? detail::order_rows_by_colour(space, c.A, c.partition)
-                                        : detail::order_rows_by_level(space, c.A, c.partition);
-      const std::vector<Ordinal> expected =
-          reference_sweep_perm(reference::to_host_csr(c.A), c.partition, colours);
+    for (const SubdomainRowOrder order :
+         {SubdomainRowOrder::Levels, SubdomainRowOrder::Colours, SubdomainRowOrder::Rcm}) {
+      INFO(c.name << ", " << subdomain_row_order_names.name(order));
+      const bool colours = order == SubdomainRowOrder::Colours;
+      const Partition ordered =
+          order == SubdomainRowOrder::Rcm ? detail::order_rows_by_rcm(space, c.A, c.partition)
+          : colours                       ? detail::order_rows_by_colour(space, c.A, c.partition)
+                                          : detail::order_rows_by_level(space, c.A, c.partition);
+      const auto host_A = reference::to_host_csr(c.A);
+      const std::vector<Ordinal> expected = order == SubdomainRowOrder::Rcm
+                                                ? reference_rcm_perm(host_A, c.partition)
+                                                : reference_sweep_perm(host_A, c.partition, colours);
       CHECK(reference::host_vector(ordered.perm) == expected);
       // iperm inverts perm; the subdomains stay.
       const auto perm = reference::host_vector(ordered.perm);
@@ -297,6 +382,10 @@ TEST_CASE("rows in level order: a level's rows consecutive, the same preconditio
       CHECK(difference <= 1e-11 * largest);
     }
     check_solve_converges(by_level, n);
+    // Reverse Cuthill–McKee inside each subdomain: the same subdomains, another order's factors.
+    Solver by_rcm = set_up(c.problem, common, "rcm");
+    check_same_subdomains(given, by_rcm, "reverse Cuthill-McKee");
+    check_solve_converges(by_rcm, n);
   }
 }
 
@@ -371,5 +460,5 @@ TEST_CASE("subdomain_order is an option of the DD preconditioners only", "[solve
   solver.setup(ExecSpace(), problem.matrix, problem.grid);
   CHECK(solver.partition_report().steps.find("by colour") == std::string::npos);
   CHECK_THROWS_WITH(options.set("subdomain_order", "sideways"),
-                    FGDD_CONTAINS("partitioner|levels|colours"));
+                    FGDD_CONTAINS("partitioner|levels|colours|rcm"));
 }

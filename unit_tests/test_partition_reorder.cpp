@@ -296,9 +296,25 @@ TEST_CASE("partition_matrix: every partitioner on CSR and BSR, Auto resolution, 
     } else {
       CHECK(report.partitioner == Partitioner::Rcm);
       CHECK_THAT(report.reason, FGDD_CONTAINS("RCM slabs"));
-      CHECK(report.num_subdomains == (lap.matrix.num_rows() + rows - 1) / rows);
+      CHECK(Offset(report.num_subdomains) == (lap.matrix.num_rows() + rows - 1) / rows);
     }
   }
+  // The row order auto resolves to: RCM inside the geometric boxes on a CPU backend (rows in
+  // grid order there), the partitioner's inside METIS's or multilevel's parts, on GPUs (the
+  // solvers ask for levels there) and in one subdomain.
+  const auto order_with = [&](Partitioner partitioner, const GridInfo& grid, Ordinal rows) {
+    PartitionOptions options = automatic;
+    options.partitioner = partitioner;
+    options.subdomain_rows = rows;
+    return partition_matrix(ExecSpace(), lap.matrix, grid, options).report;
+  };
+  const PartitionReport boxes = order_with(Partitioner::Geometric, lap.grid, 48);
+  CHECK(boxes.row_order == (gpu ? SubdomainRowOrder::Partitioner : SubdomainRowOrder::Rcm));
+  CHECK((boxes.steps.find("reverse Cuthill-McKee") != std::string::npos) == !gpu);
+  CHECK(order_with(Partitioner::Multilevel, GridInfo{}, 48).row_order ==
+        SubdomainRowOrder::Partitioner);
+  CHECK(order_with(Partitioner::Geometric, lap.grid, lap.matrix.num_rows()).row_order ==
+        SubdomainRowOrder::Partitioner);
   // A cap that holds every row: one subdomain in the caller's order, nothing dropped, without
   // running a graph partitioner (the report says so); rcm still orders the rows.
   for (const GeneratedProblem* problem : {&lap, &bsr}) {

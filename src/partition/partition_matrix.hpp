@@ -15,6 +15,7 @@ namespace fgdd {
 // What the stage did, with the numbers of paper Table 5.4.
 struct PartitionReport {
   Partitioner partitioner = Partitioner::Auto;  // the one actually used (never Auto)
+  SubdomainRowOrder row_order = SubdomainRowOrder::Auto;  // the one used (never Auto)
   std::string reason;  // why that one: "asked for", or what auto saw in the input
   Ordinal num_subdomains = 0;
   Offset min_rows = 0, max_rows = 0;  // scalar rows per subdomain

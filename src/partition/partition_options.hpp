@@ -46,18 +46,21 @@ Partitioner parse_partitioner(const std::string& name);
 
 // The order of the rows inside each subdomain, for the DD preconditioners.
 enum class SubdomainRowOrder {
-  Auto,         // levels where the DD factorization runs by levels (GPUs), else the
-                // partitioner's: the solvers resolve it (solver_steps.hpp)
+  Auto,         // levels where the DD factorization runs by levels (GPUs: the solvers
+                // resolve it, solver_steps.hpp); else rcm in the parts of geometric and rcb
+                // when there are two or more, the partitioner's otherwise (partition_matrix)
   Partitioner,  // as the partitioner leaves them (e.g. the caller's order for METIS)
   Levels,       // by their level in the subdomain's lower triangle (partition/level_order.hpp)
   Colours,      // by a greedy colouring of the subdomain's block: few levels, other factors
+  Rcm,          // reverse Cuthill-McKee of the subdomain's block (partition/subdomain_rcm.hpp)
 };
 
 inline const auto subdomain_row_order_names = make_enum_names<SubdomainRowOrder>(
     "subdomain row order", {{SubdomainRowOrder::Auto, "auto"},
                             {SubdomainRowOrder::Partitioner, "partitioner"},
                             {SubdomainRowOrder::Levels, "levels"},
-                            {SubdomainRowOrder::Colours, "colours"}});
+                            {SubdomainRowOrder::Colours, "colours"},
+                            {SubdomainRowOrder::Rcm, "rcm"}});
 
 struct PartitionOptions {
   Partitioner partitioner = Partitioner::Auto;

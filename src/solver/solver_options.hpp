@@ -81,7 +81,7 @@ struct SolverOptions {
 
   // Sets one option from text. Keys: method (bicgstab|gmres|cg|bicg), preconditioner
   // (ildu0-dd|ilu0-dd|ic0-dd|ilu0|ildu0|struct-ilu0|struct-ic0|multilevel-ilu|jacobi|none),
-  // partitioner, subdomain_rows, subdomain_order (auto|partitioner|levels|colours: the rows'
+  // partitioner, subdomain_rows, subdomain_order (auto|partitioner|levels|colours|rcm: the rows'
   // order inside each subdomain of the DD preconditioners, PartitionOptions::row_order), apply,
   // fill, shift_pivots (true|false: shift nonzero), shift
   // (none|nonzero|positive_definite, FactorOptions::shift), shift_amount (the first α of

@@ -50,14 +50,16 @@ SubdomainRowOrder resolved_row_order(const SolverOptions& options) {
   switch (options.partition.row_order) {
     case SubdomainRowOrder::Levels:
     case SubdomainRowOrder::Colours:
+    case SubdomainRowOrder::Rcm:
     case SubdomainRowOrder::Partitioner:
       return options.partition.row_order;
     case SubdomainRowOrder::Auto:
       break;
   }
-  return resolve_auto(options.dd.factor.order) == FactorOrder::Levels
-             ? SubdomainRowOrder::Levels
-             : SubdomainRowOrder::Partitioner;
+  // Elsewhere (row-order factorization: CPU backends) partition_matrix resolves it, once it
+  // knows the partitioner and the subdomain count.
+  return resolve_auto(options.dd.factor.order) == FactorOrder::Levels ? SubdomainRowOrder::Levels
+                                                                      : SubdomainRowOrder::Auto;
 }
 
 std::unique_ptr<Preconditioner> make_preconditioner(

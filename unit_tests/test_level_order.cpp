@@ -220,7 +220,7 @@ std::vector<Ordinal> reference_rcm_perm(const reference::HostBlockCsr& A,
 
 }  // namespace
 
-TEST_CASE("order_rows_by_level, _by_colour and _by_rcm equal the host reference, on every partition",
+TEST_CASE("order_rows_by_level, _by_colour and _by_rcm equal the host reference on every partition",
           "[partition][levels]") {
   const ExecSpace space;
   struct Case {
@@ -313,9 +313,9 @@ TEST_CASE("order_rows_by_level, _by_colour and _by_rcm equal the host reference,
           : colours                       ? detail::order_rows_by_colour(space, c.A, c.partition)
                                           : detail::order_rows_by_level(space, c.A, c.partition);
       const auto host_A = reference::to_host_csr(c.A);
-      const std::vector<Ordinal> expected = order == SubdomainRowOrder::Rcm
-                                                ? reference_rcm_perm(host_A, c.partition)
-                                                : reference_sweep_perm(host_A, c.partition, colours);
+      const std::vector<Ordinal> expected =
+          order == SubdomainRowOrder::Rcm ? reference_rcm_perm(host_A, c.partition)
+                                          : reference_sweep_perm(host_A, c.partition, colours);
       CHECK(reference::host_vector(ordered.perm) == expected);
       // iperm inverts perm; the subdomains stay.
       const auto perm = reference::host_vector(ordered.perm);

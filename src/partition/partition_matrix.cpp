@@ -52,19 +52,20 @@ Choice resolve(Partitioner requested, const GridInfo& grid, const Coordinates& c
 }
 
 // auto on CPU backends: reverse Cuthill–McKee inside the parts of the partitioners that order
-// rows lexicographically by grid index or point (geometric, rcb), for two or more subdomains. In
-// that order each row of a CPU thread's triangular sweep waits for the one before it; RCM's
-// consecutive rows mostly share a BFS level and do not. Two OpenMP threads: the DD solve 1.28-1.39x
-// faster on generated lap7 64³ and reservoir 60×110×40 boxes (a few fewer iterations), and with
-// the DOLFINx meshes' points SUPG 49 -> 26 iterations, elasticity 205 -> 154 (docs/PERFORMANCE.md,
-// "RCM inside each subdomain"). Not in METIS's or multilevel's parts, which keep the caller's
-// order (a FEM code's): there it cost SUPG up to 30 % more iterations. One subdomain keeps the
-// caller's order (the exact ILU(0) of the matrix given). GPUs resolve auto to levels before
-// (solver_steps.cpp).
+// rows lexicographically by grid index or point (geometric, rcb), for two or more subdomains.
+// In that order each row of a CPU thread's triangular sweep waits for the one before it; RCM's
+// consecutive rows mostly share a BFS level and do not. Two OpenMP threads: solves 1.16-1.53x
+// faster on generated lap7, reservoir and convection-diffusion boxes, and with the DOLFINx
+// meshes' points SUPG 49 -> 26 iterations, elasticity 208 -> 161 (docs/PERFORMANCE.md, "RCM
+// inside each subdomain on CPU threads"). Not in METIS's or multilevel's parts, which keep the
+// caller's order (a FEM code's): there it cost SUPG up to 30 % more iterations. One subdomain
+// keeps the caller's order (the exact ILU(0) of the matrix given). GPUs resolve auto to levels
+// before (solver_steps.cpp).
 SubdomainRowOrder resolve_row_order(SubdomainRowOrder requested, Partitioner partitioner,
                                     Ordinal subdomains) {
   if (requested != SubdomainRowOrder::Auto) return requested;
-  const bool lexicographic = partitioner == Partitioner::Geometric || partitioner == Partitioner::Rcb;
+  const bool lexicographic =
+      partitioner == Partitioner::Geometric || partitioner == Partitioner::Rcb;
   return host_memory && subdomains > 1 && lexicographic ? SubdomainRowOrder::Rcm
                                                         : SubdomainRowOrder::Partitioner;
 }

@@ -8,6 +8,12 @@
 
 namespace fgdd::detail {
 
+namespace contiguous {
+// ceil(n / max_block_rows) in 64-bit arithmetic (max_block_rows ≥ 1): the parts of a contiguous
+// partition, and about as many as the other partitioners cut at that cap.
+Ordinal count_parts(Ordinal n, Ordinal max_block_rows);
+}  // namespace contiguous
+
 // Chunks of consecutive rows: num_parts = ceil(n / max_block_rows), row i in part
 // i * num_parts / n (chunk sizes differ by at most one), order_key = the row. n = 0 gives
 // num_parts = 0 and empty views. Runs on space. Throws InvalidInput if num_block_rows < 0 or

@@ -145,12 +145,7 @@ struct SweepOrderKernel {
 
 Partition order_rows_by_sweep(const ExecSpace& space, const SparseMatrix& A,
                               const Partition& partition, bool colours) {
-  const Ordinal n = partition.num_block_rows();
-  Partition ordered = partition;
-  ordered.perm = Kokkos::View<Ordinal*, DeviceType>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::perm"), n);
-  ordered.iperm = Kokkos::View<Ordinal*, DeviceType>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::iperm"), n);
+  Partition ordered = with_new_row_order(partition);
   if (partition.num_subdomains == 0) return ordered;
   const TeamScratch scratch =
       team_scratch_for(SweepOrderKernel::scratch_bytes(partition.largest_subdomain()));

@@ -103,6 +103,16 @@ Partition make_partition(const ExecSpace& space, const Labeling& labeling) {
   return partition;
 }
 
+Partition with_new_row_order(const Partition& partition) {
+  const Ordinal n = partition.num_block_rows();
+  Partition ordered = partition;
+  ordered.perm = Kokkos::View<Ordinal*, DeviceType>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::perm"), n);
+  ordered.iperm = Kokkos::View<Ordinal*, DeviceType>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::iperm"), n);
+  return ordered;
+}
+
 Kokkos::View<Ordinal*, DeviceType> row_index_keys(const ExecSpace& space, Ordinal n) {
   Kokkos::View<Ordinal*, DeviceType> keys(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::row_index_keys"), n);

@@ -37,6 +37,10 @@ namespace detail {
 // Throws InvalidInput if a label is outside [0, num_parts).
 Partition make_partition(const ExecSpace& space, const Labeling& labeling);
 
+// The same subdomains as partition with perm and iperm freshly allocated (not filled): what a
+// renumbering inside the subdomains (level_order.hpp, subdomain_rcm.hpp) writes into.
+Partition with_new_row_order(const Partition& partition);
+
 // keys(i) = i for i < n: the order key of partitioners that keep the caller's row order.
 Kokkos::View<Ordinal*, DeviceType> row_index_keys(const ExecSpace& space, Ordinal n);
 }  // namespace detail

@@ -121,8 +121,8 @@ PartitionedMatrix partition_matrix(const ExecSpace& space, const SparseMatrix& A
   PartitionedMatrix result;
   PartitionReport& report = result.report;
   const Ordinal n = A.num_block_rows();
-  const Ordinal subdomains = cap > 0 ? (n + cap - 1) / cap : n;
-  const Choice choice = resolve(options.partitioner, grid, coordinates, subdomains);
+  const Choice choice =
+      resolve(options.partitioner, grid, coordinates, detail::contiguous::count_parts(n, cap));
   report.partitioner = choice.partitioner;
   report.reason = choice.reason;
   report.cap_rows = Offset(cap) * b;
@@ -152,17 +152,20 @@ PartitionedMatrix partition_matrix(const ExecSpace& space, const SparseMatrix& A
   const SubdomainRowOrder row_order =
       resolve_row_order(options.row_order, report.partitioner, result.partition.num_subdomains);
   report.row_order = row_order;
+  const char* renumbered = nullptr;  // how the rows of each subdomain were renumbered, if so
   if (row_order == SubdomainRowOrder::Rcm) {
     result.partition = detail::order_rows_by_rcm(space, A, result.partition);
-    report.steps += std::string(report.steps.empty() ? "" : "; ") +
-                    "rows of each subdomain in reverse Cuthill-McKee order";
-  } else if (row_order == SubdomainRowOrder::Levels || row_order == SubdomainRowOrder::Colours) {
-    const bool colours = row_order == SubdomainRowOrder::Colours;
-    result.partition = colours ? detail::order_rows_by_colour(space, A, result.partition)
-                               : detail::order_rows_by_level(space, A, result.partition);
-    report.steps += std::string(report.steps.empty() ? "" : "; ") + "rows of each subdomain " +
-                    (colours ? "by colour" : "in level order");
+    renumbered = "in reverse Cuthill-McKee order";
+  } else if (row_order == SubdomainRowOrder::Levels) {
+    result.partition = detail::order_rows_by_level(space, A, result.partition);
+    renumbered = "in level order";
+  } else if (row_order == SubdomainRowOrder::Colours) {
+    result.partition = detail::order_rows_by_colour(space, A, result.partition);
+    renumbered = "by colour";
   }
+  if (renumbered != nullptr)
+    report.steps +=
+        std::string(report.steps.empty() ? "" : "; ") + "rows of each subdomain " + renumbered;
   space.fence();
   report.partition_seconds = timer.seconds();
 

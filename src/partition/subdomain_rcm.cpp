@@ -134,9 +134,7 @@ Partition order_rows_by_rcm(const ExecSpace& space, const SparseMatrix& A,
   const auto scratch = [&](const char* label) {
     return OrdinalView(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n);
   };
-  Partition ordered = partition;
-  ordered.perm = scratch("fgdd::partition::perm");
-  ordered.iperm = scratch("fgdd::partition::iperm");
+  Partition ordered = with_new_row_order(partition);
   if (partition.num_subdomains == 0) return ordered;
   const SubdomainRcmKernel kernel{A.row_map(),
                                   A.col_ind(),

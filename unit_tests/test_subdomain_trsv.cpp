@@ -1070,11 +1070,14 @@ TEST_CASE("subdomain trsv: float factors beyond float's range throw ZeroPivot na
 
 namespace {
 
-// 10³-row subdomains of a 7-point grid in natural chunks (28 levels of about 96 entries each).
-Problem lap7_chunks(Ordinal subdomains) {
-  return generated_problem("gen:lap7:10:10:" + std::to_string(10 * subdomains),
+// 10³-row subdomains of a 7- or 27-point grid in natural chunks (7-point: 28 levels of about
+// 96 entries each; 27-point: levels of more than 128 entries, two passes of a team of 128).
+Problem grid_chunks(int stencil_points, Ordinal subdomains) {
+  return generated_problem("gen:lap" + std::to_string(stencil_points) + ":10:10:" +
+                               std::to_string(10 * subdomains),
                            Partitioner::Natural, 1000);
 }
+Problem lap7_chunks(Ordinal subdomains) { return grid_chunks(7, subdomains); }
 
 // The rule's launch (chosen) against the plain build at the same explicit team size: the same
 // bits, and the same bits ten times over.
@@ -1115,23 +1118,30 @@ TEST_CASE("subdomain trsv: the ordered kernel with capped registers gives the un
 
 TEST_CASE("subdomain trsv: the ordered kernel loading two entries ahead gives the one-entry bits",
           "[trsv][reproducible]") {
-  // The rule's teams of 64 on NVIDIA GPUs run the build that holds two entries of the next
-  // level a thread; an explicit team size runs the one-entry build. lap7_chunks (levels of about
-  // 96 entries: two passes of 64), more of them than 7 teams of 128 an SM hold, so the rule
-  // takes 64 threads.
+  // The rule's uncapped teams of 64 or 128 on NVIDIA GPUs run the build that holds two entries
+  // of the next level a thread; an explicit team size runs the one-entry build. Teams of 64:
+  // lap7 chunks (levels of about 96 entries: two passes of 64), more of them than 7 teams of
+  // 128 an SM hold. Teams of 128: lap27 chunks (levels of more than 128 entries), few enough
+  // for 6 teams of 128 an SM.
   if (host_memory || detail::simd_width() != 32) {
     SUCCEED("the two-entry build is measured and compiled for NVIDIA GPUs only");
     return;
   }
-  const Problem problem = lap7_chunks(Ordinal(ExecSpace().concurrency() / 256));
-  INFO(problem.name);
-  const SubdomainIlu0 ilu = factorize(problem, IluForm::Ildu0);
-  const SubdomainTrsv chosen(ExecSpace(), ilu);
-  const detail::LevelLaunch launch = detail::level_launch(chosen.mean_level_entries(ExecSpace()),
-                                                          problem.partition.num_subdomains, true);
-  REQUIRE(launch.threads == 64);
-  REQUIRE_FALSE(launch.capped_registers);
-  REQUIRE(chosen.mean_level_entries(ExecSpace()) > 64);
-  const SubdomainTrsv one_entry(ExecSpace(), ilu, 64);  // the same team size, one entry ahead
-  check_rule_launch_bits(problem, chosen, one_entry, 11u);
+  const auto check = [](int threads, const Problem& problem, unsigned seed) {
+    INFO(problem.name);
+    const SubdomainIlu0 ilu = factorize(problem, IluForm::Ildu0);
+    const SubdomainTrsv chosen(ExecSpace(), ilu);
+    const double mean_entries = chosen.mean_level_entries(ExecSpace());
+    const detail::LevelLaunch launch =
+        detail::level_launch(mean_entries, problem.partition.num_subdomains, true);
+    REQUIRE(launch.threads == threads);
+    REQUIRE_FALSE(launch.capped_registers);
+    REQUIRE(mean_entries > threads);  // a second pass of the team in a mean level
+    const SubdomainTrsv one_entry(ExecSpace(), ilu, threads);  // the same size, one entry ahead
+    check_rule_launch_bits(problem, chosen, one_entry, seed);
+  };
+  SECTION("teams of 64") { check(64, lap7_chunks(Ordinal(ExecSpace().concurrency() / 256)), 11u); }
+  SECTION("teams of 128") {
+    check(128, grid_chunks(27, Ordinal(ExecSpace().concurrency() / 4096)), 13u);
+  }
 }

@@ -170,20 +170,22 @@ void launch_capped(const ExecSpace& space, const Kernel& kernel, Ordinal league,
 }
 
 // The ordered kernel loading two entries of the next level ahead a thread (Held = 2), for the
-// rule's teams of 64 on NVIDIA GPUs: a level of lap7 or convection-diffusion lists about 122
-// entries, two passes of 64, and the second pass's loads then leave the level-to-level path.
-// Compiled for detail::held_level_teams_per_sm teams an SM, so it keeps the one-entry build's
-// 80 registers and occupancy. The same products summed in the same order: the same bits. H100,
-// two runs each: lap7 160³ 0.316 / 0.323 → 0.311 / 0.311 ms, convection-diffusion 128³ 0.172 /
-// 0.173 → 0.168 / 0.167, lap7 128³ 0.171 / 0.176 → 0.168 / 0.167 (docs/PERFORMANCE.md).
+// rule's uncapped teams of 64 or 128 on NVIDIA GPUs: where a level takes two passes of the team
+// (lap7 or convection-diffusion, about 122 entries, at 64; lap27, about 224, at 128), the second
+// pass's loads leave the level-to-level path. Compiled for as many teams an SM as the one-entry
+// build reaches at that size (TeamsPerSm), so it keeps its 80 registers and occupancy. The same
+// products summed in the same order: the same bits. H100, µs of one apply, two runs each:
+// teams of 64, lap7 160³ 316 / 323 → 311 / 311, convection-diffusion 128³ 172 / 173 → 168 /
+// 167; teams of 128, lap27 100³ 238 / 237 → 210 / 214, lap27 64³ 119 / 122 → 114 / 119, lap7
+// and convection-diffusion 100³ (one pass) within ±5 % both ways (docs/PERFORMANCE.md).
 // Kokkos refuses the launch where that many teams' scratch does not fit an SM (subdomains far
-// above 1,500 rows); it then returns false and the one-entry build runs.
-template <Traversal traversal, bool InScratch, int B, class V>
+// above 1,500 rows); it then returns false and the one-entry build runs. One SubdomainTrsv
+// launches one team size (the rule's choice is kept), so one limit is cached.
+template <Traversal traversal, bool InScratch, int B, class V, int Threads, int TeamsPerSm>
 bool launch_held(const ExecSpace& space, const Operands& o, const StepList& steps, ConstVector r,
                  Vector z, Ordinal league, detail::TeamScratch scratch, const char* label) {
   const auto kernel = make_kernel<traversal, InScratch, B, V, 2>(o, steps, r, z, scratch);
-  using HeldPolicy =
-      Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<64, detail::held_level_teams_per_sm>>;
+  using HeldPolicy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<Threads, TeamsPerSm>>;
   const auto with_scratch = [&](HeldPolicy policy) {
     if (InScratch) policy.set_scratch_size(scratch.level, Kokkos::PerTeam(scratch.bytes));
     return policy;
@@ -191,8 +193,8 @@ bool launch_held(const ExecSpace& space, const Operands& o, const StepList& step
   if (*o.held_team_max < 0)
     *o.held_team_max =
         with_scratch(HeldPolicy(space, 1, 1, 1)).team_size_max(kernel, Kokkos::ParallelForTag());
-  if (*o.held_team_max < 64) return false;
-  Kokkos::parallel_for(label, with_scratch(HeldPolicy(space, league, 64, 1)), kernel);
+  if (*o.held_team_max < Threads) return false;
+  Kokkos::parallel_for(label, with_scratch(HeldPolicy(space, league, Threads, 1)), kernel);
   return true;
 }
 
@@ -219,8 +221,13 @@ void launch_with_block(const ExecSpace& space, const Operands& o, const StepList
         launch_capped(space, kernel, league, team_size, InScratch, scratch, label);
         return;
       }
-      if (team_size == 64 && detail::simd_width() == 32 &&
-          launch_held<traversal, InScratch, B, V>(space, o, steps, r, z, league, scratch, label))
+      if (detail::simd_width() == 32 && team_size == 64 &&
+          launch_held<traversal, InScratch, B, V, 64, detail::held_level_teams_per_sm>(
+              space, o, steps, r, z, league, scratch, label))
+        return;
+      if (detail::simd_width() == 32 && team_size == 128 &&
+          launch_held<traversal, InScratch, B, V, 128, detail::level_teams_per_sm>(
+              space, o, steps, r, z, league, scratch, label))
         return;
     }
   }

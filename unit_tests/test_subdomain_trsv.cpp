@@ -1073,9 +1073,9 @@ namespace {
 // 10³-row subdomains of a 7- or 27-point grid in natural chunks (7-point: 28 levels of about
 // 96 entries each; 27-point: levels of more than 128 entries, two passes of a team of 128).
 Problem grid_chunks(int stencil_points, Ordinal subdomains) {
-  return generated_problem("gen:lap" + std::to_string(stencil_points) + ":10:10:" +
-                               std::to_string(10 * subdomains),
-                           Partitioner::Natural, 1000);
+  return generated_problem(
+      "gen:lap" + std::to_string(stencil_points) + ":10:10:" + std::to_string(10 * subdomains),
+      Partitioner::Natural, 1000);
 }
 Problem lap7_chunks(Ordinal subdomains) { return grid_chunks(7, subdomains); }
 
@@ -1083,8 +1083,7 @@ Problem lap7_chunks(Ordinal subdomains) { return grid_chunks(7, subdomains); }
 // bits, and the same bits ten times over.
 void check_rule_launch_bits(const Problem& problem, const SubdomainTrsv& chosen,
                             const SubdomainTrsv& plain, unsigned seed) {
-  const Vector r =
-      reference::to_device(reference::random_vector(problem.dropped.num_rows(), seed));
+  const Vector r = reference::to_device(reference::random_vector(problem.dropped.num_rows(), seed));
   const auto chosen_z = run_apply(chosen, ApplyKernel::DagEcOrderedIlduFused, r);
   CHECK(chosen_z == run_apply(plain, ApplyKernel::DagEcOrderedIlduFused, r));
   for (int run = 0; run < 9; ++run)

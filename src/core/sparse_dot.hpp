@@ -24,4 +24,20 @@ KOKKOS_INLINE_FUNCTION Scalar sparse_dot(const T* values, const Ordinal* cols, c
   return (s0 + s1) + (s2 + s3);
 }
 
+// rhs − Σ_k values[k] · x[cols[k]] over a row of a triangular sweep, with the entry of the row
+// solved just before (the lower triangle's last entry, the upper's first, in a sweep ascending
+// resp. descending) subtracted last, after the partial sums are combined: that entry is the one
+// whose x the sweep has just written, so the chain from one row to the next is one multiply and
+// one subtraction instead of also the three adds that combine the partial sums.
+template <class T>
+KOKKOS_INLINE_FUNCTION Scalar subtract_sweep_row(Scalar rhs, const T* values, const Ordinal* cols,
+                                                 const Scalar* x, Offset begin, Offset end,
+                                                 bool lower) {
+  if (begin == end) return rhs;
+  const Offset latest = lower ? end - 1 : begin;
+  const Scalar rest = lower ? sparse_dot(values, cols, x, begin, end - 1)
+                            : sparse_dot(values, cols, x, begin + 1, end);
+  return (rhs - rest) - Scalar(values[latest]) * x[cols[latest]];
+}
+
 }  // namespace fgdd::detail

@@ -51,9 +51,9 @@ struct RowOrderSolveKernel {
   }
 
   // x_i ← x_i − Σ_j T_ij x_j over the row's strictly triangular entries, then D_i⁻¹ (pivots).
-  KOKKOS_INLINE_FUNCTION void solve_row(Ordinal i, const Span& t, bool pivots) const {
+  KOKKOS_INLINE_FUNCTION void solve_row(Ordinal i, const Span& t, bool lower, bool pivots) const {
     if constexpr (B == 1) {
-      z(i) -= sparse_dot(t.values, t.cols, z.data(), t.begin, t.end);
+      z(i) = subtract_sweep_row(z(i), t.values, t.cols, z.data(), t.begin, t.end, lower);
       if (pivots) z(i) *= Scalar(inv_diag(i));
       return;
     }
@@ -84,9 +84,10 @@ struct RowOrderSolveKernel {
       switch (step.kind) {
         case StepKind::Solve:  // L: rows ascending; U: descending
           if (lower)
-            for (Ordinal i = first; i < last; ++i) solve_row(i, row(true, i), step.pivots);
+            for (Ordinal i = first; i < last; ++i) solve_row(i, row(true, i), true, step.pivots);
           else
-            for (Ordinal i = last - 1; i >= first; --i) solve_row(i, row(false, i), step.pivots);
+            for (Ordinal i = last - 1; i >= first; --i)
+              solve_row(i, row(false, i), false, step.pivots);
           break;
         case StepKind::SolveTransposed:  // Lᵀ is upper triangular (rows descending), Uᵀ lower
           if (lower)

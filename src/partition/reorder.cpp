@@ -5,6 +5,7 @@
 #include "core/first_row_where.hpp"
 #include "core/huge_pages.hpp"
 #include "core/kokkos_compat.hpp"
+#include "core/prefetch.hpp"
 
 namespace fgdd {
 
@@ -24,10 +25,13 @@ void gather_permuted(const ExecSpace& space, const ReorderedSystem& system,
   const auto source_rows = system.source_rows;
   const auto position = system.position_in_row;
   const auto values = system.permuted.values();
+  const Ordinal rows = system.permuted.num_block_rows();
   Kokkos::parallel_for(
-      "fgdd::partition::gather_values", Policy(space, 0, system.permuted.num_block_rows()),
-      KOKKOS_LAMBDA(const Ordinal r) {
+      "fgdd::partition::gather_values", Policy(space, 0, rows), KOKKOS_LAMBDA(const Ordinal r) {
         const Offset base = source_row_map(source_rows(r));
+        if (host_memory && r + detail::prefetch_rows_ahead < rows)
+          detail::prefetch_on_host(&source_values(
+              source_row_map(source_rows(r + detail::prefetch_rows_ahead)) * block_entries));
         for (Offset k = row_map(r); k < row_map(r + 1); ++k) {
           const Offset from = (base + Offset(position(k))) * block_entries;
           for (Offset e = 0; e < block_entries; ++e)
@@ -76,6 +80,8 @@ ReorderedSystem reorder_and_drop(const ExecSpace& space, const SparseMatrix& A,
   Kokkos::parallel_for(
       "fgdd::partition::count_rows", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal r) {
         const Ordinal old = iperm(r);
+        if (host_memory && r + detail::prefetch_rows_ahead < n)
+          detail::prefetch_on_host(&col_ind(row_map(iperm(r + detail::prefetch_rows_ahead))));
         Offset inside = 0;
         for (Offset k = row_map(old); k < row_map(old + 1); ++k)
           if (part_of_row(col_ind(k)) == part_of_row(old)) ++inside;
@@ -98,6 +104,8 @@ ReorderedSystem reorder_and_drop(const ExecSpace& space, const SparseMatrix& A,
     Kokkos::parallel_for(
         "fgdd::partition::permute_rows", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal r) {
           const Ordinal old = iperm(r);
+          if (host_memory && r + detail::prefetch_rows_ahead < n)
+            detail::prefetch_on_host(&col_ind(row_map(iperm(r + detail::prefetch_rows_ahead))));
           Offset out = permuted_row_map(r);
           for (Offset k = row_map(old); k < row_map(old + 1); ++k, ++out) {
             permuted_cols(out) = perm(col_ind(k));
@@ -174,8 +182,10 @@ void update_values(const ExecSpace& space, const SparseMatrix& A_new, ReorderedS
           return !same;
         });
     if (first_different < n)
-      throw InvalidInput("update_values: the sparsity pattern differs from the one setup saw, "
-                         "first at block row " + std::to_string(first_different));
+      throw InvalidInput(
+          "update_values: the sparsity pattern differs from the one setup saw, "
+          "first at block row " +
+          std::to_string(first_different));
   }
   if (system.position_in_row.extent(0) == 0)  // the identity
     Kokkos::deep_copy(space, system.permuted.values(), A_new.values());

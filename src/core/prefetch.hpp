@@ -1,0 +1,26 @@
+// Software prefetch for CPU gathers (internal, device code).
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+namespace fgdd::detail {
+
+// Asks a CPU core to start loading the two cache lines from p, and does nothing in GPU code
+// (there other warps hide a load's latency). For loops that copy whole rows visited in a
+// permuted order: each row's first load misses the cache and waits, and a prefetch of a row a
+// few iterations ahead overlaps those waits (measured: docs/PERFORMANCE.md, "Prefetched
+// gathers").
+KOKKOS_FORCEINLINE_FUNCTION void prefetch_on_host(const void* p) {
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__) && \
+    !defined(__SYCL_DEVICE_ONLY__) && (defined(__GNUC__) || defined(__clang__))
+  __builtin_prefetch(p);
+  __builtin_prefetch(static_cast<const char*>(p) + 64);
+#else
+  (void)p;
+#endif
+}
+
+// Rows visited this many iterations ahead are prefetched (8 and 16 measured alike on SUPG).
+inline constexpr int prefetch_rows_ahead = 8;
+
+}  // namespace fgdd::detail

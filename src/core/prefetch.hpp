@@ -20,7 +20,8 @@ KOKKOS_FORCEINLINE_FUNCTION void prefetch_on_host(const void* p) {
 #endif
 }
 
-// Rows visited this many iterations ahead are prefetched (8 and 16 measured alike on SUPG).
+// Rows visited this many iterations ahead are prefetched: on SUPG (two threads) the gather took
+// 2.5-3.6 ms a call at 8, 3.5-4.3 at 4 and 3.7-4.2 at 16.
 inline constexpr int prefetch_rows_ahead = 8;
 
 }  // namespace fgdd::detail

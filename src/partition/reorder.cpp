@@ -182,10 +182,8 @@ void update_values(const ExecSpace& space, const SparseMatrix& A_new, ReorderedS
           return !same;
         });
     if (first_different < n)
-      throw InvalidInput(
-          "update_values: the sparsity pattern differs from the one setup saw, "
-          "first at block row " +
-          std::to_string(first_different));
+      throw InvalidInput("update_values: the sparsity pattern differs from the one setup saw, "
+                         "first at block row " + std::to_string(first_different));
   }
   if (system.position_in_row.extent(0) == 0)  // the identity
     Kokkos::deep_copy(space, system.permuted.values(), A_new.values());

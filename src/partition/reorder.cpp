@@ -29,9 +29,9 @@ void gather_permuted(const ExecSpace& space, const ReorderedSystem& system,
   Kokkos::parallel_for(
       "fgdd::partition::gather_values", Policy(space, 0, rows), KOKKOS_LAMBDA(const Ordinal r) {
         const Offset base = source_row_map(source_rows(r));
-        if (host_memory && r + detail::prefetch_rows_ahead < rows)
-          detail::prefetch_on_host(&source_values(
-              source_row_map(source_rows(r + detail::prefetch_rows_ahead)) * block_entries));
+        detail::prefetch_row_ahead(r, rows, [&](Ordinal row) {
+          return &source_values(source_row_map(source_rows(row)) * block_entries);
+        });
         for (Offset k = row_map(r); k < row_map(r + 1); ++k) {
           const Offset from = (base + Offset(position(k))) * block_entries;
           for (Offset e = 0; e < block_entries; ++e)
@@ -80,8 +80,8 @@ ReorderedSystem reorder_and_drop(const ExecSpace& space, const SparseMatrix& A,
   Kokkos::parallel_for(
       "fgdd::partition::count_rows", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal r) {
         const Ordinal old = iperm(r);
-        if (host_memory && r + detail::prefetch_rows_ahead < n)
-          detail::prefetch_on_host(&col_ind(row_map(iperm(r + detail::prefetch_rows_ahead))));
+        detail::prefetch_row_ahead(r, n,
+                                   [&](Ordinal row) { return &col_ind(row_map(iperm(row))); });
         Offset inside = 0;
         for (Offset k = row_map(old); k < row_map(old + 1); ++k)
           if (part_of_row(col_ind(k)) == part_of_row(old)) ++inside;
@@ -104,8 +104,8 @@ ReorderedSystem reorder_and_drop(const ExecSpace& space, const SparseMatrix& A,
     Kokkos::parallel_for(
         "fgdd::partition::permute_rows", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal r) {
           const Ordinal old = iperm(r);
-          if (host_memory && r + detail::prefetch_rows_ahead < n)
-            detail::prefetch_on_host(&col_ind(row_map(iperm(r + detail::prefetch_rows_ahead))));
+          detail::prefetch_row_ahead(r, n,
+                                     [&](Ordinal row) { return &col_ind(row_map(iperm(row))); });
           Offset out = permuted_row_map(r);
           for (Offset k = row_map(old); k < row_map(old + 1); ++k, ++out) {
             permuted_cols(out) = perm(col_ind(k));

@@ -11,6 +11,7 @@
 #include "reference/dense.hpp"
 #include "reference/random_matrix.hpp"
 #include "reference/reference_ilu0.hpp"
+#include "reference/reference_rcm.hpp"
 #include "solver/solver.hpp"
 
 #include <algorithm>
@@ -143,10 +144,7 @@ std::vector<Ordinal> reference_sweep_perm(const reference::HostBlockCsr& A,
 
 // The reference of order_rows_by_rcm, written from its contract: in each subdomain, rows by
 // position t (partition order), a row's neighbours the other rows of the subdomain its entries
-// name; per component from its first unplaced row t0, the pseudo-peripheral start (sweeps from
-// t0, then from the last level's least (degree, t) row while the level count grows, four sweeps
-// at most), then breadth-first from it, each row's unplaced neighbours by (degree, t); the whole
-// subdomain's order reversed. Returns the new perm.
+// name, ordered by reference::rcm_order. Returns the new perm.
 std::vector<Ordinal> reference_rcm_perm(const reference::HostBlockCsr& A,
                                         const Partition& partition) {
   const auto perm = reference::host_vector(partition.perm);
@@ -163,57 +161,9 @@ std::vector<Ordinal> reference_rcm_perm(const reference::HostBlockCsr& A,
         if (j >= 0 && j < m && j != t) neighbours[t].push_back(j);
       }
     }
-    const auto before = [&](Ordinal a, Ordinal b) {
-      const std::size_t da = neighbours[a].size(), db = neighbours[b].size();
-      return da != db ? da < db : a < b;
-    };
-    std::vector<bool> placed(m, false);
-    // The levels of a breadth-first sweep from v over the unplaced rows.
-    const auto levels_from = [&](Ordinal v) {
-      std::vector<std::vector<Ordinal>> levels = {{v}};
-      std::vector<bool> seen(m, false);
-      seen[v] = true;
-      while (true) {
-        std::vector<Ordinal> next;
-        for (const Ordinal t : levels.back())
-          for (const Ordinal j : neighbours[t])
-            if (!seen[j] && !placed[j]) {
-              seen[j] = true;
-              next.push_back(j);
-            }
-        if (next.empty()) return levels;
-        levels.push_back(next);
-      }
-    };
-    std::vector<Ordinal> order;
-    for (Ordinal t0 = 0; t0 < m; ++t0) {
-      if (placed[t0]) continue;
-      Ordinal v = t0;
-      auto levels = levels_from(v);
-      for (int sweep = 1; sweep < 4; ++sweep) {
-        const auto& last = levels.back();
-        const Ordinal u = *std::min_element(last.begin(), last.end(), before);
-        if (u == v) break;
-        auto longer = levels_from(u);
-        if (longer.size() <= levels.size()) break;
-        v = u;
-        levels = std::move(longer);
-      }
-      std::vector<Ordinal> queue = {v};
-      placed[v] = true;
-      for (std::size_t head = 0; head < queue.size(); ++head) {
-        std::vector<Ordinal> fresh;
-        for (const Ordinal j : neighbours[queue[head]])
-          if (!placed[j]) {
-            placed[j] = true;
-            fresh.push_back(j);
-          }
-        std::sort(fresh.begin(), fresh.end(), before);
-        queue.insert(queue.end(), fresh.begin(), fresh.end());
-      }
-      order.insert(order.end(), queue.begin(), queue.end());
-    }
-    for (Ordinal q = 0; q < m; ++q) new_perm[iperm[first + order[q]]] = first + m - 1 - q;
+    const std::vector<Ordinal> order =
+        reference::rcm_order(neighbours, reference::RcmStart::PseudoPeripheral);
+    for (Ordinal q = 0; q < m; ++q) new_perm[iperm[first + order[q]]] = first + q;
   }
   return new_perm;
 }
@@ -308,9 +258,9 @@ TEST_CASE("order_rows_by_level, _by_colour and _by_rcm equal the host reference 
          {SubdomainRowOrder::Levels, SubdomainRowOrder::Colours, SubdomainRowOrder::Rcm}) {
       INFO(c.name << ", " << subdomain_row_order_names.name(order));
       const bool colours = order == SubdomainRowOrder::Colours;
-      const Partition ordered =
-          order == SubdomainRowOrder::Rcm ? detail::order_rows_by_rcm(space, c.A, c.partition)
-          : colours                       ? detail::order_rows_by_colour(space, c.A, c.partition)
+      const Partition ordered = order == SubdomainRowOrder::Rcm
+                                    ? detail::order_rows_by_rcm(space, c.A, c.partition)
+                                : colours ? detail::order_rows_by_colour(space, c.A, c.partition)
                                           : detail::order_rows_by_level(space, c.A, c.partition);
       const auto host_A = reference::to_host_csr(c.A);
       const std::vector<Ordinal> expected =
@@ -389,8 +339,7 @@ TEST_CASE("rows in level order: a level's rows consecutive, the same preconditio
   }
 }
 
-TEST_CASE("rows by colour: no more levels than colours, solves that converge",
-          "[solver][levels]") {
+TEST_CASE("rows by colour: no more levels than colours, solves that converge", "[solver][levels]") {
   struct Case {
     std::string name;
     Setup problem;

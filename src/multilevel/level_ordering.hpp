@@ -14,7 +14,7 @@ namespace fgdd::detail {
 void equilibrate(const HostCsr& A, std::vector<Scalar>& row_scale, std::vector<Scalar>& col_scale);
 
 // The order (new → old) for ordering on the pattern of A + Aᵀ (symmetric_graph on space; METIS
-// nested dissection or KokkosGraph's RCM, partition/). Auto: nested dissection with METIS, else
+// nested dissection or reverse Cuthill–McKee, partition/). Auto: nested dissection with METIS, else
 // RCM. Throws NotCompiled for NestedDissection without METIS.
 std::vector<Ordinal> fill_reducing_order(const ExecSpace& space, const HostCsr& A,
                                          MultilevelOrdering ordering);

@@ -437,7 +437,11 @@ TEST_CASE("RCM labeling restores a narrow band on a randomly permuted Laplacian"
     for (const SparseMatrix& M :
          {A, fgdd::make_matrix(fgdd::reference::random_matrix(300, 1, 3, 11)),
           fgdd::make_matrix(fgdd::reference::random_matrix(120, 3, 2, 12)),
-          fgdd::reservoir_pressure(7, 5, 3).matrix}) {
+          fgdd::reservoir_pressure(7, 5, 3).matrix,
+          // Components and isolated rows: the restarts at the least-degree unplaced row.
+          fgdd::make_matrix(
+              block_diagonal({diagonal_matrix(2), to_host_arrays(A), diagonal_matrix(3),
+                              to_host_arrays(fgdd::laplace7(7, 1, 1).matrix)}))}) {
       const Labeling labeling = fgdd::detail::rcm_labeling(ExecSpace(), M, 64);
       REQUIRE(fgdd::reference::host_vector(labeling.order_key) == reference_rcm_positions(M));
     }

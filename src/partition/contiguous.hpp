@@ -26,10 +26,10 @@ Labeling natural_labeling(const ExecSpace& space, Ordinal num_block_rows, Ordina
 // InvalidInput if max_block_rows < 1.
 Labeling rcm_labeling(const ExecSpace& space, const SparseMatrix& A, Ordinal max_block_rows);
 
-// The position of every vertex in the reverse Cuthill–McKee order of graph (CuthillMcKee:
-// pseudo-peripheral starts, neighbours by ascending degree), a permutation on space. A serial
-// breadth-first search on the host, on a host copy of the graph where space's memory is not the
-// host's. Deterministic.
+// The position of every vertex in the reverse Cuthill–McKee order of graph (CuthillMcKee: each
+// component from its least-degree vertex, ties by number; neighbours by ascending degree), a
+// permutation on space. A serial breadth-first search on the host, on a host copy of the graph
+// where space's memory is not the host's. Deterministic.
 Kokkos::View<Ordinal*, DeviceType> rcm_positions(const ExecSpace& space,
                                                  const SymmetricGraph& graph);
 

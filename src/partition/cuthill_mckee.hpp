@@ -78,8 +78,8 @@ struct CuthillMcKee {
       degree[t] = d;
     }
     Ordinal stamp = placed + 1, tail = 0;
-    for (Ordinal c = 0; c < m; ++c) {
-      const Ordinal t0 = starts ? starts[c] : c;
+    for (Ordinal k = 0; k < m; ++k) {
+      const Ordinal t0 = starts ? starts[k] : k;
       if (mark[t0] == placed) continue;
       const Ordinal start = starts ? t0 : peripheral(t0, tail, stamp);
       Ordinal head = tail;

@@ -1,6 +1,7 @@
 // sort_crs_rows and sort_crs_rows_on against std::sort of each row: the host path (insertion for
-// short rows, heapsort for long ones, already-sorted rows left alone), Kokkos-Kernels' device sort
-// and the device path without a readback (a thread per short row, teams for long ones) alike.
+// short rows; long ones placed by key when their keys fill a range, else std::sort; already-sorted
+// rows left alone), Kokkos-Kernels' device sort and the device path without a readback (a thread
+// per short row, teams for long ones) alike.
 #include "catch_compat.hpp"
 #include "core/host_copy.hpp"
 #include "core/kokkos_compat.hpp"
@@ -16,20 +17,31 @@ using namespace fgdd;
 
 namespace {
 
-// Rows of the given lengths with keys distinct within a row, as column indices are: every third
-// row already sorted, one in three reversed, one shuffled; value = 10 key + 1.
+// Rows of the given lengths: every third row already sorted, one in three reversed, one shuffled;
+// value = 10 key + 1.
 struct RowsCase {
   std::vector<Offset> row_map{0};
   std::vector<Ordinal> keys;
   std::vector<Offset> values;
 };
 
-RowsCase rows_case(const std::vector<int>& lengths) {
+// Keys of row r: 3r, 3r + 1, ... (a range); with gaps, every other one; with repeats, each key
+// twice (as a scatter before its duplicates are merged); with a repeat and a gap, a range's
+// length but one key twice and one missing.
+enum class Keys { Range, Gaps, Repeats, RepeatAndGap };
+
+RowsCase rows_case(const std::vector<int>& lengths, Keys keys = Keys::Range) {
   std::mt19937 rng(17);
   RowsCase c;
   for (std::size_t r = 0; r < lengths.size(); ++r) {
     std::vector<Ordinal> row(lengths[r]);
     std::iota(row.begin(), row.end(), Ordinal(3 * r));
+    for (Ordinal& key : row) {
+      const Ordinal i = key - Ordinal(3 * r);
+      if (keys == Keys::Gaps) key += i;
+      if (keys == Keys::Repeats) key -= (i + 1) / 2;
+    }
+    if (keys == Keys::RepeatAndGap && row.size() > 2) row[1] = row[0];
     if (r % 3 == 1) std::reverse(row.begin(), row.end());
     if (r % 3 == 2) std::shuffle(row.begin(), row.end(), rng);  // r % 3 == 0 stays sorted
     for (const Ordinal key : row) {
@@ -53,8 +65,7 @@ void check_sorted_rows(const RowsCase& c, const Sort& sort) {
   const auto sorted_values = detail::to_host_vector(d_values);
   for (std::size_t r = 0; r + 1 < c.row_map.size(); ++r) {
     CAPTURE(r, c.row_map[r + 1] - c.row_map[r]);
-    std::vector<Ordinal> expected(c.keys.begin() + c.row_map[r],
-                                  c.keys.begin() + c.row_map[r + 1]);
+    std::vector<Ordinal> expected(c.keys.begin() + c.row_map[r], c.keys.begin() + c.row_map[r + 1]);
     std::sort(expected.begin(), expected.end());
     for (Offset k = c.row_map[r]; k < c.row_map[r + 1]; ++k) {
       CHECK(sorted_keys[k] == expected[k - c.row_map[r]]);
@@ -63,17 +74,20 @@ void check_sorted_rows(const RowsCase& c, const Sort& sort) {
   }
 }
 
-// Lengths around the one-thread/team and insertion/heapsort switches (32), empty and one-entry
-// rows, long rows.
+// Lengths around the one-thread/team and short/long row switches (32), empty and one-entry rows,
+// long rows.
 const std::vector<int> row_lengths = {0, 1, 2, 3, 31, 32, 33, 64, 0, 5, 1000, 7, 2, 3001, 40};
 
 }  // namespace
 
 TEST_CASE("sort_crs_rows sorts every row by key and moves the values along", "[core]") {
-  check_sorted_rows(rows_case(row_lengths), [](const auto& row_map, const auto& keys,
-                                                const auto& values) {
-    detail::sort_crs_rows<ExecSpace>(row_map, keys, values);
-  });
+  for (const Keys kind : {Keys::Range, Keys::Gaps, Keys::Repeats, Keys::RepeatAndGap}) {
+    CAPTURE(int(kind));
+    check_sorted_rows(rows_case(row_lengths, kind),
+                      [](const auto& row_map, const auto& keys, const auto& values) {
+                        detail::sort_crs_rows<ExecSpace>(row_map, keys, values);
+                      });
+  }
 }
 
 TEST_CASE("sort_crs_rows_on sorts every row without a readback", "[core]") {

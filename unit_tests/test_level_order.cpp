@@ -258,9 +258,9 @@ TEST_CASE("order_rows_by_level, _by_colour and _by_rcm equal the host reference 
          {SubdomainRowOrder::Levels, SubdomainRowOrder::Colours, SubdomainRowOrder::Rcm}) {
       INFO(c.name << ", " << subdomain_row_order_names.name(order));
       const bool colours = order == SubdomainRowOrder::Colours;
-      const Partition ordered = order == SubdomainRowOrder::Rcm
-                                    ? detail::order_rows_by_rcm(space, c.A, c.partition)
-                                : colours ? detail::order_rows_by_colour(space, c.A, c.partition)
+      const Partition ordered =
+          order == SubdomainRowOrder::Rcm ? detail::order_rows_by_rcm(space, c.A, c.partition)
+          : colours                       ? detail::order_rows_by_colour(space, c.A, c.partition)
                                           : detail::order_rows_by_level(space, c.A, c.partition);
       const auto host_A = reference::to_host_csr(c.A);
       const std::vector<Ordinal> expected =
@@ -339,7 +339,8 @@ TEST_CASE("rows in level order: a level's rows consecutive, the same preconditio
   }
 }
 
-TEST_CASE("rows by colour: no more levels than colours, solves that converge", "[solver][levels]") {
+TEST_CASE("rows by colour: no more levels than colours, solves that converge",
+          "[solver][levels]") {
   struct Case {
     std::string name;
     Setup problem;

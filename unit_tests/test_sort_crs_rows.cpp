@@ -65,7 +65,8 @@ void check_sorted_rows(const RowsCase& c, const Sort& sort) {
   const auto sorted_values = detail::to_host_vector(d_values);
   for (std::size_t r = 0; r + 1 < c.row_map.size(); ++r) {
     CAPTURE(r, c.row_map[r + 1] - c.row_map[r]);
-    std::vector<Ordinal> expected(c.keys.begin() + c.row_map[r], c.keys.begin() + c.row_map[r + 1]);
+    std::vector<Ordinal> expected(c.keys.begin() + c.row_map[r],
+                                  c.keys.begin() + c.row_map[r + 1]);
     std::sort(expected.begin(), expected.end());
     for (Offset k = c.row_map[r]; k < c.row_map[r + 1]; ++k) {
       CHECK(sorted_keys[k] == expected[k - c.row_map[r]]);

@@ -168,11 +168,11 @@ void sort_crs_rows(const RowMap& row_map, const Entries& entries, const Values& 
     const std::int64_t rows = std::int64_t(row_map.extent(0)) - 1;
     if (rows <= 0) return;
     ExecSpace space;
-    Kokkos::parallel_for("fgdd::sort_crs_rows_on_host",
-                         Kokkos::RangePolicy<ExecSpace>(space, 0, rows), [=](const std::int64_t r) {
-                           sort_row_pairs_on_host(entries, values, Index(row_map(r)),
-                                                  Index(row_map(r + 1)));
-                         });
+    Kokkos::parallel_for(
+        "fgdd::sort_crs_rows_on_host", Kokkos::RangePolicy<ExecSpace>(space, 0, rows),
+        [=](const std::int64_t r) {
+          sort_row_pairs_on_host(entries, values, Index(row_map(r)), Index(row_map(r + 1)));
+        });
     space.fence();
   } else {
 #if KOKKOS_VERSION >= 40000
@@ -241,8 +241,8 @@ struct SortLongRows {
 
 // The device path of sort_crs_rows_on (any backend; used where memory is not the host's).
 template <class ExecSpace, class RowMap, class Entries, class Values>
-void sort_crs_rows_by_length(const ExecSpace& space, const RowMap& row_map, const Entries& entries,
-                             const Values& values) {
+void sort_crs_rows_by_length(const ExecSpace& space, const RowMap& row_map,
+                             const Entries& entries, const Values& values) {
   const std::int64_t rows = std::int64_t(row_map.extent(0)) - 1;
   if (rows <= 0) return;
   Kokkos::parallel_for(

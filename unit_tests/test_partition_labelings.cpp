@@ -511,3 +511,41 @@ TEST_CASE("labelings are deterministic", "[partition]") {
                fgdd::detail::rcm_labeling(space, problem.matrix, 50)));
   REQUIRE(same(fgdd::detail::rcm_labeling(space, R, 50), fgdd::detail::rcm_labeling(space, R, 50)));
 }
+
+TEST_CASE("chunk_partition builds make_partition's partition of natural and RCM chunks",
+          "[partition]") {
+  const ExecSpace space;
+  const auto same = [](const fgdd::Partition& a, const fgdd::Partition& b) {
+    REQUIRE(a.num_subdomains == b.num_subdomains);
+    REQUIRE(a.host_subdomain_offsets == b.host_subdomain_offsets);
+    REQUIRE(fgdd::reference::host_vector(a.subdomain_offsets) ==
+            fgdd::reference::host_vector(b.subdomain_offsets));
+    REQUIRE(fgdd::reference::host_vector(a.part_of_row) ==
+            fgdd::reference::host_vector(b.part_of_row));
+    REQUIRE(fgdd::reference::host_vector(a.perm) == fgdd::reference::host_vector(b.perm));
+    REQUIRE(fgdd::reference::host_vector(a.iperm) == fgdd::reference::host_vector(b.iperm));
+  };
+  for (const Ordinal n : {0, 1, 7, 13, 100, 1000, 4099})
+    for (const Ordinal cap : {1, 3, 7, 64, 2000}) {
+      INFO("natural, n " << n << " cap " << cap);
+      const Labeling labeling = fgdd::detail::natural_labeling(space, n, cap);
+      same(fgdd::detail::chunk_partition(space, labeling),
+           fgdd::detail::make_partition(space, labeling));
+    }
+  const auto shuffled = [] {
+    const auto problem = fgdd::laplace7(9, 7, 5);
+    std::vector<Ordinal> order = identity(problem.matrix.num_block_rows());
+    std::shuffle(order.begin(), order.end(), std::mt19937(5));
+    return fgdd::make_matrix(permuted(to_host_arrays(problem.matrix), order));
+  }();
+  for (const SparseMatrix& M :
+       {shuffled, fgdd::make_matrix(fgdd::reference::random_matrix(301, 1, 3, 11)),
+        fgdd::make_matrix(fgdd::reference::random_matrix(121, 3, 2, 12)),
+        fgdd::make_matrix(diagonal_matrix(5)), fgdd::reservoir_pressure(7, 5, 3).matrix})
+    for (const Ordinal cap : {1, 16, 63, 150, 100000}) {
+      INFO("RCM, n " << M.num_block_rows() << " cap " << cap);
+      const Labeling labeling = fgdd::detail::rcm_labeling(space, M, cap);
+      same(fgdd::detail::chunk_partition(space, labeling),
+           fgdd::detail::make_partition(space, labeling));
+    }
+}

@@ -90,6 +90,29 @@ Labeling natural_labeling(const ExecSpace& space, Ordinal num_block_rows, Ordina
                                     contiguous::OrdinalView());
 }
 
+Partition chunk_partition(const ExecSpace& space, const Labeling& chunks) {
+  const Ordinal n = Ordinal(chunks.part_of_row.extent(0));
+  const Ordinal parts = chunks.num_parts;
+  Partition partition;
+  partition.num_subdomains = parts;
+  partition.part_of_row = chunks.part_of_row;
+  partition.perm = chunks.order_key;
+  partition.iperm = contiguous::OrdinalView(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::iperm"), n);
+  const auto position = chunks.order_key;
+  const auto iperm = partition.iperm;
+  Kokkos::parallel_for(
+      "fgdd::partition::chunk_iperm", contiguous::Policy(space, 0, n),
+      KOKKOS_LAMBDA(const Ordinal row) { iperm(position(row)) = row; });
+  // Part s holds the positions pos with pos * parts / n == s: from ceil(s * n / parts) on.
+  partition.host_subdomain_offsets.resize(std::size_t(parts) + 1);
+  for (Ordinal s = 1; s <= parts; ++s)
+    partition.host_subdomain_offsets[s] = Ordinal((std::int64_t(s) * n + parts - 1) / parts);
+  partition.subdomain_offsets =
+      to_device(partition.host_subdomain_offsets, "fgdd::partition::subdomain_offsets");
+  return partition;
+}
+
 Kokkos::View<Ordinal*, DeviceType> rcm_positions(const ExecSpace& space,
                                                  const SymmetricGraph& graph) {
   const Ordinal n = graph.num_vertices;

@@ -4,6 +4,7 @@
 
 #include "core/sparse_matrix.hpp"
 #include "partition/labeling.hpp"
+#include "partition/partition.hpp"
 #include "partition/symmetric_graph.hpp"
 
 namespace fgdd::detail {
@@ -25,6 +26,11 @@ Labeling natural_labeling(const ExecSpace& space, Ordinal num_block_rows, Ordina
 // order_key = pos. Disconnected graphs and rows without off-diagonal blocks are fine. Throws
 // InvalidInput if max_block_rows < 1.
 Labeling rcm_labeling(const ExecSpace& space, const SparseMatrix& A, Ordinal max_block_rows);
+
+// make_partition's result for a labeling of natural_labeling or rcm_labeling, built directly:
+// chunks of a permutation need no counting, scattering or sorting (perm is the order key, the
+// subdomain offsets follow from the chunk rule). chunks.part_of_row is shared, not copied.
+Partition chunk_partition(const ExecSpace& space, const Labeling& chunks);
 
 // The position of every vertex in the reverse Cuthill–McKee order of graph (CuthillMcKee: each
 // component from its least-degree vertex, ties by number; neighbours by ascending degree), a

@@ -147,8 +147,12 @@ PartitionedMatrix partition_matrix(const ExecSpace& space, const SparseMatrix& A
   }
 
   Kokkos::Timer timer;
-  result.partition = detail::make_partition(
-      space, label_rows(space, report.partitioner, A, grid, coordinates, cap, report.steps));
+  const detail::Labeling labeling =
+      label_rows(space, report.partitioner, A, grid, coordinates, cap, report.steps);
+  const bool chunks =
+      report.partitioner == Partitioner::Rcm || report.partitioner == Partitioner::Natural;
+  result.partition = chunks ? detail::chunk_partition(space, labeling)
+                            : detail::make_partition(space, labeling);
   const SubdomainRowOrder row_order =
       resolve_row_order(options.row_order, report.partitioner, result.partition.num_subdomains);
   report.row_order = row_order;

@@ -106,10 +106,15 @@ ReorderedSystem reorder_and_drop(const ExecSpace& space, const SparseMatrix& A,
           const Ordinal old = iperm(r);
           detail::prefetch_row_ahead(r, n,
                                      [&](Ordinal row) { return &col_ind(row_map(iperm(row))); });
+          const Offset begin = row_map(old), end = row_map(old + 1);
+          // A row whose new columns run downwards (as RCM's reversal leaves many) is written
+          // back to front, so that the sort below finds it nearly in order.
+          const bool descending = end - begin > 1 && perm(col_ind(begin)) > perm(col_ind(end - 1));
           Offset out = permuted_row_map(r);
-          for (Offset k = row_map(old); k < row_map(old + 1); ++k, ++out) {
+          for (Offset i = 0; i < end - begin; ++i, ++out) {
+            const Offset k = descending ? end - 1 - i : begin + i;
             permuted_cols(out) = perm(col_ind(k));
-            position_in_row(out) = Ordinal(k - row_map(old));
+            position_in_row(out) = Ordinal(k - begin);
           }
         });
     detail::sort_crs_rows<ExecSpace>(permuted_row_map, permuted_cols, position_in_row);
@@ -138,13 +143,16 @@ ReorderedSystem reorder_and_drop(const ExecSpace& space, const SparseMatrix& A,
       detail::uninitialized_view<Ordinal>("fgdd::partition::dropped_col_ind", dropped_nnzb);
   const SourceMap dropped_start(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::dropped_start"), n);
+  // A subdomain's rows are consecutive in A_p: a column is kept when it lies in their range.
+  const auto subdomain_offsets = partition.subdomain_offsets;
   Kokkos::parallel_for(
       "fgdd::partition::drop_couplings", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal r) {
         const Ordinal subdomain = part_of_row(iperm(r));
+        const Ordinal first = subdomain_offsets(subdomain), last = subdomain_offsets(subdomain + 1);
         Offset out = dropped_row_map(r);
         dropped_start(r) = p_row_map(r);
         for (Offset k = p_row_map(r); k < p_row_map(r + 1); ++k) {
-          if (part_of_row(iperm(permuted_cols(k))) != subdomain) continue;
+          if (permuted_cols(k) < first || permuted_cols(k) >= last) continue;
           if (out == dropped_row_map(r)) dropped_start(r) = k;
           dropped_cols(out) = permuted_cols(k);
           ++out;

@@ -107,7 +107,8 @@ TEST_CASE("subdomain ILU0 equals the serial reference", "[factor]") {
 
 TEST_CASE("subdomain ILU0 / ILDU0 / IC0: rows and levels give the same bits", "[factor]") {
   // A row reads only rows it depends on, final in either order, with the same operations.
-  const GeneratedProblem problem = GENERATE(laplace7(9, 7, 5), multicomponent_bsr3(5));
+  const GeneratedProblem problem = GENERATE(laplace7(9, 7, 5), multicomponent_bsr3(5),
+                                            laplace27(5, 4, 3), reservoir_pressure(6, 5, 4));
   const Offset rows_per_part = GENERATE(Offset(3), Offset(37), Offset(1000));
   const IluForm form = GENERATE(IluForm::Ilu0, IluForm::Ildu0, IluForm::Ildlt);
   CAPTURE(problem.description, rows_per_part, int(form));

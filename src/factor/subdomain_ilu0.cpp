@@ -86,13 +86,16 @@ struct SubdomainIlu0Kernel {
     multiply_blocks(a, &inv_diag(Offset(j) * bb), block(kj), b());
   }
 
-  // Rows order for CSR: a dense copy of the row being eliminated (eliminate_row).
+  // Rows order for CSR: a dense copy of the row being eliminated (eliminate_row)...
   KOKKOS_INLINE_FUNCTION bool dense_rows() const { return !symmetric && b() == 1; }
+  // ...or, for Ildlt, a dense array of L_ik D_k over the row's final columns, zero elsewhere.
+  KOKKOS_INLINE_FUNCTION bool dense_ldlt_rows() const { return symmetric && b() == 1; }
 
   // Rows-order scratch per subdomain: a scalar per column of the subdomain for a dense row, else
   // each column's entry in the row being eliminated (an int per column).
   KOKKOS_INLINE_FUNCTION std::size_t row_scratch_bytes() const {
-    return (dense_rows() ? sizeof(Scalar) : sizeof(int)) * std::size_t(largest_subdomain);
+    const bool dense = dense_rows() || dense_ldlt_rows();
+    return (dense ? sizeof(Scalar) : sizeof(int)) * std::size_t(largest_subdomain);
   }
 
   // Eliminates row i in ascending-row order (FactorOrder::Rows) with the attempt's shift alpha;
@@ -128,6 +131,10 @@ struct SubdomainIlu0Kernel {
         }
       }
       for (Offset k = begin; k < end; ++k) lu(k) = row[col_ind(k) - first];
+      return invert_pivot(i, row_max, alpha, record);
+    }
+    if (dense_ldlt_rows()) {
+      factor_row_ldlt_dense(i, first, static_cast<Scalar*>(scratch));
       return invert_pivot(i, row_max, alpha, record);
     }
     int* const position_of = static_cast<int*>(scratch);
@@ -229,13 +236,41 @@ struct SubdomainIlu0Kernel {
     }
   }
 
+  // factor_row_ldlt for CSR in rows order, as PETSc's numeric ICC: L_ik D_k of the row's final
+  // entries sit in a dense array (column k at k − first, zero where the row has no entry), so the
+  // sum over row j's columns needs no lookup and no branch; a zero term leaves the sum's bits as
+  // they are. The terms, their order and their arithmetic are factor_row_ldlt's.
+  KOKKOS_INLINE_FUNCTION void factor_row_ldlt_dense(const Ordinal i, const Ordinal first,
+                                                    Scalar* const ld) const {
+    for (Offset kj = row_map(i); kj < diag(i); ++kj) {
+      const Ordinal j = col_ind(kj);
+      Scalar sum = lu(kj);
+      for (Offset q = row_map(j); q < diag(j); ++q) {
+        Scalar product;
+        multiply_blocks_transposed(&ld[col_ind(q) - first], &lu(q), &product, 1);
+        sum -= product;
+      }
+      multiply_blocks(&sum, &inv_diag(j), &lu(kj), 1);
+      multiply_blocks(&lu(kj), &lu(diag(j)), &ld[j - first], 1);
+    }
+    Scalar& d = lu(diag(i));
+    for (Offset kj = row_map(i); kj < diag(i); ++kj) {
+      Scalar product;
+      multiply_blocks_transposed(&ld[col_ind(kj) - first], &lu(kj), &product, 1);
+      d -= product;
+      ld[col_ind(kj) - first] = 0;
+    }
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const Ordinal s = team.league_rank();
     const Ordinal first = offsets(s), last = offsets(s + 1), base = first + s;
     void* row_scratch = nullptr;
     if (row_order) {
       row_scratch = team.team_scratch(1).get_shmem(row_scratch_bytes());
-      if (!dense_rows())
+      if (dense_ldlt_rows())
+        for (Ordinal t = 0; t < last - first; ++t) static_cast<Scalar*>(row_scratch)[t] = 0;
+      else if (!dense_rows())
         for (Ordinal t = 0; t < last - first; ++t) static_cast<int*>(row_scratch)[t] = -1;
     }
     // Attempts of this subdomain alone (shift positive_definite): every thread sees the same

@@ -462,7 +462,9 @@ SubdomainIlu0::SubdomainIlu0(const ExecSpace& space, const SparseMatrix& dropped
     subdomain_attempts_ = Kokkos::View<int*, DeviceType>("fgdd::factor::subdomain_attempts",
                                                          partition.num_subdomains);
   }
-  if (options_.form == IluForm::Ildlt) mirror_ = detail::mirror_positions(space, factors_);
+  if (options_.form == IluForm::Ildlt)
+    mirror_ = detail::mirror_positions(space, factors_, diag_position_, partition.subdomain_offsets,
+                                       partition.num_subdomains);
   if (options_.form == IluForm::Ildlt && options_.level_of_fill > 0)
     unsymmetric_values_ = detail::uninitialized_view<Scalar>("fgdd::factor::unsymmetric_values",
                                                              factors_.values().extent(0));

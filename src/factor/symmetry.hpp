@@ -31,6 +31,15 @@ struct SymmetryCheck {
 // and the symmetric part of every refactorization read positions instead of searching.
 using MirrorPositions = Kokkos::View<Offset*, DeviceType>;
 MirrorPositions mirror_positions(const ExecSpace& space, const SparseMatrix& A);
+// The same for A whose entries all lie in the diagonal blocks of rows [offsets(s), offsets(s+1)),
+// s < num_blocks (the subdomain factors), diag(i) the position of block (i, i). On host backends
+// each block is merged by one thread, rows in ascending order with a cursor per row into its
+// upper blocks, instead of searched (a pair's upper block is the next one its row's cursor
+// meets); elsewhere mirror_positions.
+MirrorPositions mirror_positions(const ExecSpace& space, const SparseMatrix& A,
+                                 const Kokkos::View<Offset*, DeviceType>& diag,
+                                 const Kokkos::View<Ordinal*, DeviceType>& offsets,
+                                 Ordinal num_blocks);
 
 // Checks A (sorted columns) on space; block (i, j) is compared with block (j, i) transposed.
 SymmetryCheck check_symmetry(const ExecSpace& space, const SparseMatrix& A);

@@ -106,7 +106,8 @@ struct SubdomainIlu0Kernel {
   //   c at c − first), updated there without looking columns up, and gathered back. Updates to
   //   columns the row does not hold land in the array and are never gathered, so the inner loop
   //   has no branch (the P2 Poisson factorization 1.19× faster on a CPU core).
-  // - Blocks and Ildlt: position_of[c − first] is row i's entry in column c, or −1, and updates
+  // - Ildlt on CSR: the same idea for L D Lᵀ (factor_row_ldlt_dense).
+  // - Blocks: position_of[c − first] is row i's entry in column c, or −1, and updates
   //   to columns the row does not hold are skipped (a b×b product each: the dense array made the
   //   BSR3 elasticity matrix 2.1× slower).
   KOKKOS_INLINE_FUNCTION bool eliminate_row(const Ordinal i, const Scalar alpha,

@@ -338,9 +338,9 @@ TEST_CASE("mirror positions of block-diagonal factors: the merge per block finds
       {{1, 1, 1}, {61, 1, 1}, {61, 1, 7}, {61, 1, 61}, {130, 1, 23}, {47, 2, 9}, {35, 3, 35}}));
   const bool symmetric = GENERATE(true, false);
   CAPTURE(block_rows, b, rows_per_part, symmetric);
-  const SparseMatrix A =
-      make_matrix(symmetric ? random_spd(block_rows, b, 5u + unsigned(block_rows))
-                            : reference::random_matrix(block_rows, b, 4, 5u + unsigned(block_rows)));
+  const unsigned seed = 5u + unsigned(block_rows);
+  const SparseMatrix A = make_matrix(symmetric ? random_spd(block_rows, b, seed)
+                                               : reference::random_matrix(block_rows, b, 4, seed));
   PartitionOptions options;
   options.partitioner = Partitioner::Natural;
   options.subdomain_rows = rows_per_part * b;

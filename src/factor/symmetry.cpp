@@ -32,48 +32,60 @@ MirrorPositions mirror_positions(const ExecSpace& space, const SparseMatrix& A) 
   return mirror;
 }
 
+namespace {
+
+// mirror_positions by a merge, one diagonal block s per call: rows i ascending reach row j's
+// upper blocks (j, i) in their column order, so each pair's upper block is the next one row j's
+// cursor meets; blocks the cursor passes over have no lower mirror (they get the end of their
+// mirror row, as the search gives them).
+struct MirrorMerge {
+  SparseMatrix::RowMap row_map;
+  SparseMatrix::ColumnIndices col_ind;
+  Kokkos::View<Offset*, DeviceType> diag;
+  Kokkos::View<Ordinal*, DeviceType> offsets;
+  MirrorPositions mirror;
+  Kokkos::View<Offset*, DeviceType> cursor;  // row j's first upper block not paired or passed
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal s) const {
+    const Ordinal first = offsets(s), last = offsets(s + 1);
+    for (Ordinal j = first; j < last; ++j) cursor(j) = diag(j) + 1;
+    for (Ordinal i = first; i < last; ++i) {
+      mirror(diag(i)) = diag(i);
+      for (Offset k = row_map(i); k < diag(i); ++k) {
+        const Ordinal j = col_ind(k);
+        const Offset end = row_map(j + 1);
+        Offset c = cursor(j);
+        for (; c < end && col_ind(c) < i; ++c) mirror(c) = row_map(col_ind(c) + 1);
+        if (c < end && col_ind(c) == i) {
+          mirror(k) = c;
+          mirror(c++) = k;
+        } else {
+          mirror(k) = end;
+        }
+        cursor(j) = c;
+      }
+    }
+    for (Ordinal j = first; j < last; ++j)
+      for (Offset c = cursor(j); c < row_map(j + 1); ++c) mirror(c) = row_map(col_ind(c) + 1);
+  }
+};
+
+}  // namespace
+
 MirrorPositions mirror_positions(const ExecSpace& space, const SparseMatrix& A,
                                  const Kokkos::View<Offset*, DeviceType>& diag,
                                  const Kokkos::View<Ordinal*, DeviceType>& offsets,
                                  Ordinal num_blocks) {
-  if constexpr (!host_memory) {
-    return mirror_positions(space, A);
-  } else {
-    const auto row_map = A.row_map();
-    const auto col_ind = A.col_ind();
-    const MirrorPositions mirror =
-        uninitialized_view<Offset>("fgdd::factor::mirror", A.num_block_entries());
-    // cursor(j): row j's first upper block not yet paired or passed.
-    const Kokkos::View<Offset*, DeviceType> cursor = uninitialized_view<Offset>(
-        "fgdd::factor::mirror_cursor", std::size_t(A.num_block_rows()));
-    Kokkos::parallel_for(
-        "fgdd::factor::mirror_merge", Kokkos::RangePolicy<ExecSpace>(space, 0, num_blocks),
-        [=](const Ordinal s) {
-          const Ordinal first = offsets(s), last = offsets(s + 1);
-          for (Ordinal j = first; j < last; ++j) cursor(j) = diag(j) + 1;
-          // Rows i ascending reach row j's upper blocks (j, i) in their column order: blocks
-          // the cursor passes over have no lower mirror (they get the end of their mirror row).
-          for (Ordinal i = first; i < last; ++i) {
-            mirror(diag(i)) = diag(i);
-            for (Offset k = row_map(i); k < diag(i); ++k) {
-              const Ordinal j = col_ind(k);
-              const Offset end = row_map(j + 1);
-              Offset c = cursor(j);
-              for (; c < end && col_ind(c) < i; ++c) mirror(c) = row_map(col_ind(c) + 1);
-              if (c < end && col_ind(c) == i) {
-                mirror(k) = c;
-                mirror(c++) = k;
-              } else {
-                mirror(k) = end;
-              }
-              cursor(j) = c;
-            }
-          }
-          for (Ordinal j = first; j < last; ++j)
-            for (Offset c = cursor(j); c < row_map(j + 1); ++c) mirror(c) = row_map(col_ind(c) + 1);
-        });
-    return mirror;
-  }
+  // A GPU thread would walk a whole block serially: the search, one thread a row, stays there.
+  if constexpr (!host_memory) return mirror_positions(space, A);
+  const MirrorPositions mirror =
+      uninitialized_view<Offset>("fgdd::factor::mirror", A.num_block_entries());
+  const auto cursor = uninitialized_view<Offset>("fgdd::factor::mirror_cursor",
+                                                 std::size_t(A.num_block_rows()));
+  Kokkos::parallel_for("fgdd::factor::mirror_merge",
+                       Kokkos::RangePolicy<ExecSpace>(space, 0, num_blocks),
+                       MirrorMerge{A.row_map(), A.col_ind(), diag, offsets, mirror, cursor});
+  return mirror;
 }
 
 namespace {

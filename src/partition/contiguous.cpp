@@ -70,12 +70,13 @@ std::vector<Ordinal> by_ascending_degree(const Offset* row_map, Ordinal n) {
 }
 
 // A symmetric graph's rows on the host: its arcs are sorted, unique and without self loops.
+// (KOKKOS_INLINE_FUNCTION only because CuthillMcKee, which calls it, is device code too.)
 struct GraphNeighbours {
   const Offset* row_map;
   const Ordinal* adjacency;
 
   template <class Visit>
-  void operator()(Ordinal t, const Visit& visit) const {
+  KOKKOS_INLINE_FUNCTION void operator()(Ordinal t, const Visit& visit) const {
     for (Offset k = row_map[t]; k < row_map[t + 1]; ++k) visit(adjacency[k]);
   }
 };

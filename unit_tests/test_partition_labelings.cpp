@@ -98,6 +98,13 @@ std::vector<Ordinal> identity(Ordinal n) {
   return v;
 }
 
+// M with its block rows and columns renumbered by a random permutation (std::mt19937(seed)).
+SparseMatrix shuffled_rows(const SparseMatrix& M, unsigned seed) {
+  std::vector<Ordinal> order = identity(M.num_block_rows());
+  std::shuffle(order.begin(), order.end(), std::mt19937(seed));
+  return fgdd::make_matrix(permuted(to_host_arrays(M), order));
+}
+
 bool is_permutation_of_range(std::vector<Ordinal> v) {
   std::sort(v.begin(), v.end());
   return v == identity(Ordinal(v.size()));
@@ -415,9 +422,7 @@ TEST_CASE("RCM labeling restores a narrow band on a randomly permuted Laplacian"
   // Arrange: a 7-point Laplacian with its rows shuffled.
   const auto problem = fgdd::laplace7(9, 7, 5);
   const Ordinal n = problem.matrix.num_block_rows();
-  std::vector<Ordinal> shuffle = identity(n);
-  std::shuffle(shuffle.begin(), shuffle.end(), std::mt19937(7));
-  const SparseMatrix A = fgdd::make_matrix(permuted(to_host_arrays(problem.matrix), shuffle));
+  const SparseMatrix A = shuffled_rows(problem.matrix, 7);
   for (const Ordinal cap : {1, 16, 63, 64, 100, n}) {
     INFO("cap " << cap);
     // Act
@@ -427,10 +432,7 @@ TEST_CASE("RCM labeling restores a narrow band on a randomly permuted Laplacian"
     REQUIRE(bandwidth(A, position) <= 2 * 9 * 7);
   }
   SECTION("a shuffled path becomes tridiagonal") {
-    const auto path = fgdd::laplace7(50, 1, 1);
-    std::vector<Ordinal> order = identity(50);
-    std::shuffle(order.begin(), order.end(), std::mt19937(3));
-    const SparseMatrix P = fgdd::make_matrix(permuted(to_host_arrays(path.matrix), order));
+    const SparseMatrix P = shuffled_rows(fgdd::laplace7(50, 1, 1).matrix, 3);
     REQUIRE(bandwidth(P, check_rcm(P, 8)) == 1);
   }
   SECTION("order_key is the position the reference RCM gives each vertex") {
@@ -532,14 +534,8 @@ TEST_CASE("chunk_partition builds make_partition's partition of natural and RCM 
       same(fgdd::detail::chunk_partition(space, labeling),
            fgdd::detail::make_partition(space, labeling));
     }
-  const auto shuffled = [] {
-    const auto problem = fgdd::laplace7(9, 7, 5);
-    std::vector<Ordinal> order = identity(problem.matrix.num_block_rows());
-    std::shuffle(order.begin(), order.end(), std::mt19937(5));
-    return fgdd::make_matrix(permuted(to_host_arrays(problem.matrix), order));
-  }();
   for (const SparseMatrix& M :
-       {shuffled, fgdd::make_matrix(fgdd::reference::random_matrix(301, 1, 3, 11)),
+       {shuffled_rows(fgdd::laplace7(9, 7, 5).matrix, 5), fgdd::make_matrix(fgdd::reference::random_matrix(301, 1, 3, 11)),
         fgdd::make_matrix(fgdd::reference::random_matrix(121, 3, 2, 12)),
         fgdd::make_matrix(diagonal_matrix(5)), fgdd::reservoir_pressure(7, 5, 3).matrix})
     for (const Ordinal cap : {1, 16, 63, 150, 100000}) {

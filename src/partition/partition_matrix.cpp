@@ -70,34 +70,38 @@ SubdomainRowOrder resolve_row_order(SubdomainRowOrder requested, Partitioner par
                                                         : SubdomainRowOrder::Partitioner;
 }
 
-detail::Labeling label_rows(const ExecSpace& space, Partitioner partitioner, const SparseMatrix& A,
-                            const GridInfo& grid, const Coordinates& coordinates, Ordinal cap,
-                            std::string& steps) {
+Partition partition_rows(const ExecSpace& space, Partitioner partitioner, const SparseMatrix& A,
+                         const GridInfo& grid, const Coordinates& coordinates, Ordinal cap,
+                         std::string& steps) {
   switch (partitioner) {
     case Partitioner::Geometric:
       if (grid.empty())
         throw InvalidInput("the geometric partitioner needs grid metadata (a generated problem)");
-      return detail::geometric_labeling(space, grid, A.num_block_rows(), cap, A.block_size(),
-                                        detail::wavefront_slope(A, grid));
+      return detail::make_partition(
+          space, detail::geometric_labeling(space, grid, A.num_block_rows(), cap, A.block_size(),
+                                            detail::wavefront_slope(A, grid)));
     case Partitioner::Metis:
       steps = "METIS on edges weighted by coupling strength";
-      return detail::metis_labeling(space, A, cap);
+      return detail::make_partition(space, detail::metis_labeling(space, A, cap));
     case Partitioner::Multilevel: {
       detail::MultilevelStats stats;
-      detail::Labeling labeling = detail::multilevel_labeling(space, A, cap, &stats);
+      const detail::Labeling labeling = detail::multilevel_labeling(space, A, cap, &stats);
       steps = detail::describe(stats);
-      return labeling;
+      return detail::make_partition(space, labeling);
     }
+    // Chunks of a permutation: no counting and sorting of rows (chunk_partition).
     case Partitioner::Rcm:
-      return detail::rcm_labeling(space, A, cap);
+      return detail::chunk_partition(space, detail::rcm_labeling(space, A, cap));
     case Partitioner::Natural:
-      return detail::natural_labeling(space, A.num_block_rows(), cap);
+      return detail::chunk_partition(space,
+                                     detail::natural_labeling(space, A.num_block_rows(), cap));
     case Partitioner::Rcb:
       if (coordinates.empty())
         throw InvalidInput(
             "the rcb partitioner needs coordinates (a point per block row: Solver::setup(space, "
             "A, coordinates), or fgdd-solve --coordinates FILE.mtx)");
-      return detail::coordinate_bisection_labeling(space, coordinates, cap);
+      return detail::make_partition(space,
+                                    detail::coordinate_bisection_labeling(space, coordinates, cap));
     case Partitioner::Auto:
       break;
   }
@@ -147,12 +151,8 @@ PartitionedMatrix partition_matrix(const ExecSpace& space, const SparseMatrix& A
   }
 
   Kokkos::Timer timer;
-  const detail::Labeling labeling =
-      label_rows(space, report.partitioner, A, grid, coordinates, cap, report.steps);
-  const bool chunks =
-      report.partitioner == Partitioner::Rcm || report.partitioner == Partitioner::Natural;
-  result.partition = chunks ? detail::chunk_partition(space, labeling)
-                            : detail::make_partition(space, labeling);
+  result.partition =
+      partition_rows(space, report.partitioner, A, grid, coordinates, cap, report.steps);
   const SubdomainRowOrder row_order =
       resolve_row_order(options.row_order, report.partitioner, result.partition.num_subdomains);
   report.row_order = row_order;

@@ -49,10 +49,13 @@ struct SubdomainIlu0Kernel {
   PivotTreatment pivot;  // pivot.rule.tiny is relative: multiplied by the row's largest |entry|
   // Shift positive_definite: a failing subdomain starts again from initial with α = first_shift,
   // then doubling, for at most shift_attempts attempts (0: no retries); the α it ended with and
-  // the attempts it took go to subdomain_shift and subdomain_attempts.
+  // the attempts it took go to subdomain_shift and subdomain_attempts. symmetrize_initial: the
+  // attempt starts from initial's symmetric part (Ildlt, initial the matrix before symmetrizing),
+  // so no copy of the factors' first values is kept.
   int shift_attempts;
   Scalar first_shift;
   SparseMatrix::Values initial;
+  bool symmetrize_initial;
   Kokkos::View<Scalar*, DeviceType> subdomain_shift;
   Kokkos::View<int*, DeviceType> subdomain_attempts;
 
@@ -263,6 +266,26 @@ struct SubdomainIlu0Kernel {
     }
   }
 
+  // The values of rows [first, last) as the first attempt found them. The symmetric part is
+  // formed as symmetric_part forms it, ½(A_ij + A_jiᵀ) (addition commutes): the same bits.
+  KOKKOS_INLINE_FUNCTION void restore_values(const Member& team, const Ordinal first,
+                                             const Ordinal last) const {
+    const int n = b(), bb = n * n;
+    if (!symmetrize_initial) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, row_map(first) * bb, row_map(last) * bb),
+                           [&](const Offset e) { lu(e) = initial(e); });
+      return;
+    }
+    Kokkos::parallel_for(
+        Kokkos::TeamThreadRange(team, row_map(first), row_map(last)), [&](const Offset k) {
+          const Offset m = mirror(k);
+          for (int r = 0; r < n; ++r)
+            for (int c = 0; c < n; ++c)
+              lu(k * bb + r * n + c) =
+                  Scalar(0.5) * (initial(k * bb + r * n + c) + initial(m * bb + c * n + r));
+        });
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const Ordinal s = team.league_rank();
     const Ordinal first = offsets(s), last = offsets(s + 1), base = first + s;
@@ -308,9 +331,7 @@ struct SubdomainIlu0Kernel {
       }
       if (failures == 0 || final_attempt) break;
       alpha = attempt == 0 ? first_shift : 2 * alpha;
-      const int bb = b() * b();
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, row_map(first) * bb, row_map(last) * bb),
-                           [&](const Offset e) { lu(e) = initial(e); });
+      restore_values(team, first, last);
       team.team_barrier();
     }
     if (shift_attempts > 0)
@@ -362,6 +383,7 @@ void launch_subdomain_ilu0(const ExecSpace& space, const SubdomainIlu0Kernel<0>&
                                 settings.shift_attempts,
                                 settings.first_shift,
                                 settings.initial,
+                                settings.symmetrize_initial,
                                 settings.subdomain_shift,
                                 settings.subdomain_attempts};
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
@@ -455,8 +477,11 @@ SubdomainIlu0::SubdomainIlu0(const ExecSpace& space, const SparseMatrix& dropped
                                                 Offset(n) * Offset(b) * Offset(b));
   pivots_ = detail::PivotStatus("fgdd::factor", n);
   if (options_.shift == PivotShift::PositiveDefinite) {
-    initial_values_ = detail::uninitialized_view<Scalar>("fgdd::factor::initial_values",
-                                                         factors_.values().extent(0));
+    // A retry restarts from the dropped matrix (or, with fill, its scattered values) where they
+    // survive the factorization; a copy is kept only where the factors overwrite them.
+    if (in_place || (options_.level_of_fill > 0 && options_.form != IluForm::Ildlt))
+      initial_values_ = detail::uninitialized_view<Scalar>("fgdd::factor::initial_values",
+                                                           factors_.values().extent(0));
     shift_scale_ = Kokkos::View<Scalar*, DeviceType>("fgdd::factor::shift_scale", Offset(n) * b);
     subdomain_shift_ = Kokkos::View<Scalar*, DeviceType>("fgdd::factor::subdomain_shift",
                                                          partition.num_subdomains);
@@ -500,7 +525,7 @@ const FactorReport& SubdomainIlu0::numeric(const ExecSpace& space, const SparseM
   }
   const bool positive_definite = options_.shift == PivotShift::PositiveDefinite;
   if (positive_definite) {
-    Kokkos::deep_copy(space, initial_values_, factors_.values());
+    if (initial_values_.extent(0) > 0) Kokkos::deep_copy(space, initial_values_, factors_.values());
     detail::compute_shift_scale(space, factors_.row_map(), factors_.values(), diag_position_, b,
                                 ildlt, shift_scale_);
   }
@@ -530,6 +555,11 @@ const FactorReport& SubdomainIlu0::numeric(const ExecSpace& space, const SparseM
   kernel.shift_attempts = options_.shift_attempts();
   kernel.first_shift = Scalar(options_.shift_amount);
   kernel.initial = initial_values_;
+  kernel.symmetrize_initial = false;
+  if (positive_definite && initial_values_.extent(0) == 0) {
+    kernel.initial = ildlt && options_.level_of_fill > 0 ? unsymmetric_values_ : dropped.values();
+    kernel.symmetrize_initial = ildlt;
+  }
   kernel.subdomain_shift = subdomain_shift_;
   kernel.subdomain_attempts = subdomain_attempts_;
   const Ordinal subdomains = partition_.num_subdomains;

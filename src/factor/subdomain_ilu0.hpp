@@ -79,8 +79,9 @@ class SubdomainIlu0 {
   FactorReport report_;
   std::uint64_t numeric_count_ = 0;
   detail::PivotStatus pivots_;
-  // Shift positive_definite: the values each attempt starts from, s_r per scalar row, and the
-  // α each subdomain ended with. Ildlt with fill: the scattered values before symmetrizing.
+  // Shift positive_definite: the values each attempt starts from where the factorization
+  // overwrites its input (in place, or ILU with fill), s_r per scalar row, and the α each
+  // subdomain ended with. Ildlt with fill: the scattered values before symmetrizing.
   SparseMatrix::Values initial_values_;
   Kokkos::View<Scalar*, DeviceType> shift_scale_;
   Kokkos::View<Scalar*, DeviceType> subdomain_shift_;

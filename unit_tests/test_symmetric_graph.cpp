@@ -30,6 +30,17 @@ void check_graph(const HostMatrixArrays& a) {
                                    adjacency.begin() + row_map[i + 1]);
     REQUIRE(row == std::vector<Ordinal>(neighbours.begin(), neighbours.end()));
   }
+  // The no-copy path is taken exactly when A's pattern is its own transpose's; host backends
+  // merge in pieces of rows (one per thread), so every piece count gives the same verdict.
+  bool symmetric = true;
+  for (std::size_t i = 0; i < expected.size(); ++i)
+    symmetric = symmetric && expected[i] == std::set<Ordinal>(a.col_ind.begin() + a.row_map[i],
+                                                               a.col_ind.begin() + a.row_map[i + 1]);
+  CHECK(graph.rows_of_matrix == symmetric);
+  for (const int chunks : {1, 2, 3, 7}) {
+    CAPTURE(chunks);
+    CHECK(detail::structurally_symmetric(ExecSpace(), make_matrix(a), chunks) == symmetric);
+  }
 }
 
 // n × n CSR with the diagonal and the given off-diagonal entries.
@@ -62,5 +73,21 @@ TEST_CASE("symmetric_graph is the union of A's pattern and its transpose", "[par
   SECTION("diagonal only, and one mirrored pair") {
     check_graph(pattern(5, {}));
     check_graph(pattern(2, {{0, 1}, {1, 0}}));
+  }
+  SECTION("mirrors that cross the merge's pieces, one missing or misplaced at either end") {
+    const std::vector<std::pair<Ordinal, Ordinal>> band = {
+        {0, 6}, {6, 0}, {1, 2}, {2, 1}, {2, 5}, {5, 2}, {3, 4}, {4, 3}, {0, 3}, {3, 0}};
+    check_graph(pattern(7, band));
+    for (std::size_t drop = 0; drop < band.size(); ++drop) {
+      CAPTURE(drop);
+      auto one_less = band;
+      one_less.erase(one_less.begin() + std::ptrdiff_t(drop));
+      check_graph(pattern(7, one_less));
+      // The missing block's mirror moved to another row of the same column.
+      auto moved = one_less;
+      const auto [i, j] = band[drop];
+      moved.emplace_back((i + 1) % 7 == j ? (i + 2) % 7 : (i + 1) % 7, j);
+      check_graph(pattern(7, moved));
+    }
   }
 }

@@ -2,6 +2,7 @@
 
 #include "core/exclusive_scan.hpp"
 #include "core/find_in_row.hpp"
+#include "core/huge_pages.hpp"
 #include "core/kokkos_compat.hpp"
 
 namespace fgdd::detail {
@@ -10,13 +11,13 @@ namespace {
 
 using Policy = Kokkos::RangePolicy<ExecSpace>;
 
-// Whether every off-diagonal block (i, j) has its mirror (j, i) stored. Only upper blocks are
-// looked up, half the searches of looking up every block: each upper block found names a
-// distinct lower block (rows are sorted and unique), so when every upper block is found and
-// the lower blocks are as many, each lower block is some upper block's mirror. A lower block
-// counts +1, an upper block -1 when its mirror is found and +1 when not: the sum, never
+// Whether every off-diagonal block (i, j) has its mirror (j, i) stored, one thread a row (GPUs).
+// Only upper blocks are looked up, half the searches of looking up every block: each upper block
+// found names a distinct lower block (rows are sorted and unique), so when every upper block is
+// found and the lower blocks are as many, each lower block is some upper block's mirror. A lower
+// block counts +1, an upper block -1 when its mirror is found and +1 when not: the sum, never
 // negative, is 0 exactly when the pattern is symmetric.
-bool structurally_symmetric(const ExecSpace& space, const SparseMatrix& A) {
+bool mirrors_found_by_search(const ExecSpace& space, const SparseMatrix& A) {
   const auto row_map = A.row_map();
   const auto col_ind = A.col_ind();
   Offset imbalance = 0;
@@ -32,6 +33,61 @@ bool structurally_symmetric(const ExecSpace& space, const SparseMatrix& A) {
       imbalance);
   return imbalance == 0;
 }
+
+// The same verdict by merging, for host threads: thread t owns the rows [lo, hi) of its chunk and
+// walks the rows i < hi in ascending order; each upper block (i, j) with j in its rows must be
+// the next unmet lower block of row j (a cursor per row), and in the end every lower block must
+// have been met. A search per block costs a few cache misses; the merge reads each row once
+// (rows below lo that reach no column ≥ lo are skipped by their last column).
+struct MirrorsMerged {
+  SparseMatrix::RowMap row_map;
+  SparseMatrix::ColumnIndices col_ind;
+  Kokkos::View<Offset*, DeviceType> cursor;
+  Ordinal n;
+  int chunks;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int t, Offset& mismatches) const {
+    const Ordinal lo = Ordinal(Offset(n) * t / chunks), hi = Ordinal(Offset(n) * (t + 1) / chunks);
+    for (Ordinal j = lo; j < hi; ++j) cursor(j) = row_map(j);
+    for (Ordinal i = 0; i < hi; ++i) {
+      const Offset begin = row_map(i), end = row_map(i + 1);
+      if (begin == end || col_ind(end - 1) < lo) continue;
+      for (Offset k = begin; k < end; ++k) {
+        const Ordinal j = col_ind(k);
+        if (j <= i || j < lo) continue;
+        if (j >= hi) break;
+        const Offset c = cursor(j);
+        if (c == row_map(j + 1) || col_ind(c) != i) {
+          ++mismatches;
+          return;
+        }
+        cursor(j) = c + 1;
+      }
+    }
+    for (Ordinal j = lo; j < hi; ++j)
+      if (cursor(j) < row_map(j + 1) && col_ind(cursor(j)) < j) {
+        ++mismatches;
+        return;
+      }
+  }
+};
+
+}  // namespace
+
+bool structurally_symmetric(const ExecSpace& space, const SparseMatrix& A, int chunks) {
+  if constexpr (!host_memory) return mirrors_found_by_search(space, A);
+  const Ordinal n = A.num_block_rows();
+  if (chunks <= 0) chunks = space.concurrency() > 1 ? int(space.concurrency()) : 1;
+  const auto cursor = uninitialized_view<Offset>("fgdd::partition::graph_mirror_cursor",
+                                                 std::size_t(n));
+  Offset mismatches = 0;
+  Kokkos::parallel_reduce("fgdd::partition::graph_mirror_merge",
+                          Kokkos::RangePolicy<ExecSpace>(space, 0, chunks),
+                          MirrorsMerged{A.row_map(), A.col_ind(), cursor, n, chunks}, mismatches);
+  return mismatches == 0;
+}
+
+namespace {
 
 // Which entries of a row compact_rows keeps: the off-diagonal ones of a symmetric pattern...
 struct OffDiagonal {

@@ -14,8 +14,12 @@ struct SymmetricGraph {
   bool rows_of_matrix = false;
 };
 
+// Whether every off-diagonal block (i, j) of A has its mirror (j, i): on GPUs a search per upper
+// block, on host backends a merge in `chunks` pieces of rows (0: one per thread).
+bool structurally_symmetric(const ExecSpace& space, const SparseMatrix& A, int chunks = 0);
+
 // Built on the device. A structurally symmetric A (finite-element, stencil and reservoir
-// matrices: checked by bisecting for every entry's mirror) is its own graph, its rows copied
+// matrices: checked by structurally_symmetric) is its own graph, its rows copied
 // without the diagonal. Otherwise both directions of every off-diagonal block are scattered with
 // atomics, then each row is sorted and deduplicated.
 SymmetricGraph symmetric_graph(const ExecSpace& space, const SparseMatrix& A);

@@ -266,24 +266,18 @@ struct SubdomainIlu0Kernel {
     }
   }
 
-  // The values of rows [first, last) as the first attempt found them. The symmetric part is
-  // formed as symmetric_part forms it, ½(A_ij + A_jiᵀ) (addition commutes): the same bits.
+  // The values of rows [first, last) as the first attempt found them: initial's, or its
+  // symmetric part formed as symmetric_part forms it (symmetric_block: the same bits).
   KOKKOS_INLINE_FUNCTION void restore_values(const Member& team, const Ordinal first,
                                              const Ordinal last) const {
-    const int n = b(), bb = n * n;
+    const int bb = b() * b();
     if (!symmetrize_initial) {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, row_map(first) * bb, row_map(last) * bb),
                            [&](const Offset e) { lu(e) = initial(e); });
       return;
     }
-    Kokkos::parallel_for(
-        Kokkos::TeamThreadRange(team, row_map(first), row_map(last)), [&](const Offset k) {
-          const Offset m = mirror(k);
-          for (int r = 0; r < n; ++r)
-            for (int c = 0; c < n; ++c)
-              lu(k * bb + r * n + c) =
-                  Scalar(0.5) * (initial(k * bb + r * n + c) + initial(m * bb + c * n + r));
-        });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, row_map(first), row_map(last)),
+                         [&](const Offset k) { symmetric_block(initial, lu, k, mirror(k), b()); });
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {

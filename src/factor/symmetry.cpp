@@ -201,17 +201,12 @@ SymmetryCheck check_symmetry(const ExecSpace& space, const SparseMatrix& A,
 void symmetric_part(const ExecSpace& space, const SparseMatrix& A, const MirrorPositions& mirror,
                     const SparseMatrix::Values& in, const SparseMatrix::Values& out) {
   const auto row_map = A.row_map();
-  const int b = A.block_size(), bb = b * b;
+  const int b = A.block_size();
   Kokkos::parallel_for(
       "fgdd::factor::symmetric_part", Kokkos::RangePolicy<ExecSpace>(space, 0, A.num_block_rows()),
       KOKKOS_LAMBDA(const Ordinal i) {
-        for (Offset k = row_map(i); k < row_map(i + 1); ++k) {
-          const Offset m = mirror(k);
-          for (int r = 0; r < b; ++r)
-            for (int c = 0; c < b; ++c)
-              out(k * bb + r * b + c) =
-                  Scalar(0.5) * (in(k * bb + r * b + c) + in(m * bb + c * b + r));
-        }
+        for (Offset k = row_map(i); k < row_map(i + 1); ++k)
+          symmetric_block(in, out, k, mirror(k), b);
       });
 }
 

@@ -47,6 +47,17 @@ SymmetryCheck check_symmetry(const ExecSpace& space, const SparseMatrix& A);
 SymmetryCheck check_symmetry(const ExecSpace& space, const SparseMatrix& A,
                              const MirrorPositions& mirror);
 
+// Block k of ½(in + inᵀ) into out, m its mirror's position, b the block size: the one formula
+// symmetric_part and the shifted factorization's retries form it by (the same bits).
+template <class In, class Out>
+KOKKOS_INLINE_FUNCTION void symmetric_block(const In& in, const Out& out, const Offset k,
+                                            const Offset m, const int b) {
+  const int bb = b * b;
+  for (int r = 0; r < b; ++r)
+    for (int c = 0; c < b; ++c)
+      out(k * bb + r * b + c) = Scalar(0.5) * (in(k * bb + r * b + c) + in(m * bb + c * b + r));
+}
+
 // out = ½(in + inᵀ) on A's pattern, which must be symmetric (check_symmetry); in and out hold
 // values in that pattern and must not alias; mirror: A's mirror positions.
 void symmetric_part(const ExecSpace& space, const SparseMatrix& A, const MirrorPositions& mirror,

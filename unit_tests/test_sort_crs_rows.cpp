@@ -1,6 +1,6 @@
 // sort_crs_rows and sort_crs_rows_on against std::sort of each row: the host path (insertion for
-// short rows; long ones placed by key when their keys fill a range, else std::sort; already-sorted
-// rows left alone), Kokkos-Kernels' device sort and the device path without a readback (a thread
+// short rows and for rows of up to 128 a few places out of order; long ones placed by key when
+// their keys fill a range, else std::sort; already-sorted rows left alone), Kokkos-Kernels' device sort and the device path without a readback (a thread
 // per short row, teams for long ones) alike.
 #include "catch_compat.hpp"
 #include "core/host_copy.hpp"
@@ -75,6 +75,26 @@ void check_sorted_rows(const RowsCase& c, const Sort& sort) {
   }
 }
 
+// Sorted rows of the given lengths with `swaps` disjoint pairs of neighbours swapped, spread
+// over the row: exactly `swaps` places out of order. Keys as in rows_case.
+RowsCase nearly_sorted_case(const std::vector<std::pair<int, int>>& lengths_and_swaps, Keys keys) {
+  RowsCase c;
+  for (const auto& [length, swaps] : lengths_and_swaps) {
+    std::vector<Ordinal> row(length);
+    for (int i = 0; i < length; ++i) row[i] = keys == Keys::Repeats ? i / 2 : 2 * i;
+    for (int s = 0; s < swaps; ++s) {
+      const int at = int(std::int64_t(s) * length / swaps);  // at least 3 apart when swaps <= n/3
+      if (at + 1 < length) std::swap(row[at], row[at + 1]);
+    }
+    for (const Ordinal key : row) {
+      c.keys.push_back(key);
+      c.values.push_back(Offset(key) * 10 + 1);
+    }
+    c.row_map.push_back(Offset(c.keys.size()));
+  }
+  return c;
+}
+
 // Lengths around the one-thread/team and short/long row switches (32), empty and one-entry rows,
 // long rows.
 const std::vector<int> row_lengths = {0, 1, 2, 3, 31, 32, 33, 64, 0, 5, 1000, 7, 2, 3001, 40};
@@ -108,4 +128,20 @@ TEST_CASE("sort_crs_rows_on sorts every row without a readback", "[core]") {
     detail::sort_crs_rows_by_length(ExecSpace(), row_map, keys, values);
   });
 #endif
+}
+
+TEST_CASE("sort_crs_rows sorts rows a few places out of order on both sides of the insertion rule",
+          "[core]") {
+  // Rows of 33 to 128 entries out of order in at most one place in eight take insertion, other
+  // rows std::sort (or placement by key); 129 and 300 are past the insertion sort's buffer.
+  std::vector<std::pair<int, int>> rows;
+  for (const int length : {33, 42, 64, 100, 127, 128, 129, 300})
+    for (const int swaps : {1, length / 8, length / 8 + 1, length / 4}) rows.emplace_back(length, swaps);
+  for (const Keys kind : {Keys::Gaps, Keys::Repeats}) {
+    CAPTURE(int(kind));
+    check_sorted_rows(nearly_sorted_case(rows, kind),
+                      [](const auto& row_map, const auto& keys, const auto& values) {
+                        detail::sort_crs_rows<ExecSpace>(row_map, keys, values);
+                      });
+  }
 }

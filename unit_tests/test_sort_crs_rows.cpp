@@ -1,7 +1,8 @@
 // sort_crs_rows and sort_crs_rows_on against std::sort of each row: the host path (insertion for
-// short rows and for rows of up to 128 a few places out of order; long ones placed by key when
-// their keys fill a range, else std::sort; already-sorted rows left alone), Kokkos-Kernels' device sort and the device path without a readback (a thread
-// per short row, teams for long ones) alike.
+// short rows and for rows of up to 128 with few descents; long ones placed by key when their
+// keys fill a range, else std::sort; already-sorted rows left alone), Kokkos-Kernels' device
+// sort and the device path without a readback (a thread per short row, teams for long ones)
+// alike.
 #include "catch_compat.hpp"
 #include "core/host_copy.hpp"
 #include "core/kokkos_compat.hpp"
@@ -76,7 +77,8 @@ void check_sorted_rows(const RowsCase& c, const Sort& sort) {
 }
 
 // Sorted rows of the given lengths with `swaps` disjoint pairs of neighbours swapped, spread
-// over the row: exactly `swaps` places out of order. Keys as in rows_case.
+// over the row: `swaps` descents. Keys 0, 2, 4, ... (Gaps) or 0, 0, 1, 1, ... (Repeats, where a
+// swapped pair may be equal and make no descent).
 RowsCase nearly_sorted_case(const std::vector<std::pair<int, int>>& lengths_and_swaps, Keys keys) {
   RowsCase c;
   for (const auto& [length, swaps] : lengths_and_swaps) {
@@ -132,11 +134,12 @@ TEST_CASE("sort_crs_rows_on sorts every row without a readback", "[core]") {
 
 TEST_CASE("sort_crs_rows sorts rows a few places out of order on both sides of the insertion rule",
           "[core]") {
-  // Rows of 33 to 128 entries out of order in at most one place in eight take insertion, other
-  // rows std::sort (or placement by key); 129 and 300 are past the insertion sort's buffer.
+  // Rows of 33 to 128 entries with at most one descent in eight take insertion, other rows
+  // std::sort (or placement by key); 129 and 300 are past the insertion sort's buffer.
   std::vector<std::pair<int, int>> rows;
   for (const int length : {33, 42, 64, 100, 127, 128, 129, 300})
-    for (const int swaps : {1, length / 8, length / 8 + 1, length / 4}) rows.emplace_back(length, swaps);
+    for (const int swaps : {1, length / 8, length / 8 + 1, length / 4})
+      rows.emplace_back(length, swaps);
   for (const Keys kind : {Keys::Gaps, Keys::Repeats}) {
     CAPTURE(int(kind));
     check_sorted_rows(nearly_sorted_case(rows, kind),

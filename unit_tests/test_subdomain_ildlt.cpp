@@ -331,20 +331,107 @@ TEST_CASE("one pass checks symmetry and forms the symmetric part as the two pass
     const detail::SymmetryCheck expected = detail::check_symmetry(ExecSpace(), A, mirror);
     const Kokkos::View<Scalar*, DeviceType> out("out", A.values().extent(0));
     const detail::SymmetryCheck got = detail::checked_symmetric_part(ExecSpace(), A, mirror, out);
-    CHECK(got.first_row == expected.first_row);
-    CHECK(got.column == expected.column);
-    CHECK(got.missing_mirror == expected.missing_mirror);
-    CHECK(got.asymmetry == expected.asymmetry);
+    // In place (IC0 factored in the dropped values): the pass overwrites what it reads, and
+    // must still give the same verdict and bits.
+    const SparseMatrix in_place = make_matrix(*arrays);
+    const detail::SymmetryCheck got_in_place =
+        detail::checked_symmetric_part(ExecSpace(), in_place, mirror, in_place.values());
+    for (const detail::SymmetryCheck& check : {got, got_in_place}) {
+      CHECK(check.first_row == expected.first_row);
+      CHECK(check.column == expected.column);
+      CHECK(check.missing_mirror == expected.missing_mirror);
+      CHECK(check.asymmetry == expected.asymmetry);
+    }
     if (expected.first_row < A.num_block_rows()) continue;  // refused: out is unspecified
     const Kokkos::View<Scalar*, DeviceType> two_pass("two_pass", A.values().extent(0));
     detail::symmetric_part(ExecSpace(), A, mirror, A.values(), two_pass);
     CHECK(reference::host_vector(out) == reference::host_vector(two_pass));
     CHECK(reference::host_vector(out) == symmetric_part(*arrays).values);
+    CHECK(reference::host_vector(in_place.values()) == reference::host_vector(two_pass));
   }
   // The three cases are what they claim: the noise passes, the others are refused.
   CHECK(detail::check_symmetry(ExecSpace(), make_matrix(S)).first_row == S.num_block_rows);
   CHECK(detail::check_symmetry(ExecSpace(), make_matrix(beyond)).first_row <= 40);
   CHECK(detail::check_symmetry(ExecSpace(), make_matrix(lonely)).missing_mirror);
+}
+
+TEST_CASE("Ildlt factored in place in the dropped values: the same factors, refusals and shifts",
+          "[factor][ildlt]") {
+  // factor_in_place (what Solver sets when couplings were dropped) makes IC0 form ½(A + Aᵀ)
+  // over the dropped matrix's own values and factor there. Each in-place factorization gets a
+  // fresh partition: it overwrites the dropped values it is given.
+  const int b = GENERATE(1, 3);
+  CAPTURE(b);
+  FactorOptions options;
+  options.form = IluForm::Ildlt;
+  FactorOptions in_place = options;
+  in_place.factor_in_place = true;
+  const auto same_factors = [](const SubdomainIlu0& x, const SubdomainIlu0& y) {
+    CHECK(reference::host_vector(x.factors().values()) ==
+          reference::host_vector(y.factors().values()));
+    CHECK(reference::host_vector(x.inv_diag()) == reference::host_vector(y.inv_diag()));
+  };
+
+  // Rounding noise between mirrors, three subdomains (couplings dropped).
+  HostMatrixArrays S = merged_spd(61, b, 9u);
+  for (std::size_t e = 0; e < S.values.size(); ++e)
+    S.values[e] *= 1 + 1e-15 * double(int((e * 2654435761u) % 7) - 3);
+  const PartitionedMatrix copied = split(make_matrix(S), GridInfo{}, 21 * b);
+  REQUIRE(copied.partition.num_subdomains == 3);
+  const SubdomainIlu0 expected(ExecSpace(), copied.system.dropped, copied.partition, options);
+  const PartitionedMatrix dd = split(make_matrix(S), GridInfo{}, 21 * b);
+  const SubdomainIlu0 factored(ExecSpace(), dd.system.dropped, dd.partition, in_place);
+  CHECK(factored.factors().values().data() == dd.system.dropped.values().data());
+  CHECK(expected.factors().values().data() != copied.system.dropped.values().data());
+  same_factors(factored, expected);
+
+  // A refusal names the same row and column although the values it read are overwritten.
+  // An entry of the middle subdomain whose column lies in it too (kept).
+  HostMatrixArrays bad = S;
+  const auto offsets = reference::host_vector(dd.partition.subdomain_offsets);
+  const auto iperm = reference::host_vector(dd.partition.iperm);
+  const auto perm = reference::host_vector(dd.partition.perm);
+  const auto in_middle = [&](Ordinal row) {
+    return perm[row] >= offsets[1] && perm[row] < offsets[2];
+  };
+  Offset inside = bad.col_ind.size();  // none yet
+  for (Ordinal i = 0; i < bad.num_block_rows; ++i)
+    for (Offset k = bad.row_map[i]; k < bad.row_map[i + 1]; ++k)
+      if (bad.col_ind[k] != i && in_middle(i) && in_middle(bad.col_ind[k])) inside = k;
+  REQUIRE(inside < bad.col_ind.size());
+  bad.values[inside * b * b] += 1e-6;
+  const PartitionedMatrix dd_bad = split(make_matrix(bad), GridInfo{}, 21 * b);
+  std::string message, message_in_place;
+  try {
+    SubdomainIlu0(ExecSpace(), dd_bad.system.dropped, dd_bad.partition, options);
+  } catch (const InvalidInput& e) {
+    message = e.what();
+  }
+  const PartitionedMatrix dd_bad_in_place = split(make_matrix(bad), GridInfo{}, 21 * b);
+  try {
+    SubdomainIlu0(ExecSpace(), dd_bad_in_place.system.dropped, dd_bad_in_place.partition,
+                  in_place);
+  } catch (const InvalidInput& e) {
+    message_in_place = e.what();
+  }
+  CHECK_THAT(message, FGDD_CONTAINS("differs from its mirror"));
+  CHECK(message_in_place == message);
+
+  // The positive-definite shift on Kershaw's noisy matrix: every retry restores what the first
+  // attempt started from, so the attempts and the bits are the copy's.
+  if (b == 3) return;  // kershaw() is built for b = 1 and 2
+  HostMatrixArrays noisy = reference::kershaw(1);
+  for (std::size_t e = 0; e < noisy.values.size(); ++e)
+    noisy.values[e] *= 1 + 1e-15 * double(int((e * 2654435761u) % 7) - 3);
+  options.shift = in_place.shift = PivotShift::PositiveDefinite;
+  const PartitionedMatrix k_copied = split(make_matrix(noisy), GridInfo{}, 4);
+  const PartitionedMatrix k_dd = split(make_matrix(noisy), GridInfo{}, 4);
+  const SubdomainIlu0 shifted(ExecSpace(), k_copied.system.dropped, k_copied.partition, options);
+  const SubdomainIlu0 shifted_in_place(ExecSpace(), k_dd.system.dropped, k_dd.partition, in_place);
+  CHECK(shifted.report().shift_attempts == 8);
+  CHECK(shifted_in_place.report().shift_attempts == shifted.report().shift_attempts);
+  CHECK(shifted_in_place.report().shift == shifted.report().shift);
+  same_factors(shifted_in_place, shifted);
 }
 
 TEST_CASE("mirror positions of block-diagonal factors: the merge per block finds the search's",

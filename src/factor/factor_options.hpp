@@ -58,7 +58,8 @@ struct FactorOptions {
   // The DD factorization factors in the dropped matrix's own value array instead of a copy (one
   // copy and 8 bytes per entry less); that array then holds the factors. Only for owners that
   // refill the dropped values before every numeric() (Solver, DistributedSolver). Used by
-  // ILU(0) and ILDU(0) without fill; the other forms copy as before.
+  // ILU(0), ILDU(0) and IC(0) (its symmetric part formed over the dropped values) without fill;
+  // with fill the factors need a pattern of their own.
   bool factor_in_place = false;
 
   // Throws InvalidInput naming the offending field.

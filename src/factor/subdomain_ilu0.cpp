@@ -444,8 +444,8 @@ SubdomainIlu0::SubdomainIlu0(const ExecSpace& space, const SparseMatrix& dropped
     col_ind = fill_.col_ind;
     report_.fill_entries = fill_.fill_entries;
   }
-  const bool in_place = options_.factor_in_place && options_.level_of_fill == 0 &&
-                        options_.form != IluForm::Ildlt;
+  // IC0 in place too: checked_symmetric_part forms ½(A + Aᵀ) over the dropped values.
+  const bool in_place = options_.factor_in_place && options_.level_of_fill == 0;
   factors_ = SparseMatrix(
       SparseMatrix::ValidatedTag{}, n, b, row_map, col_ind,
       in_place ? dropped.values()

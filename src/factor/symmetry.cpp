@@ -90,6 +90,14 @@ MirrorPositions mirror_positions(const ExecSpace& space, const SparseMatrix& A,
 
 namespace {
 
+// An entry (row, column) of an n-row matrix as a number that orders entries by row, then column;
+// the low bit tells whether the entry has no mirror.
+using AsymmetryKey = unsigned long long;
+KOKKOS_INLINE_FUNCTION AsymmetryKey asymmetry_key(Ordinal row, Ordinal column, Ordinal n,
+                                                  bool missing) {
+  return 2 * (AsymmetryKey(row) * AsymmetryKey(n) + AsymmetryKey(column)) + (missing ? 1 : 0);
+}
+
 // ‖row i‖∞ per block row: the scale asymmetry is judged against.
 Kokkos::View<Scalar*, DeviceType> row_maxima(const ExecSpace& space, const SparseMatrix& A) {
   const auto row_map = A.row_map();
@@ -223,9 +231,19 @@ SymmetryCheck checked_symmetric_part(const ExecSpace& space, const SparseMatrix&
   if (n == 0) return check;
   const Kokkos::View<Scalar*, DeviceType> row_max = row_maxima(space, A);
   const Scalar infinity = std::numeric_limits<Scalar>::infinity();
+  const Scalar tolerance = symmetry_tolerance;
+  // The first offending entry in check_symmetry's order (rows, then columns), as
+  // 2·(row·n + column) + (1 if it has no mirror): an offending pair {i, j} is first met at
+  // (min, max). Kept here because out may be A's own values, which the pass overwrites.
+  using Key = AsymmetryKey;
+  const Key none = ~Key(0);
+  Kokkos::View<Key, DeviceType> first_offending("fgdd::factor::first_asymmetric_entry");
+  Kokkos::deep_copy(first_offending, none);
   // Block (i, j) with j ≤ i and its mirror (j, i): both get ½ of their sum, and the pair's
   // asymmetry is measured once. An upper block only needs its mirror to exist. The sum is the
   // one symmetric_part forms for either block (addition commutes), so the bits are its bits.
+  // Each pair is read in full before either block is written, so out may alias A's values; in
+  // a diagonal block (k = m) the second visit of an entry reads the average the first wrote.
   Scalar worst = 0;
   Kokkos::parallel_reduce(
       "fgdd::factor::checked_symmetric_part", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
@@ -235,6 +253,7 @@ SymmetryCheck checked_symmetric_part(const ExecSpace& space, const SparseMatrix&
           const Offset m = mirror(k);
           if (m == row_map(j + 1)) {
             worst_so_far = infinity;
+            Kokkos::atomic_fetch_min(&first_offending(), asymmetry_key(i, j, n, true));
             continue;
           }
           if (j > i) continue;
@@ -242,19 +261,24 @@ SymmetryCheck checked_symmetric_part(const ExecSpace& space, const SparseMatrix&
           for (int r = 0; r < b; ++r)
             for (int c = 0; c < b; ++c) {
               const Scalar a = in(k * bb + r * b + c), mirrored = in(m * bb + c * b + r);
-              // in and out do not alias, so a diagonal block (k = m) may be written as read.
               out(k * bb + r * b + c) = out(m * bb + c * b + r) = Scalar(0.5) * (a + mirrored);
               if (scale == 0) continue;
               const Scalar d = fabs(a - mirrored) / scale;
               if (!(d <= worst_so_far)) worst_so_far = d == d ? d : infinity;  // NaN: asymmetric
+              if (!(d <= tolerance))
+                Kokkos::atomic_fetch_min(&first_offending(), asymmetry_key(j, i, n, false));
             }
         }
       },
       Kokkos::Max<Scalar>(worst));
   check.asymmetry = worst;
-  if (worst <= symmetry_tolerance) return check;
-  // Refused (rare): the row-by-row check names the first row and column.
-  return check_symmetry(space, A, mirror);
+  if (worst <= tolerance) return check;
+  Key found = none;
+  Kokkos::deep_copy(found, first_offending);
+  check.missing_mirror = (found & 1) != 0;
+  check.first_row = Ordinal((found / 2) / Key(n));
+  check.column = Ordinal((found / 2) % Key(n));
+  return check;
 }
 
 }  // namespace fgdd::detail

@@ -63,11 +63,12 @@ KOKKOS_INLINE_FUNCTION void symmetric_block(const In& in, const Out& out, const 
 void symmetric_part(const ExecSpace& space, const SparseMatrix& A, const MirrorPositions& mirror,
                     const SparseMatrix::Values& in, const SparseMatrix::Values& out);
 
-// check_symmetry(space, A, mirror) and, in the same pass, out = ½(A + Aᵀ) (A.values() and out
-// must not alias): each pair of mirror blocks is read once, from its lower block, instead of
-// twice in each of the two (every refactorization of IC0 does both). out holds the symmetric
-// part only where the check passes; where it fails out's values are unspecified (the caller
-// refuses the matrix). Same bits as symmetric_part.
+// check_symmetry(space, A, mirror) and, in the same pass, out = ½(A + Aᵀ): each pair of mirror
+// blocks is read once, from its lower block, instead of twice in each of the two (every
+// refactorization of IC0 does both). out may be A.values() itself (IC0 factored in place). out
+// holds the symmetric part only where the check passes; where it fails out's values are
+// unspecified (the caller refuses the matrix), and the verdict, first row and column included,
+// comes from this pass alone. Same bits as symmetric_part.
 SymmetryCheck checked_symmetric_part(const ExecSpace& space, const SparseMatrix& A,
                                      const MirrorPositions& mirror,
                                      const SparseMatrix::Values& out);

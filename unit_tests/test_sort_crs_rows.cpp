@@ -132,7 +132,7 @@ TEST_CASE("sort_crs_rows_on sorts every row without a readback", "[core]") {
 #endif
 }
 
-TEST_CASE("sort_crs_rows sorts rows a few places out of order on both sides of the insertion rule",
+TEST_CASE("sort_crs_rows sorts rows with few descents on both sides of the insertion rule",
           "[core]") {
   // Rows of 33 to 128 entries with at most one descent in eight take insertion, other rows
   // std::sort (or placement by key); 129 and 300 are past the insertion sort's buffer.

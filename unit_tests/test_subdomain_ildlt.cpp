@@ -71,6 +71,14 @@ Offset mirror_position(const HostMatrixArrays& S, Ordinal i, Ordinal j) {
   return 0;
 }
 
+// Multiplies every value by 1 + k·1e-15, k in −3..3 by position: rounding noise as assembly
+// leaves it, different between an entry and its mirror.
+HostMatrixArrays with_rounding_noise(HostMatrixArrays S) {
+  for (std::size_t e = 0; e < S.values.size(); ++e)
+    S.values[e] *= 1 + 1e-15 * double(int((e * 2654435761u) % 7) - 3);
+  return S;
+}
+
 // ½(S + Sᵀ) entrywise on S's symmetric pattern, as the factorization computes it.
 HostMatrixArrays symmetric_part(const HostMatrixArrays& S) {
   HostMatrixArrays out = S;
@@ -280,9 +288,7 @@ TEST_CASE("Ildlt with the positive-definite shift: Kershaw's matrix", "[factor][
   // Each attempt restarts from ½(A + Aᵀ), formed again from the dropped matrix (no copy is
   // kept): with rounding noise that differs between an entry and its mirror (blocks included),
   // the shifted factors are those of the symmetric part, bit for bit.
-  HostMatrixArrays noisy = reference::kershaw(b);
-  for (std::size_t e = 0; e < noisy.values.size(); ++e)
-    noisy.values[e] *= 1 + 1e-15 * double(int((e * 2654435761u) % 7) - 3);
+  const HostMatrixArrays noisy = with_rounding_noise(reference::kershaw(b));
   const PartitionedMatrix dd_noisy = split(make_matrix(noisy), GridInfo{}, 4 * b);
   const PartitionedMatrix dd_part = split(make_matrix(symmetric_part(noisy)), GridInfo{}, 4 * b);
   const SubdomainIlu0 from_noisy(ExecSpace(), dd_noisy.system.dropped, dd_noisy.partition,
@@ -303,11 +309,9 @@ TEST_CASE("one pass checks symmetry and forms the symmetric part as the two pass
   const int b = GENERATE(1, 2, 3, 4);
   const unsigned seed = GENERATE(7u, 8u);
   CAPTURE(b, seed);
-  HostMatrixArrays S = merged_spd(61, b, seed);
-  // Rounding noise on every entry (the two mirrors of a pair no longer equal), as assembly
-  // leaves it; then one entry beyond rounding, and one block without its mirror.
-  for (std::size_t e = 0; e < S.values.size(); ++e)
-    S.values[e] *= 1 + 1e-15 * double(int((e * 2654435761u) % 7) - 3);
+  // Rounding noise on every entry (the two mirrors of a pair no longer equal); then one entry
+  // beyond rounding, and one block without its mirror.
+  HostMatrixArrays S = with_rounding_noise(merged_spd(61, b, seed));
   HostMatrixArrays beyond = S;
   beyond.values[S.row_map[40] * b * b + (b > 1 ? 1 : 0)] += 1e-9;
   HostMatrixArrays lonely;
@@ -373,9 +377,7 @@ TEST_CASE("Ildlt factored in place in the dropped values: the same factors, refu
   };
 
   // Rounding noise between mirrors, three subdomains (couplings dropped).
-  HostMatrixArrays S = merged_spd(61, b, 9u);
-  for (std::size_t e = 0; e < S.values.size(); ++e)
-    S.values[e] *= 1 + 1e-15 * double(int((e * 2654435761u) % 7) - 3);
+  const HostMatrixArrays S = with_rounding_noise(merged_spd(61, b, 9u));
   const PartitionedMatrix copied = split(make_matrix(S), GridInfo{}, 21 * b);
   REQUIRE(copied.partition.num_subdomains == 3);
   const SubdomainIlu0 expected(ExecSpace(), copied.system.dropped, copied.partition, options);
@@ -389,7 +391,6 @@ TEST_CASE("Ildlt factored in place in the dropped values: the same factors, refu
   // An entry of the middle subdomain whose column lies in it too (kept).
   HostMatrixArrays bad = S;
   const auto offsets = reference::host_vector(dd.partition.subdomain_offsets);
-  const auto iperm = reference::host_vector(dd.partition.iperm);
   const auto perm = reference::host_vector(dd.partition.perm);
   const auto in_middle = [&](Ordinal row) {
     return perm[row] >= offsets[1] && perm[row] < offsets[2];
@@ -420,9 +421,7 @@ TEST_CASE("Ildlt factored in place in the dropped values: the same factors, refu
   // The positive-definite shift on Kershaw's noisy matrix: every retry restores what the first
   // attempt started from, so the attempts and the bits are the copy's.
   if (b == 3) return;  // kershaw() is built for b = 1 and 2
-  HostMatrixArrays noisy = reference::kershaw(1);
-  for (std::size_t e = 0; e < noisy.values.size(); ++e)
-    noisy.values[e] *= 1 + 1e-15 * double(int((e * 2654435761u) % 7) - 3);
+  const HostMatrixArrays noisy = with_rounding_noise(reference::kershaw(1));
   options.shift = in_place.shift = PivotShift::PositiveDefinite;
   const PartitionedMatrix k_copied = split(make_matrix(noisy), GridInfo{}, 4);
   const PartitionedMatrix k_dd = split(make_matrix(noisy), GridInfo{}, 4);

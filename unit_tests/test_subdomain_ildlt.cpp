@@ -79,6 +79,13 @@ HostMatrixArrays with_rounding_noise(HostMatrixArrays S) {
   return S;
 }
 
+// The positions on the host, 8 bytes each whichever width the device holds.
+std::vector<Offset> host_positions(const detail::MirrorPositions& mirror) {
+  if (mirror.wide.extent(0) > 0) return reference::host_vector(mirror.wide);
+  const auto narrow = reference::host_vector(mirror.narrow);
+  return std::vector<Offset>(narrow.begin(), narrow.end());
+}
+
 // ½(S + Sᵀ) entrywise on S's symmetric pattern, as the factorization computes it.
 HostMatrixArrays symmetric_part(const HostMatrixArrays& S) {
   HostMatrixArrays out = S;
@@ -308,7 +315,8 @@ TEST_CASE("one pass checks symmetry and forms the symmetric part as the two pass
   // (one search a pair) against a search of every block's mirror row.
   const int b = GENERATE(1, 2, 3, 4);
   const unsigned seed = GENERATE(7u, 8u);
-  CAPTURE(b, seed);
+  const auto storage = GENERATE(detail::MirrorStorage::Auto, detail::MirrorStorage::Wide);
+  CAPTURE(b, seed, int(storage));
   // Rounding noise on every entry (the two mirrors of a pair no longer equal); then one entry
   // beyond rounding, and one block without its mirror.
   HostMatrixArrays S = with_rounding_noise(merged_spd(61, b, seed));
@@ -322,8 +330,9 @@ TEST_CASE("one pass checks symmetry and forms the symmetric part as the two pass
   lonely.values = {4, 1, 4, 4};
   for (const HostMatrixArrays* arrays : {&S, &beyond, &lonely}) {
     const SparseMatrix A = make_matrix(*arrays);
-    const detail::MirrorPositions mirror = detail::mirror_positions(ExecSpace(), A);
-    const auto host_mirror = reference::host_vector(mirror);
+    const detail::MirrorPositions mirror = detail::mirror_positions(ExecSpace(), A, storage);
+    CHECK((mirror.wide.extent(0) > 0) == (storage == detail::MirrorStorage::Wide));
+    const auto host_mirror = host_positions(mirror);
     for (Ordinal i = 0; i < arrays->num_block_rows; ++i)
       for (Offset k = arrays->row_map[i]; k < arrays->row_map[i + 1]; ++k) {
         const Ordinal j = arrays->col_ind[k];
@@ -440,7 +449,8 @@ TEST_CASE("mirror positions of block-diagonal factors: the merge per block finds
   const auto [block_rows, b, rows_per_part] = GENERATE(table<Ordinal, int, Offset>(
       {{1, 1, 1}, {61, 1, 1}, {61, 1, 7}, {61, 1, 61}, {130, 1, 23}, {47, 2, 9}, {35, 3, 35}}));
   const bool symmetric = GENERATE(true, false);
-  CAPTURE(block_rows, b, rows_per_part, symmetric);
+  const auto storage = GENERATE(detail::MirrorStorage::Auto, detail::MirrorStorage::Wide);
+  CAPTURE(block_rows, b, rows_per_part, symmetric, int(storage));
   const unsigned seed = 5u + unsigned(block_rows);
   const SparseMatrix A = make_matrix(symmetric ? random_spd(block_rows, b, seed)
                                                : reference::random_matrix(block_rows, b, 4, seed));
@@ -458,9 +468,10 @@ TEST_CASE("mirror positions of block-diagonal factors: the merge per block finds
   const auto host_diag = Kokkos::create_mirror_view(device_diag);
   for (std::size_t i = 0; i < diag.size(); ++i) host_diag(i) = diag[i];
   Kokkos::deep_copy(device_diag, host_diag);
-  const auto merged = reference::host_vector(detail::mirror_positions(
-      ExecSpace(), F, device_diag, dd.partition.subdomain_offsets, dd.partition.num_subdomains));
-  const auto searched = reference::host_vector(detail::mirror_positions(ExecSpace(), F));
+  const auto merged = host_positions(
+      detail::mirror_positions(ExecSpace(), F, device_diag, dd.partition.subdomain_offsets,
+                               dd.partition.num_subdomains, storage));
+  const auto searched = host_positions(detail::mirror_positions(ExecSpace(), F, storage));
   CHECK(merged == searched);
   // Both name every mirror the pattern holds, and the end of the mirror row where it holds none.
   Offset missing = 0;

@@ -6,11 +6,27 @@
 
 namespace fgdd::detail {
 
-MirrorPositions mirror_positions(const ExecSpace& space, const SparseMatrix& A) {
+namespace {
+
+// Room for A's mirror positions, in 4 bytes each unless storage or A's size asks for 8.
+MirrorPositions allocate_mirror(const SparseMatrix& A, MirrorStorage storage) {
+  const Offset blocks = A.num_block_entries();
+  MirrorPositions mirror;
+  // Positions run up to blocks (a missing mirror's row end).
+  if (storage == MirrorStorage::Wide || blocks > Offset(std::numeric_limits<std::uint32_t>::max()))
+    mirror.wide = uninitialized_view<Offset>("fgdd::factor::mirror", blocks);
+  else
+    mirror.narrow = uninitialized_view<std::uint32_t>("fgdd::factor::mirror", blocks);
+  return mirror;
+}
+
+}  // namespace
+
+MirrorPositions mirror_positions(const ExecSpace& space, const SparseMatrix& A,
+                                 MirrorStorage storage) {
   const auto row_map = A.row_map();
   const auto col_ind = A.col_ind();
-  const MirrorPositions mirror =
-      uninitialized_view<Offset>("fgdd::factor::mirror", A.num_block_entries());
+  const MirrorPositions mirror = allocate_mirror(A, storage);
   // Upper blocks start without a mirror (the end of their mirror row); then each lower block
   // searches row j for its mirror and writes both positions, one search a pair (a pair's upper
   // block is written by its lower block's row alone).
@@ -18,15 +34,15 @@ MirrorPositions mirror_positions(const ExecSpace& space, const SparseMatrix& A) 
   Kokkos::parallel_for(
       "fgdd::factor::mirror_upper_unset", rows, KOKKOS_LAMBDA(const Ordinal i) {
         for (Offset k = row_map(i); k < row_map(i + 1); ++k)
-          if (col_ind(k) > i) mirror(k) = row_map(col_ind(k) + 1);
+          if (col_ind(k) > i) mirror.set(k, row_map(col_ind(k) + 1));
       });
   Kokkos::parallel_for(
       "fgdd::factor::mirror_positions", rows, KOKKOS_LAMBDA(const Ordinal i) {
         for (Offset k = row_map(i); k < row_map(i + 1) && col_ind(k) <= i; ++k) {
           const Ordinal j = col_ind(k);
           const Offset m = find_in_row(row_map, col_ind, j, i);
-          mirror(k) = m;
-          if (m != row_map(j + 1)) mirror(m) = k;
+          mirror.set(k, m);
+          if (m != row_map(j + 1)) mirror.set(m, k);
         }
       });
   return mirror;
@@ -50,23 +66,24 @@ struct MirrorMerge {
     const Ordinal first = offsets(s), last = offsets(s + 1);
     for (Ordinal j = first; j < last; ++j) cursor(j) = diag(j) + 1;
     for (Ordinal i = first; i < last; ++i) {
-      mirror(diag(i)) = diag(i);
+      mirror.set(diag(i), diag(i));
       for (Offset k = row_map(i); k < diag(i); ++k) {
         const Ordinal j = col_ind(k);
         const Offset end = row_map(j + 1);
         Offset c = cursor(j);
-        for (; c < end && col_ind(c) < i; ++c) mirror(c) = row_map(col_ind(c) + 1);
+        for (; c < end && col_ind(c) < i; ++c) mirror.set(c, row_map(col_ind(c) + 1));
         if (c < end && col_ind(c) == i) {
-          mirror(k) = c;
-          mirror(c++) = k;
+          mirror.set(k, c);
+          mirror.set(c++, k);
         } else {
-          mirror(k) = end;
+          mirror.set(k, end);
         }
         cursor(j) = c;
       }
     }
     for (Ordinal j = first; j < last; ++j)
-      for (Offset c = cursor(j); c < row_map(j + 1); ++c) mirror(c) = row_map(col_ind(c) + 1);
+      for (Offset c = cursor(j); c < row_map(j + 1); ++c)
+        mirror.set(c, row_map(col_ind(c) + 1));
   }
 };
 
@@ -75,11 +92,10 @@ struct MirrorMerge {
 MirrorPositions mirror_positions(const ExecSpace& space, const SparseMatrix& A,
                                  const Kokkos::View<Offset*, DeviceType>& diag,
                                  const Kokkos::View<Ordinal*, DeviceType>& offsets,
-                                 Ordinal num_blocks) {
+                                 Ordinal num_blocks, MirrorStorage storage) {
   // A GPU thread would walk a whole block serially: the search, one thread a row, stays there.
-  if constexpr (!host_memory) return mirror_positions(space, A);
-  const MirrorPositions mirror =
-      uninitialized_view<Offset>("fgdd::factor::mirror", A.num_block_entries());
+  if constexpr (!host_memory) return mirror_positions(space, A, storage);
+  const MirrorPositions mirror = allocate_mirror(A, storage);
   const auto cursor = uninitialized_view<Offset>("fgdd::factor::mirror_cursor",
                                                  std::size_t(A.num_block_rows()));
   Kokkos::parallel_for("fgdd::factor::mirror_merge",

@@ -5,6 +5,8 @@
 
 #include "core/sparse_matrix.hpp"
 
+#include <cstdint>
+
 #include <limits>
 
 namespace fgdd::detail {
@@ -28,9 +30,26 @@ struct SymmetryCheck {
 
 // mirror(k) = the position of block (j, i) for block k = (i, j) of A, or row_map(j + 1) when A
 // does not store it. Built once per pattern (a search of row j per block), so that the checks
-// and the symmetric part of every refactorization read positions instead of searching.
-using MirrorPositions = Kokkos::View<Offset*, DeviceType>;
-MirrorPositions mirror_positions(const ExecSpace& space, const SparseMatrix& A);
+// and the symmetric part of every refactorization read positions instead of searching. Stored
+// in 4 bytes a block where A has fewer than 2³² blocks, else in 8 (Wide): the array is as large
+// as IC(0)'s scalar factor values (4 bytes took P2 Poisson's CG + IC(0) peak from 266 to 254 MB).
+enum class MirrorStorage { Auto, Wide };
+struct MirrorPositions {
+  Kokkos::View<std::uint32_t*, DeviceType> narrow;
+  Kokkos::View<Offset*, DeviceType> wide;  // allocated instead of narrow for Wide
+
+  KOKKOS_INLINE_FUNCTION Offset operator()(Offset k) const {
+    return wide.extent(0) > 0 ? wide(k) : Offset(narrow(k));
+  }
+  KOKKOS_INLINE_FUNCTION void set(Offset k, Offset position) const {
+    if (wide.extent(0) > 0)
+      wide(k) = position;
+    else
+      narrow(k) = std::uint32_t(position);
+  }
+};
+MirrorPositions mirror_positions(const ExecSpace& space, const SparseMatrix& A,
+                                 MirrorStorage storage = MirrorStorage::Auto);
 // The same for A whose entries all lie in the diagonal blocks of rows [offsets(s), offsets(s+1)),
 // s < num_blocks (the subdomain factors), diag(i) the position of block (i, i). On host backends
 // each block is merged by one thread, rows in ascending order with a cursor per row into its
@@ -39,7 +58,7 @@ MirrorPositions mirror_positions(const ExecSpace& space, const SparseMatrix& A);
 MirrorPositions mirror_positions(const ExecSpace& space, const SparseMatrix& A,
                                  const Kokkos::View<Offset*, DeviceType>& diag,
                                  const Kokkos::View<Ordinal*, DeviceType>& offsets,
-                                 Ordinal num_blocks);
+                                 Ordinal num_blocks, MirrorStorage storage = MirrorStorage::Auto);
 
 // Checks A (sorted columns) on space; block (i, j) is compared with block (j, i) transposed.
 SymmetryCheck check_symmetry(const ExecSpace& space, const SparseMatrix& A);

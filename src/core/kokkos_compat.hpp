@@ -93,6 +93,8 @@ KOKKOS_INLINE_FUNCTION void release_store(T* p, T v) {
 // on a 110K-row SUPG matrix), long ones as pairs placed by key or by std::sort.
 template <class Keys, class Values, class Index>
 void sort_row_pairs_on_host(const Keys& keys, const Values& values, Index begin, Index end) {
+  // Stops at the first descent: counting them all here for the rule below made the sort slower
+  // (CSR elasticity 4.3 against 3.3 ms, SUPG 1.9 against 1.4) than a second pass where needed.
   bool sorted = true;
   for (Index k = begin + 1; k < end && sorted; ++k) sorted = !(keys(k) < keys(k - 1));
   if (sorted) return;

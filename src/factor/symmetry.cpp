@@ -253,7 +253,8 @@ SymmetryCheck checked_symmetric_part(const ExecSpace& space, const SparseMatrix&
   // (min, max). Kept here because out may be A's own values, which the pass overwrites.
   using Key = AsymmetryKey;
   const Key none = ~Key(0);
-  Kokkos::View<Key, DeviceType> first_offending("fgdd::factor::first_asymmetric_entry");
+  const Kokkos::View<Key, DeviceType> first_offending(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::factor::first_asymmetric_entry"));
   Kokkos::deep_copy(first_offending, none);
   // Block (i, j) with j ≤ i and its mirror (j, i): both get ½ of their sum, and the pair's
   // asymmetry is measured once. An upper block only needs its mirror to exist. The sum is the

@@ -290,6 +290,21 @@ TEST_CASE("subdomain ILU0: numeric refactor equals a fresh factorization", "[fac
   CHECK_THROWS_WITH(ilu.numeric(ExecSpace(), other.dropped), FGDD_CONTAINS("pattern"));
   CHECK_THROWS_WITH(SubdomainIlu0(ExecSpace(), other.permuted, partition, FactorOptions{}),
                     FGDD_CONTAINS("outside its subdomain"));
+  // The first such block row, found by scanning every entry (the check itself reads only each
+  // row's first and last column, the columns being sorted).
+  const auto row_map = reference::host_vector(other.permuted.row_map());
+  const auto cols = reference::host_vector(other.permuted.col_ind());
+  const auto& offsets = partition.host_subdomain_offsets;
+  Ordinal first_outside = -1;
+  for (Ordinal i = 0; i < 48 && first_outside < 0; ++i) {
+    const Ordinal s = Ordinal(std::upper_bound(offsets.begin(), offsets.end(), i) -
+                              offsets.begin()) - 1;
+    for (Offset k = row_map[i]; k < row_map[i + 1]; ++k)
+      if (cols[k] < offsets[s] || cols[k] >= offsets[s + 1]) first_outside = i;
+  }
+  REQUIRE(first_outside >= 0);
+  CHECK_THROWS_WITH(SubdomainIlu0(ExecSpace(), other.permuted, partition, FactorOptions{}),
+                    FGDD_CONTAINS("block row " + std::to_string(first_outside) + " has"));
 }
 
 TEST_CASE("subdomain ILU0: zero pivots name the caller's row; shifts are opt-in and counted",

@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/exclusive_scan.hpp"
+#include "core/find_in_row.hpp"
 #include "core/first_row_where.hpp"
 #include "core/huge_pages.hpp"
 #include "core/kokkos_compat.hpp"
@@ -74,27 +75,15 @@ ReorderedSystem reorder_and_drop(const ExecSpace& space, const SparseMatrix& A,
   // Algorithm 2: new row r is old row iperm(r) with columns mapped through perm, then sorted.
   // Under the identity A's pattern is A_p's: shared, with no source map (update_values copies).
   const bool identity = is_identity(space, perm);
-  MutableRowMap permuted_row_map;
-  if (!identity) permuted_row_map = MutableRowMap("fgdd::partition::permuted_row_map", n + 1);
-  MutableRowMap dropped_row_map("fgdd::partition::dropped_row_map", n + 1);
-  Kokkos::parallel_for(
-      "fgdd::partition::count_rows", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal r) {
-        const Ordinal old = iperm(r);
-        detail::prefetch_row_ahead(r, n,
-                                   [&](Ordinal row) { return &col_ind(row_map(iperm(row))); });
-        Offset inside = 0;
-        for (Offset k = row_map(old); k < row_map(old + 1); ++k)
-          if (part_of_row(col_ind(k)) == part_of_row(old)) ++inside;
-        if (!identity) permuted_row_map(r) = row_map(old + 1) - row_map(old);
-        dropped_row_map(r) = inside;
-      });
-  const Offset dropped_nnzb = detail::exclusive_scan_in_place(
-      space, "fgdd::partition::dropped_row_map_scan", dropped_row_map);
-
   SparseMatrix::RowMap p_row_map = A.row_map();
   SparseMatrix::ColumnIndices permuted_cols = A.col_ind();
   Kokkos::View<Ordinal*, DeviceType> position_in_row;  // empty: the identity
   if (!identity) {
+    const MutableRowMap permuted_row_map("fgdd::partition::permuted_row_map", n + 1);
+    Kokkos::parallel_for(
+        "fgdd::partition::count_rows", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal r) {
+          permuted_row_map(r) = row_map(iperm(r) + 1) - row_map(iperm(r));
+        });
     const Offset permuted_nnzb = detail::exclusive_scan_in_place(
         space, "fgdd::partition::permuted_row_map_scan", permuted_row_map);
     permuted_cols =
@@ -122,6 +111,26 @@ ReorderedSystem reorder_and_drop(const ExecSpace& space, const SparseMatrix& A,
   }
   const Offset permuted_nnzb = permuted_cols.extent(0);
 
+  // Drop (§3.2): keep the entries whose column lies in the row's own subdomain. Its rows are
+  // consecutive in A_p and A_p's columns sorted, so a row keeps one run, found by halving.
+  const MutableRowMap dropped_row_map("fgdd::partition::dropped_row_map", n + 1);
+  const SourceMap dropped_start(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::dropped_start"), n);
+  const auto subdomain_offsets = partition.subdomain_offsets;
+  Kokkos::parallel_for(
+      "fgdd::partition::kept_runs", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal r) {
+        const Ordinal subdomain = part_of_row(iperm(r));
+        const Offset end = p_row_map(r + 1);
+        const Offset begin = detail::first_not_below(permuted_cols, p_row_map(r), end,
+                                                     subdomain_offsets(subdomain));
+        dropped_start(r) = begin;
+        dropped_row_map(r) = detail::first_not_below(permuted_cols, begin, end,
+                                                     subdomain_offsets(subdomain + 1)) -
+                             begin;
+      });
+  const Offset dropped_nnzb = detail::exclusive_scan_in_place(
+      space, "fgdd::partition::dropped_row_map_scan", dropped_row_map);
+
   ReorderedSystem system;
   system.permuted =
       SparseMatrix(SparseMatrix::ValidatedTag{}, n, b, p_row_map, permuted_cols,
@@ -138,25 +147,13 @@ ReorderedSystem reorder_and_drop(const ExecSpace& space, const SparseMatrix& A,
     return system;
   }
 
-  // Drop (§3.2): keep the entries whose column lies in the row's own subdomain.
   const SparseMatrix::ColumnIndices dropped_cols =
       detail::uninitialized_view<Ordinal>("fgdd::partition::dropped_col_ind", dropped_nnzb);
-  const SourceMap dropped_start(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "fgdd::partition::dropped_start"), n);
-  // A subdomain's rows are consecutive in A_p: a column is kept when it lies in their range.
-  const auto subdomain_offsets = partition.subdomain_offsets;
   Kokkos::parallel_for(
       "fgdd::partition::drop_couplings", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal r) {
-        const Ordinal subdomain = part_of_row(iperm(r));
-        const Ordinal first = subdomain_offsets(subdomain), last = subdomain_offsets(subdomain + 1);
-        Offset out = dropped_row_map(r);
-        dropped_start(r) = p_row_map(r);
-        for (Offset k = p_row_map(r); k < p_row_map(r + 1); ++k) {
-          if (permuted_cols(k) < first || permuted_cols(k) >= last) continue;
-          if (out == dropped_row_map(r)) dropped_start(r) = k;
-          dropped_cols(out) = permuted_cols(k);
-          ++out;
-        }
+        const Offset out = dropped_row_map(r), from = dropped_start(r);
+        for (Offset t = 0; t < dropped_row_map(r + 1) - out; ++t)
+          dropped_cols(out + t) = permuted_cols(from + t);
       });
 
   system.dropped = SparseMatrix(SparseMatrix::ValidatedTag{}, n, b, dropped_row_map, dropped_cols,

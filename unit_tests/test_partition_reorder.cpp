@@ -8,6 +8,7 @@
 #include "reference/random_matrix.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <numeric>
 #include <set>
 
@@ -97,11 +98,15 @@ TEST_CASE("reorder_and_drop equals P A Pᵀ and its block diagonal", "[partition
   const auto [block_rows, block_size] =
       GENERATE(table<Ordinal, int>({{1, 1}, {37, 1}, {64, 1}, {29, 2}, {31, 3}, {11, 4}}));
   const Ordinal num_parts = GENERATE(1, 3, 7);
-  CAPTURE(block_rows, block_size, num_parts);
+  // Scattered labels, or consecutive ones: the identity permutation, whose A_p is A itself.
+  const bool consecutive = GENERATE(false, true);
+  CAPTURE(block_rows, block_size, num_parts, consecutive);
   const SparseMatrix A =
       make_matrix(reference::random_matrix(block_rows, block_size, 4, 77u + block_rows));
   std::vector<Ordinal> labels(block_rows);
-  for (Ordinal i = 0; i < block_rows; ++i) labels[i] = Ordinal((i * 31 + 5) % num_parts);
+  for (Ordinal i = 0; i < block_rows; ++i)
+    labels[i] = consecutive ? Ordinal(std::int64_t(i) * num_parts / block_rows)
+                            : Ordinal((i * 31 + 5) % num_parts);
   const Partition p = detail::make_partition(ExecSpace(), labeling_of(labels, num_parts));
   const ReorderedSystem system = reorder_and_drop(ExecSpace(), A, p);
 

@@ -7,7 +7,8 @@
 namespace fgdd::detail {
 namespace {
 
-// Sums [0]: the weight of the blocks between chunks, [1]: the weight of every block.
+// Sums [0]: the weight of the blocks between chunks, [1]: the weight of every block, [2]: the
+// rows' spans (last column − first).
 struct ChunkCouplingSums {
   using value_type = double[];
   using size_type = Ordinal;
@@ -17,7 +18,7 @@ struct ChunkCouplingSums {
   Ordinal n;
   std::int64_t parts;
   Offset block_entries;
-  unsigned value_count = 2;  // Kokkos' array-reduction length; last, for brace init
+  unsigned value_count = 3;  // Kokkos' array-reduction length; last, for brace init
 
   // Chunk c holds the rows from ceil(c·n / parts) on (natural_labeling's rule, inverted).
   KOKKOS_INLINE_FUNCTION Ordinal chunk_start(std::int64_t c) const {
@@ -59,27 +60,30 @@ struct ChunkCouplingSums {
                            abs_sum(inside_end * block_entries, end * block_entries);
     sums[0] += between;
     sums[1] += between + abs_sum(inside_begin * block_entries, inside_end * block_entries);
+    if (begin < end) sums[2] += double(col_ind(end - 1) - col_ind(begin));
   }
-  KOKKOS_INLINE_FUNCTION void init(value_type sums) const { sums[0] = sums[1] = 0; }
+  KOKKOS_INLINE_FUNCTION void init(value_type sums) const { sums[0] = sums[1] = sums[2] = 0; }
   KOKKOS_INLINE_FUNCTION void join(value_type dst, const value_type src) const {
-    dst[0] += src[0];
-    dst[1] += src[1];
+    for (int k = 0; k < 3; ++k) dst[k] += src[k];
   }
 };
 
 }  // namespace
 
-double natural_chunk_coupling(const ExecSpace& space, const SparseMatrix& A, Ordinal parts) {
+NaturalChunks natural_chunks(const ExecSpace& space, const SparseMatrix& A, Ordinal parts) {
   const Ordinal n = A.num_block_rows();
-  if (parts <= 1 || n == 0) return 0;
+  if (parts <= 1 || n == 0) return {};
   const Offset b = A.block_size();
-  double sums[2] = {0, 0};
-  Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> result(sums, 2);
+  double sums[3] = {0, 0, 0};
+  Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> result(sums, 3);
   Kokkos::parallel_reduce(
-      "fgdd::partition::natural_chunk_coupling", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+      "fgdd::partition::natural_chunks", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
       ChunkCouplingSums{A.row_map(), A.col_ind(), A.values(), n, parts, b * b}, result);
   space.fence();  // the host view is filled asynchronously on some backends
-  return sums[1] > 0 ? sums[0] / sums[1] : 0;
+  NaturalChunks chunks;
+  chunks.coupling = sums[1] > 0 ? sums[0] / sums[1] : 0;
+  chunks.row_span = sums[2] / n / (double(n) / double(parts));
+  return chunks;
 }
 
 }  // namespace fgdd::detail

@@ -30,13 +30,17 @@ struct Choice {
 // iterations (docs/PERFORMANCE.md, "RCM slabs for a few CPU threads").
 constexpr Ordinal max_rcm_slabs = 4;
 
-// ... unless chunks of the caller's own order drop less than this share of Σ|a|: then they are
-// kept, and so is the caller's order inside them (no reordering to pay for). The DOLFINx
-// systems on two and four threads: SUPG's halves drop 0.008 % (0.017 % in quarters) and take 23
-// iterations against RCM slabs' 24 at about half the setup; P2 Poisson's 2.25 % (117 against 77)
-// and elasticity's 0.96–1.06 % (CG + IC(0) 1.29× slower) keep the slabs (docs/PERFORMANCE.md,
-// "The caller's order when its chunks barely couple").
+// ... unless chunks of the caller's own order drop less than this share of Σ|a| and its rows
+// reach on average at most this fraction of a chunk: then those chunks are kept, and so is the
+// caller's order inside them (no reordering to pay for). The DOLFINx systems on two and four
+// threads: SUPG's halves drop 0.008 % (0.017 % in quarters), its rows span 7 % (14 %) of a
+// chunk, and it takes 23 iterations against RCM slabs' 24 at about half the setup; P2 Poisson's
+// 2.25 % (117 iterations against 77) and elasticity's 0.96–1.06 % (CG + IC(0) 1.29× slower) keep
+// the slabs. Two decoupled 7-point 30³ blocks, each numbered at random, drop nothing but span
+// 74 %: kept, they took 42 iterations against RCM's 25 (docs/PERFORMANCE.md, "The caller's order
+// when its chunks barely couple").
 constexpr double negligible_chunk_coupling = 1e-3;
+constexpr double local_row_span = 0.25;
 
 // Grid metadata first (exact boxes), then the caller's coordinates, then the graph alone.
 Choice resolve(Partitioner requested, const GridInfo& grid, const Coordinates& coordinates,
@@ -140,14 +144,15 @@ PartitionedMatrix partition_matrix(const ExecSpace& space, const SparseMatrix& A
   report.partitioner = choice.partitioner;
   report.reason = choice.reason;
   if (options.partitioner == Partitioner::Auto && report.partitioner == Partitioner::Rcm) {
-    const double coupling = detail::natural_chunk_coupling(space, A, parts);
-    if (coupling < negligible_chunk_coupling) {
+    const detail::NaturalChunks chunks = detail::natural_chunks(space, A, parts);
+    if (chunks.coupling < negligible_chunk_coupling && chunks.row_span <= local_row_span) {
       report.partitioner = Partitioner::Natural;
       std::ostringstream reason;
       reason.precision(2);
       reason << "auto: no grid metadata or coordinates, a CPU backend, at most 4 subdomains, "
                 "and chunks of the caller's order drop "
-             << 100 * coupling << " % of sum |a_ij| (under 0.1 %), so they are kept";
+             << 100 * chunks.coupling << " % of sum |a_ij| (under 0.1 %) with rows spanning "
+             << 100 * chunks.row_span << " % of a chunk (at most 25 %), so they are kept";
       report.reason = reason.str();
     }
   }

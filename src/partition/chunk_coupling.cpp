@@ -9,7 +9,7 @@ namespace {
 
 // Sums [0]: the weight of the blocks between chunks, [1]: the weight of every block, [2]: the
 // rows' spans (last column − first).
-struct ChunkCouplingSums {
+struct NaturalChunkSums {
   using value_type = double[];
   using size_type = Ordinal;
   SparseMatrix::RowMap row_map;
@@ -78,7 +78,7 @@ NaturalChunks natural_chunks(const ExecSpace& space, const SparseMatrix& A, Ordi
   Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> result(sums, 3);
   Kokkos::parallel_reduce(
       "fgdd::partition::natural_chunks", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
-      ChunkCouplingSums{A.row_map(), A.col_ind(), A.values(), n, parts, b * b}, result);
+      NaturalChunkSums{A.row_map(), A.col_ind(), A.values(), n, parts, b * b}, result);
   space.fence();  // the host view is filled asynchronously on some backends
   NaturalChunks chunks;
   chunks.coupling = sums[1] > 0 ? sums[0] / sums[1] : 0;

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 
+#include "core/find_in_row.hpp"
 #include "core/kokkos_compat.hpp"
 
 namespace fgdd::detail {
@@ -38,24 +39,13 @@ struct NaturalChunkSums {
     for (; e < to; ++e) s0 += fabs(values(e));
     return (s0 + s1) + (s2 + s3);
   }
-  // The first of the blocks [lo, hi) whose column is at least column (hi if none).
-  KOKKOS_INLINE_FUNCTION Offset lower_bound(Offset lo, Offset hi, Ordinal column) const {
-    while (lo < hi) {
-      const Offset mid = lo + (hi - lo) / 2;
-      if (col_ind(mid) < column)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    return lo;
-  }
   // Columns are sorted (a validated matrix): the blocks inside the row's chunk are one run.
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i, value_type sums) const {
     const std::int64_t own = std::int64_t(i) * parts / n;
     const Ordinal first = chunk_start(own), last = chunk_start(own + 1);
     const Offset begin = row_map(i), end = row_map(i + 1);
-    const Offset inside_begin = lower_bound(begin, end, first);
-    const Offset inside_end = lower_bound(inside_begin, end, last);
+    const Offset inside_begin = first_not_below(col_ind, begin, end, first);
+    const Offset inside_end = first_not_below(col_ind, inside_begin, end, last);
     const double between = abs_sum(begin * block_entries, inside_begin * block_entries) +
                            abs_sum(inside_end * block_entries, end * block_entries);
     sums[0] += between;

@@ -8,6 +8,7 @@
 #include "multilevel/multilevel_ilu.hpp"
 #include "precond/global_ilu_preconditioner.hpp"
 #include "solver/solver.hpp"
+#include "trsv/global_trsv.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -91,6 +92,13 @@ int benchmark_main(int argc, char* argv[]) {
         bench::time_it(space, warmup, repeats, [&] { multilevel.apply(space, r, z); });
     const bench::Timing global_apply =
         bench::time_it(space, warmup, repeats, [&] { global.apply(space, r, z); });
+    // Both again with the merged runs of small levels unpipelined (global_pipelined_kernel.hpp).
+    detail::merged_pipelining = false;
+    const bench::Timing ml_apply_unpipelined =
+        bench::time_it(space, warmup, repeats, [&] { multilevel.apply(space, r, z); });
+    const bench::Timing global_apply_unpipelined =
+        bench::time_it(space, warmup, repeats, [&] { global.apply(space, r, z); });
+    detail::merged_pipelining = true;
 
     const MultilevelReport& report = multilevel.report();
     std::vector<double> level_rows, level_seconds, level_factor_entries, level_coupling_entries;
@@ -127,7 +135,9 @@ int benchmark_main(int argc, char* argv[]) {
         .add("global_ilu0_setup_seconds", global_setup, fixed(4))
         .add("multilevel_apply_ms", ml_apply.median * 1e3, fixed(4))
         .add("global_ilu0_apply_ms", global_apply.median * 1e3, fixed(4))
-        .add("apply_ratio", ml_apply.median / global_apply.median, fixed(3));
+        .add("apply_ratio", ml_apply.median / global_apply.median, fixed(3))
+        .add("multilevel_apply_ms_unpipelined", ml_apply_unpipelined.median * 1e3, fixed(4))
+        .add("global_ilu0_apply_ms_unpipelined", global_apply_unpipelined.median * 1e3, fixed(4));
     for (const char* precond : {"ildu0-dd", "ilu0", "multilevel-ilu"}) {
       const SolveRun run =
           solve_with(space, A, problem.grid, method, precond, tol, max_iters, options);

@@ -6,10 +6,12 @@
 // block rows; the backward-error bound of every kernel is in test_global_ilu0.cpp.
 #include "catch_compat.hpp"
 #include "core/generators.hpp"
+#include "core/team_size.hpp"
 #include "factor/global_ilu0.hpp"
 #include "reference/random_matrix.hpp"
 #include "reference/dense.hpp"
 #include "reference/reference_ilu0.hpp"
+#include "trsv/global_pipelined_kernel.hpp"
 #include "trsv/global_trsv.hpp"
 
 #include <algorithm>
@@ -184,4 +186,48 @@ TEST_CASE("global trsv: merged block rows give ThreadPerRow's bits", "[global]")
   merged.apply(ExecSpace(), r, z_merged);
   per_level.apply(ExecSpace(), r, z_per_level);
   CHECK(reference::to_host(z_merged) == reference::to_host(z_per_level));
+}
+
+// The pipelined kernel (GPUs: a team of merged_team_rows threads) loads each level's rows,
+// ranges and entries levels ahead but adds as GlobalSolveMergedKernel does: the same bits for
+// every sweep, lanes and both scalings. Host backends cannot give it its team and keep the other.
+TEST_CASE("global trsv: pipelined merged runs give the merged kernel's bits", "[global]") {
+  const std::string name = GENERATE("gen:lap7:12", "gen:lap7:40", "csr-131", "csr-200-long-rows",
+                                    "csr-300-dense-rows", "one-row");
+  const IluForm form = GENERATE(IluForm::Ildu0, IluForm::Ilu0);
+  CAPTURE(name, int(form));
+  const SparseMatrix A = make_case(name);
+  const Offset n = A.num_rows();
+  FactorOptions options;
+  options.form = form;
+  const GlobalIlu0 ilu(ExecSpace(), A, options);
+  const GlobalTrsv merged(ExecSpace(), ilu, GlobalRowKernel::Merged);
+  const detail::GlobalSolvePipelinedKernel probe{};
+  const bool runs_here = detail::team_size_within(ExecSpace(), probe, 1,
+                                                  int(detail::merged_team_rows),
+                                                  probe.scratch_bytes()) ==
+                         int(detail::merged_team_rows);
+  CHECK(runs_here == !host_memory);
+  const Vector r = reference::to_device(reference::random_vector(n, 8u));
+  const auto run = [&](bool pipelining, auto&& sweep) {
+    detail::merged_pipelining = pipelining;
+    Vector z("z", n);
+    sweep(z);
+    detail::merged_pipelining = true;
+    return reference::to_host(z);
+  };
+  const auto apply = [&](Vector z) { merged.apply(ExecSpace(), r, z); };
+  CHECK(run(true, apply) == run(false, apply));
+  for (const Triangle t : {Triangle::Lower, Triangle::Upper})
+    for (const Diagonal d : {Diagonal::Unit, Diagonal::Pivots}) {
+      CAPTURE(int(t), int(d));
+      const auto solve = [&](Vector z) { merged.solve(ExecSpace(), t, d, r, z); };
+      CHECK(run(true, solve) == run(false, solve));
+      // In place, as the multilevel ILU solves: r read levels ahead of x's writes.
+      const auto in_place = [&](Vector z) {
+        Kokkos::deep_copy(z, r);
+        merged.solve(ExecSpace(), t, d, z, z);
+      };
+      CHECK(run(true, in_place) == run(false, in_place));
+    }
 }

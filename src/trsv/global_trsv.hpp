@@ -73,7 +73,11 @@ KOKKOS_INLINE_FUNCTION constexpr int merged_row_lanes(Ordinal level_rows, int ca
   return lanes;
 }
 
-struct GlobalSolveData;  // what one sweep reads and writes (global_trsv.cpp)
+// Whether Merged runs scalar rows on the pipelined kernel where the backend allows it
+// (global_pipelined_kernel.hpp). Tests clear it to compare the two kernels' bits.
+inline bool merged_pipelining = true;
+
+struct GlobalSolveData;  // what one sweep reads and writes (global_solve_row.hpp)
 
 // Done flags and the ticket counter of the synchronization-free sweeps; a sweep bumps epoch
 // instead of clearing the flags.

@@ -22,8 +22,8 @@ inline constexpr Ordinal pipelined_run_levels = 2048;
 struct GlobalSolvePipelinedKernel {
   using Member = Kokkos::TeamPolicy<ExecSpace>::member_type;
   template <class T>
-  using Scratch = Kokkos::View<T*, ExecSpace::scratch_memory_space,
-                               Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using Scratch =
+      Kokkos::View<T*, ExecSpace::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   static constexpr int held = 4;  // entries of a slot loaded a level ahead
 
   GlobalSolveRow<1> row;

@@ -206,8 +206,7 @@ void launch_global_sweep(const ExecSpace& space, const GlobalSolveData& data,
   const int team_size =
       team_size_within(space, merged, 1, int(merged_team_rows), merged.scratch_bytes());
   // Scalar rows take the pipelined kernel where the backend gives it a slot per thread (GPUs).
-  GlobalSolvePipelinedKernel pipelined{GlobalSolveRow<1>{data}, levels.level_ptr,
-                                       0, 0, cap};
+  GlobalSolvePipelinedKernel pipelined{GlobalSolveRow<1>{data}, levels.level_ptr, 0, 0, cap};
   const bool pipeline = B == 1 && merged_pipelining &&
                         team_size_within(space, pipelined, 1, int(merged_team_rows),
                                          pipelined.scratch_bytes()) == int(merged_team_rows);

@@ -32,6 +32,8 @@ SparseMatrix make_case(const std::string& name) {
   if (name == "csr-131") return make_matrix(reference::random_matrix(131, 1, 3, 7u));
   if (name == "one-row") return make_matrix(reference::random_matrix(1, 1, 2, 15u));
   if (name == "bsr3-33") return make_matrix(reference::random_matrix(33, 3, 5, 13u));
+  // A chain of 3,000 one-row levels: more than one pipelined run (pipelined_run_levels).
+  if (name == "chain-3000") return make_matrix(reference::arrow_matrix(3000, 0));
   return generate_problem(name).matrix;
 }
 
@@ -193,7 +195,7 @@ TEST_CASE("global trsv: merged block rows give ThreadPerRow's bits", "[global]")
 // every sweep, lanes and both scalings. Host backends cannot give it its team and keep the other.
 TEST_CASE("global trsv: pipelined merged runs give the merged kernel's bits", "[global]") {
   const std::string name = GENERATE("gen:lap7:12", "gen:lap7:40", "csr-131", "csr-200-long-rows",
-                                    "csr-300-dense-rows", "one-row");
+                                    "csr-300-dense-rows", "one-row", "chain-3000");
   const IluForm form = GENERATE(IluForm::Ildu0, IluForm::Ilu0);
   CAPTURE(name, int(form));
   const SparseMatrix A = make_case(name);
@@ -202,6 +204,8 @@ TEST_CASE("global trsv: pipelined merged runs give the merged kernel's bits", "[
   options.form = form;
   const GlobalIlu0 ilu(ExecSpace(), A, options);
   const GlobalTrsv merged(ExecSpace(), ilu, GlobalRowKernel::Merged);
+  if (name == "chain-3000")
+    REQUIRE(merged.levels(Triangle::Lower).num_levels > detail::pipelined_run_levels);
   const detail::GlobalSolvePipelinedKernel probe{};
   const bool runs_here = detail::team_size_within(ExecSpace(), probe, 1,
                                                   int(detail::merged_team_rows),

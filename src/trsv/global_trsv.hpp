@@ -74,7 +74,8 @@ KOKKOS_INLINE_FUNCTION constexpr int merged_row_lanes(Ordinal level_rows, int ca
 }
 
 // Whether Merged runs scalar rows on the pipelined kernel where the backend allows it
-// (global_pipelined_kernel.hpp). Tests clear it to compare the two kernels' bits.
+// (global_pipelined_kernel.hpp). Tests clear it to compare the two kernels' bits, the multilevel
+// bench to time both.
 inline bool merged_pipelining = true;
 
 struct GlobalSolveData;  // what one sweep reads and writes (global_solve_row.hpp)

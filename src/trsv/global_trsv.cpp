@@ -203,13 +203,15 @@ void launch_global_sweep(const ExecSpace& space, const GlobalSolveData& data,
       merged_lanes_cap(levels.num_dependencies, level_ptr.empty() ? 0 : level_ptr.back());
   GlobalSolveMergedKernel<B> merged{GlobalSolveRow<B>{data}, levels.level_ptr, 0, 0, cap};
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  const int team_size =
-      team_size_within(space, merged, 1, int(merged_team_rows), merged.scratch_bytes());
-  // Scalar rows take the pipelined kernel where the backend gives it a slot per thread (GPUs).
+  // Scalar rows take the pipelined kernel where the backend gives it a slot per thread (GPUs);
+  // the backend is asked for one of the two team sizes a sweep, not both.
   GlobalSolvePipelinedKernel pipelined{GlobalSolveRow<1>{data}, levels.level_ptr, 0, 0, cap};
   const bool pipeline = B == 1 && merged_pipelining &&
                         team_size_within(space, pipelined, 1, int(merged_team_rows),
                                          pipelined.scratch_bytes()) == int(merged_team_rows);
+  const int team_size =
+      pipeline ? int(merged_team_rows)
+               : team_size_within(space, merged, 1, int(merged_team_rows), merged.scratch_bytes());
   const Ordinal longest_run = pipeline ? pipelined_run_levels : levels.num_levels;
   for (Ordinal l = 0; l < levels.num_levels;) {
     Ordinal end = l;
@@ -223,7 +225,7 @@ void launch_global_sweep(const ExecSpace& space, const GlobalSolveData& data,
     if (pipeline) {
       pipelined.first_level = l;
       pipelined.end_level = end;
-      Policy policy(space, 1, int(merged_team_rows));
+      Policy policy(space, 1, team_size);
       policy.set_scratch_size(0, Kokkos::PerTeam(pipelined.scratch_bytes()));
       Kokkos::parallel_for("fgdd::trsv::global_levels_pipelined", policy, pipelined);
     } else {

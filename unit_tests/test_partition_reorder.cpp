@@ -114,6 +114,11 @@ TEST_CASE("reorder_and_drop equals P A Pᵀ and its block diagonal", "[partition
   const auto perm = reference::host_vector(p.perm);
   const auto expected = permuted_dense(dense, perm, block_size);
   CHECK(reference::to_dense(system.permuted).a == expected.a);
+  // The identity (consecutive labels, one part, one row) shares A's arrays; any other order
+  // has its own.
+  std::vector<Ordinal> rows(perm.size());
+  std::iota(rows.begin(), rows.end(), Ordinal(0));
+  CHECK((system.permuted.values().data() == A.values().data()) == (perm == rows));
   // The dropped matrix keeps exactly the entries whose block row and column share a subdomain.
   const auto part = reference::host_vector(p.part_of_row);
   const auto iperm = reference::host_vector(p.iperm);
@@ -146,6 +151,10 @@ TEST_CASE("update_values refills with new values and refuses another pattern", "
   const ReorderedSystem fresh = reorder_and_drop(ExecSpace(), A_new, p);
   CHECK(reference::to_dense(system.permuted).a == reference::to_dense(fresh.permuted).a);
   CHECK(reference::to_dense(system.dropped).a == reference::to_dense(fresh.dropped).a);
+  // Consecutive labels: A_p is now A_new itself, and A kept its values.
+  CHECK(system.permuted.values().data() == A_new.values().data());
+  CHECK(reference::to_dense(A).a ==
+        reference::to_dense(make_matrix(reference::random_matrix(40, 2, 3, 5u))).a);
 
   // Same size and entry count, one off-diagonal block of row 5 moved to an unused column.
   auto moved = arrays;

@@ -293,6 +293,53 @@ TEST_CASE("Solver: one subdomain leaves the operator's matrix unfactored", "[sol
   }
 }
 
+TEST_CASE("Solver: in the caller's order the operator is the caller's matrix, never written",
+          "[solver]") {
+  // Under the identity order A_p shares A's arrays instead of copying them: no preconditioner
+  // may write into them, update_values takes the new matrix's values, and values changed in
+  // place are what the next solve multiplies with (its preconditioner stays that of the values
+  // last given).
+  const std::string preconditioner =
+      GENERATE(as<std::string>(), "ildu0-dd", "ic0-dd", "ilu0", "jacobi", "multilevel-ilu");
+  const int subdomain_rows = GENERATE(216, 72);  // nothing dropped, or three subdomains
+  CAPTURE(preconditioner, subdomain_rows);
+  SolverOptions options;
+  options.set_all({"preconditioner=" + preconditioner, "partitioner=natural",
+                   "subdomain_rows=" + std::to_string(subdomain_rows), "tol=1e-10"});
+  const SparseMatrix A = generate_problem("gen:lap7:6").matrix;
+  const Ordinal n = A.num_rows();
+  const auto values = reference::host_vector(A.values());
+  // A second matrix of the same pattern in arrays of its own, with values 2A.
+  SparseMatrix::Values doubled_values("doubled", values.size());
+  Kokkos::deep_copy(doubled_values, A.values());
+  const SparseMatrix doubled = make_matrix(A.num_block_rows(), A.num_block_rows(), 1, A.row_map(),
+                                           A.col_ind(), doubled_values, false);
+  Kokkos::parallel_for(
+      "scale", Kokkos::RangePolicy<ExecSpace>(0, values.size()),
+      KOKKOS_LAMBDA(const Offset k) { doubled_values(k) *= 2; });
+  const auto b = reference::random_vector(n, 3u);
+  Solver solver(options);
+  solver.setup(ExecSpace(), A);
+  Vector x("x", n);
+  REQUIRE(solver.solve(ExecSpace(), reference::to_device(b), x).converged());
+  CHECK(reference::relative_residual(A, reference::to_host(x), b) <= 1e-9);
+  solver.update_values(ExecSpace(), doubled);
+  Kokkos::deep_copy(x, 0.0);
+  REQUIRE(solver.solve(ExecSpace(), reference::to_device(b), x).converged());
+  CHECK(reference::relative_residual(doubled, reference::to_host(x), b) <= 1e-9);
+  // 6A in place, without update_values: the products follow, so the solve converges to 6A's x.
+  Kokkos::parallel_for(
+      "scale", Kokkos::RangePolicy<ExecSpace>(0, values.size()),
+      KOKKOS_LAMBDA(const Offset k) { doubled_values(k) *= 3; });
+  Kokkos::deep_copy(x, 0.0);
+  REQUIRE(solver.solve(ExecSpace(), reference::to_device(b), x).converged());
+  CHECK(reference::relative_residual(doubled, reference::to_host(x), b) <= 1e-9);
+  CHECK(reference::host_vector(A.values()) == values);
+  std::vector<double> six_a = values;
+  for (double& v : six_a) v *= 6;
+  CHECK(reference::host_vector(doubled_values) == six_a);
+}
+
 TEST_CASE("Solver misuse throws typed errors", "[solver]") {
   Solver solver;
   Vector b("b", 4), x("x", 4);

@@ -73,7 +73,7 @@ ReorderedSystem reorder_and_drop(const ExecSpace& space, const SparseMatrix& A,
   const auto part_of_row = partition.part_of_row;
 
   // Algorithm 2: new row r is old row iperm(r) with columns mapped through perm, then sorted.
-  // Under the identity A's pattern is A_p's: shared, with no source map (update_values copies).
+  // Under the identity A_p is A: its arrays are shared, with no source map.
   const bool identity = is_identity(space, perm);
   SparseMatrix::RowMap p_row_map = A.row_map();
   SparseMatrix::ColumnIndices permuted_cols = A.col_ind();
@@ -132,9 +132,10 @@ ReorderedSystem reorder_and_drop(const ExecSpace& space, const SparseMatrix& A,
       space, "fgdd::partition::dropped_row_map_scan", dropped_row_map);
 
   ReorderedSystem system;
-  system.permuted =
-      SparseMatrix(SparseMatrix::ValidatedTag{}, n, b, p_row_map, permuted_cols,
-                   allocate_values("fgdd::partition::permuted_values", permuted_nnzb, b));
+  system.permuted = SparseMatrix(
+      SparseMatrix::ValidatedTag{}, n, b, p_row_map, permuted_cols,
+      identity ? A.values()
+               : allocate_values("fgdd::partition::permuted_values", permuted_nnzb, b));
   system.position_in_row = position_in_row;
   if (!identity) system.source_rows = iperm;
   system.original_row_map = A.row_map();
@@ -190,11 +191,16 @@ void update_values(const ExecSpace& space, const SparseMatrix& A_new, ReorderedS
       throw InvalidInput("update_values: the sparsity pattern differs from the one setup saw, "
                          "first at block row " + std::to_string(first_different));
   }
-  if (system.position_in_row.extent(0) == 0)  // the identity
-    Kokkos::deep_copy(space, system.permuted.values(), A_new.values());
-  else
+  const bool dropped_is_permuted =
+      system.dropped.values().data() == system.permuted.values().data();
+  if (system.position_in_row.extent(0) == 0) {  // the identity: A_p is A_new, not a copy of it
+    system.permuted = SparseMatrix(SparseMatrix::ValidatedTag{}, n, b, system.permuted.row_map(),
+                                   system.permuted.col_ind(), A_new.values());
+    if (dropped_is_permuted) system.dropped = system.permuted;
+  } else {
     gather_permuted(space, system, A_new.values());
-  if (system.dropped.values().data() == system.permuted.values().data()) return;
+  }
+  if (dropped_is_permuted) return;
   // Each dropped row copies its run of the permuted row's values.
   const Offset block_entries = Offset(b) * Offset(b);
   const auto dropped_row_map = system.dropped.row_map();

@@ -9,7 +9,9 @@
 namespace fgdd {
 
 struct ReorderedSystem {
-  SparseMatrix permuted;    // A_p = P A Pᵀ with sorted columns: the operator for SpMV
+  // A_p = P A Pᵀ with sorted columns: the operator for SpMV. Where the partition keeps A's
+  // order, A itself (its arrays, not a copy; update_values takes the new matrix's values).
+  SparseMatrix permuted;
   // A_p without entries outside the subdomains' diagonal blocks; where nothing is outside them,
   // permuted itself (the same arrays).
   SparseMatrix dropped;
@@ -32,8 +34,9 @@ struct ReorderedSystem {
 ReorderedSystem reorder_and_drop(const ExecSpace& space, const SparseMatrix& A,
                                  const Partition& partition);
 
-// Refills permuted and dropped with A_new's values. Throws InvalidInput (naming the first block
-// row that differs) if A_new's pattern or block size is not the one reorder_and_drop saw.
+// Refills permuted and dropped with A_new's values (under the identity permuted becomes A_new).
+// Throws InvalidInput (naming the first block row that differs) if A_new's pattern or block size is
+// not the one reorder_and_drop saw.
 void update_values(const ExecSpace& space, const SparseMatrix& A_new, ReorderedSystem& system);
 
 // The block of permuted behind each block of dropped, for callers that keep a source map of

@@ -111,6 +111,13 @@ constexpr bool same_arithmetic_as_host() {
 #endif
 }
 
+// The global ILU(0) of A in the given form.
+GlobalIlu0 factored(const SparseMatrix& A, IluForm form) {
+  FactorOptions options;
+  options.form = form;
+  return GlobalIlu0(ExecSpace(), A, options);
+}
+
 }  // namespace
 
 TEST_CASE("global trsv: merged runs share rows among lanes in a fixed order", "[global]") {
@@ -123,9 +130,7 @@ TEST_CASE("global trsv: merged runs share rows among lanes in a fixed order", "[
   CAPTURE(name, int(form));
   const SparseMatrix A = make_case(name);
   const Offset n = A.num_rows();
-  FactorOptions options;
-  options.form = form;
-  const GlobalIlu0 ilu(ExecSpace(), A, options);
+  const GlobalIlu0 ilu = factored(A, form);
   const GlobalTrsv merged(ExecSpace(), ilu, GlobalRowKernel::Merged);
   const auto F = reference::to_host_csr(ilu.factors());
   const auto inv_diag = reference::host_vector(ilu.inv_diag());
@@ -200,9 +205,7 @@ TEST_CASE("global trsv: pipelined merged runs give the merged kernel's bits", "[
   CAPTURE(name, int(form));
   const SparseMatrix A = make_case(name);
   const Offset n = A.num_rows();
-  FactorOptions options;
-  options.form = form;
-  const GlobalIlu0 ilu(ExecSpace(), A, options);
+  const GlobalIlu0 ilu = factored(A, form);
   const GlobalTrsv merged(ExecSpace(), ilu, GlobalRowKernel::Merged);
   if (name == "chain-3000")
     REQUIRE(merged.levels(Triangle::Lower).num_levels > detail::pipelined_run_levels);

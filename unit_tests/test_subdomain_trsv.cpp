@@ -1068,6 +1068,55 @@ TEST_CASE("subdomain trsv: float factors beyond float's range throw ZeroPivot na
   }
 }
 
+TEST_CASE("subdomain trsv: float factors name the first row beyond float's range, of L or of D⁻¹",
+          "[trsv][float]") {
+  // Pivots 2, but a_55 = 1e-30 and row 6 = (a_65, a_66) = (1e9, 1e9): L_65 = 1e39, beyond float's
+  // 3.4e38, while every D⁻¹ fits; then also a pivot of 1e-39 (D⁻¹ = 1e39) in row 4 or 7. Rows 4..7 are the first subdomain, in order, so
+  // the first offender in the factors' order is row 4's D⁻¹, else row 6's L, whichever check
+  // (D⁻¹ alone, the triangles as the row-order apply rounds them) finds it.
+  for (const Ordinal tiny_pivot_row : {-1, 4, 7}) {
+    const Ordinal n = 8;
+    HostMatrixArrays m;
+    m.num_block_rows = m.num_block_cols = n;
+    m.block_size = 1;
+    m.row_map.push_back(0);
+    for (Ordinal i = 0; i < n; ++i) {
+      if (i == 6) {
+        m.col_ind.push_back(5);
+        m.values.push_back(1e9);
+      }
+      m.col_ind.push_back(i);
+      m.values.push_back(i == tiny_pivot_row ? 1e-39 : i == 5 ? 1e-30 : i == 6 ? 1e9 : 2.0);
+      m.row_map.push_back(Offset(m.col_ind.size()));
+    }
+    std::vector<Ordinal> labels(n);
+    for (Ordinal i = 0; i < n; ++i) labels[i] = i < 4 ? 1 : 0;
+    const Partition partition = partition_of(labels, 2);
+    const Problem problem{"L beyond float",
+                          reorder_and_drop(ExecSpace(), make_matrix(m), partition).dropped,
+                          partition, 0};
+    INFO("tiny pivot in row " << tiny_pivot_row);
+    const SubdomainIlu0 ilu = factorize(problem, IluForm::Ildu0);
+    const SubdomainTrsv single(ExecSpace(), ilu, 0, FactorPrecision::Float);
+    const bool d_first = tiny_pivot_row == 4;
+    for (const ApplyKernel kernel :
+         {ApplyKernel::RowOrderFused, ApplyKernel::DagVcIlduFused, ApplyKernel::Auto}) {
+      INFO(to_string(kernel));
+      for (int attempt = 0; attempt < 2; ++attempt) {  // refused again, not cached
+        try {
+          single.prepare(ExecSpace(), kernel);
+          FAIL("no ZeroPivot");
+        } catch (const ZeroPivot& error) {
+          CHECK(error.row() == (d_first ? 4 : 6));
+          CHECK(error.value() == Approx(1e39));
+        }
+      }
+    }
+    const SubdomainTrsv twice(ExecSpace(), ilu);
+    CHECK_NOTHROW(twice.prepare(ExecSpace(), ApplyKernel::RowOrderFused));
+  }
+}
+
 namespace {
 
 // 10³-row subdomains of a 7- or 27-point grid in natural chunks (7-point: 28 levels of about

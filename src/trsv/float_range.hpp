@@ -11,4 +11,12 @@ namespace fgdd {
 // pivot near 1e38 or beyond). Rounded to float, that row of every apply would be ±inf or 0.
 void check_factors_fit_float(const ExecSpace& space, const SubdomainIlu0& factorization);
 
+// The pieces of that check, for an apply whose gather checks the triangles as it rounds them:
+// the smallest block row whose D⁻¹ (and, with triangles, whose strictly triangular blocks)
+// float cannot hold, or the number of block rows when all fit; and the throw for such a row.
+Ordinal first_row_beyond_float(const ExecSpace& space, const SubdomainIlu0& factorization,
+                               bool triangles);
+[[noreturn]] void throw_beyond_float(const ExecSpace& space, const SubdomainIlu0& factorization,
+                                     Ordinal block_row);
+
 }  // namespace fgdd

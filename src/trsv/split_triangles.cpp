@@ -2,6 +2,10 @@
 
 #include "core/exclusive_scan.hpp"
 #include "core/huge_pages.hpp"
+#include "core/kokkos_compat.hpp"
+
+#include <cfloat>
+#include <type_traits>
 
 namespace fgdd {
 
@@ -23,22 +27,36 @@ struct RowSpans {
   KOKKOS_INLINE_FUNCTION Offset upper_begin(Ordinal i) const { return upper_ptr(n - 1 - i); }
 };
 
-// Copies each row's lower and upper blocks into lower / upper (double or float).
+// Copies each row's lower and upper blocks into lower / upper (double or float). Returns the
+// smallest block row with a value beyond float's range (check_factors_fit_float's test, made
+// here as the values are rounded rather than in a pass of its own), or n: always n for double.
 template <class V>
-void gather_values(const ExecSpace& space, const SparseMatrix& factors, const RowSpans& spans,
-                   const Kokkos::View<V*, DeviceType>& lower,
-                   const Kokkos::View<V*, DeviceType>& upper) {
+Ordinal gather_values(const ExecSpace& space, const SparseMatrix& factors, const RowSpans& spans,
+                      const Kokkos::View<V*, DeviceType>& lower,
+                      const Kokkos::View<V*, DeviceType>& upper) {
   const Offset bb = Offset(factors.block_size()) * factors.block_size();
   const auto values = factors.values();
-  Kokkos::parallel_for(
-      "fgdd::trsv::split_values", Policy(space, 0, spans.n), KOKKOS_LAMBDA(const Ordinal i) {
-        const Offset first = spans.row_map(i) * bb, lower_at = spans.lower_ptr(i) * bb;
-        for (Offset e = 0; e < spans.lower_count(i) * bb; ++e)
-          lower(lower_at + e) = V(values(first + e));
-        const Offset after = (spans.diag(i) + 1) * bb, upper_at = spans.upper_begin(i) * bb;
-        for (Offset e = 0; e < spans.upper_count(i) * bb; ++e)
-          upper(upper_at + e) = V(values(after + e));
-      });
+  Ordinal first = spans.n;
+  Kokkos::parallel_reduce(
+      "fgdd::trsv::split_values", Policy(space, 0, spans.n),
+      KOKKOS_LAMBDA(const Ordinal i, Ordinal& beyond) {
+        bool fits = true;
+        const auto copy = [&](Offset from, V* to, Offset count) {
+          for (Offset e = 0; e < count; ++e) {
+            const Scalar v = values(from + e);
+            if constexpr (std::is_same_v<V, float>)
+              fits = fits && !(detail::fabs(v) > Scalar(FLT_MAX));
+            to[e] = V(v);
+          }
+        };
+        copy(spans.row_map(i) * bb, lower.data() + spans.lower_ptr(i) * bb,
+             spans.lower_count(i) * bb);
+        copy((spans.diag(i) + 1) * bb, upper.data() + spans.upper_begin(i) * bb,
+             spans.upper_count(i) * bb);
+        if (!fits && i < beyond) beyond = i;
+      },
+      Kokkos::Min<Ordinal>(first));
+  return first < spans.n ? first : spans.n;  // Min starts at the largest Ordinal
 }
 
 }  // namespace
@@ -86,26 +104,28 @@ SplitTriangles split_triangles(const ExecSpace& space, const SparseMatrix& facto
   return split;
 }
 
-void gather_split_values(const ExecSpace& space, const SparseMatrix& factors,
-                         const Kokkos::View<Offset*, DeviceType>& diag_position,
-                         const SplitTriangles& split) {
+Ordinal gather_split_values(const ExecSpace& space, const SparseMatrix& factors,
+                            const Kokkos::View<Offset*, DeviceType>& diag_position,
+                            const SplitTriangles& split) {
   const RowSpans spans{factors.row_map(), diag_position, split.lower_ptr, split.upper_ptr,
                        factors.num_block_rows()};
   if (split.lower_values_single.is_allocated())
-    gather_values(space, factors, spans, split.lower_values_single, split.upper_values_single);
-  else
-    gather_values(space, factors, spans, split.lower_values, split.upper_values);
+    return gather_values(space, factors, spans, split.lower_values_single,
+                         split.upper_values_single);
+  return gather_values(space, factors, spans, split.lower_values, split.upper_values);
 }
 
-void refresh_split(const ExecSpace& space, const SparseMatrix& factors,
-                   const Kokkos::View<Offset*, DeviceType>& diag_position,
-                   FactorPrecision precision, std::uint64_t numeric_count, SplitTriangles& split,
-                   std::uint64_t& gathered_count) {
+Ordinal refresh_split(const ExecSpace& space, const SparseMatrix& factors,
+                      const Kokkos::View<Offset*, DeviceType>& diag_position,
+                      FactorPrecision precision, std::uint64_t numeric_count, SplitTriangles& split,
+                      std::uint64_t& gathered_count) {
+  const Ordinal n = factors.num_block_rows();
   const bool fresh = !split.lower_ptr.is_allocated();
   if (fresh) split = split_triangles(space, factors, diag_position, precision);
-  if (!fresh && gathered_count == numeric_count) return;
-  gather_split_values(space, factors, diag_position, split);
-  gathered_count = numeric_count;
+  if (!fresh && gathered_count == numeric_count) return n;
+  const Ordinal beyond = gather_split_values(space, factors, diag_position, split);
+  if (beyond == n) gathered_count = numeric_count;  // else gathered again next time, and refused
+  return beyond;
 }
 
 }  // namespace fgdd

@@ -33,17 +33,19 @@ SplitTriangles split_triangles(const ExecSpace& space, const SparseMatrix& facto
                                FactorPrecision precision = FactorPrecision::Double);
 
 // Copies the factor blocks into split's values (after every numeric factorization), rounded to
-// float where split keeps float values.
-void gather_split_values(const ExecSpace& space, const SparseMatrix& factors,
-                         const Kokkos::View<Offset*, DeviceType>& diag_position,
-                         const SplitTriangles& split);
+// float where split keeps float values. Returns the smallest block row with a strictly
+// triangular value beyond float's range (|v| > 3.4e38) in that case, else num_block_rows.
+Ordinal gather_split_values(const ExecSpace& space, const SparseMatrix& factors,
+                            const Kokkos::View<Offset*, DeviceType>& diag_position,
+                            const SplitTriangles& split);
 
 // The row-order solves' cache: builds split on its first use and gathers the values again
 // whenever numeric_count (the factorization's count of numeric phases) differs from
-// gathered_count, which it then updates.
-void refresh_split(const ExecSpace& space, const SparseMatrix& factors,
-                   const Kokkos::View<Offset*, DeviceType>& diag_position,
-                   FactorPrecision precision, std::uint64_t numeric_count, SplitTriangles& split,
-                   std::uint64_t& gathered_count);
+// gathered_count, which it then updates unless a value did not fit float. Returns what
+// gather_split_values did (num_block_rows when nothing was gathered).
+Ordinal refresh_split(const ExecSpace& space, const SparseMatrix& factors,
+                      const Kokkos::View<Offset*, DeviceType>& diag_position,
+                      FactorPrecision precision, std::uint64_t numeric_count, SplitTriangles& split,
+                      std::uint64_t& gathered_count);
 
 }  // namespace fgdd

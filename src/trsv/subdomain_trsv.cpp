@@ -469,6 +469,11 @@ void SubdomainTrsv::refresh_inv_diag_single(const ExecSpace& space) const {
     return;
   const SubdomainIlu0& f = *factorization_;
   check_factors_fit_float(space, f);
+  round_inv_diag(space);
+}
+
+void SubdomainTrsv::round_inv_diag(const ExecSpace& space) const {
+  const SubdomainIlu0& f = *factorization_;
   const auto inv_diag = f.inv_diag();
   if (!inv_diag_single_.is_allocated())
     inv_diag_single_ =
@@ -479,9 +484,16 @@ void SubdomainTrsv::refresh_inv_diag_single(const ExecSpace& space) const {
 
 const SplitTriangles& SubdomainTrsv::split(const ExecSpace& space) const {
   const SubdomainIlu0& f = *factorization_;
-  refresh_inv_diag_single(space);  // first: it refuses factors beyond float's range
-  refresh_split(space, f.factors(), f.diag_position(), precision_, f.numeric_count(), split_,
-                split_count_);
+  const Ordinal n = f.factors().num_block_rows();
+  const bool single = precision_ == FactorPrecision::Float;
+  // Float: D⁻¹ is checked here and the triangles by the gather as it rounds them, one pass over
+  // the factors instead of two; the first row that does not fit, of either, is refused.
+  const bool new_inv_diag = single && inv_diag_count_ != f.numeric_count();
+  Ordinal beyond = new_inv_diag ? first_row_beyond_float(space, f, false) : n;
+  beyond = std::min(beyond, refresh_split(space, f.factors(), f.diag_position(), precision_,
+                                          f.numeric_count(), split_, split_count_));
+  if (beyond < n) throw_beyond_float(space, f, beyond);
+  if (new_inv_diag) round_inv_diag(space);
   return split_;
 }
 

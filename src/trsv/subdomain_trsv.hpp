@@ -127,7 +127,10 @@ class SubdomainTrsv {
   void refresh_edge_values(const ExecSpace& space) const;
   // The edge rows (fill_edge_rows) the kernels that add into rows by edge read, built once.
   void need_edge_rows(const ExecSpace& space) const;
+  // Float: checks that the factors fit float (check_factors_fit_float), then rounds D⁻¹ into
+  // inv_diag_single_, once per numeric(); round_inv_diag rounds without the check.
   void refresh_inv_diag_single(const ExecSpace& space) const;
+  void round_inv_diag(const ExecSpace& space) const;
   detail::TrsvOperands operands() const;
   void launch_row_order(const ExecSpace& space, const detail::StepList& steps, ConstVector r,
                         Vector z, const char* label) const;

@@ -27,33 +27,54 @@ struct RowSpans {
   KOKKOS_INLINE_FUNCTION Offset upper_begin(Ordinal i) const { return upper_ptr(n - 1 - i); }
 };
 
-// Copies each row's lower and upper blocks into lower / upper (double or float). Returns the
-// smallest block row with a value beyond float's range (check_factors_fit_float's test, made
-// here as the values are rounded rather than in a pass of its own), or n: always n for double.
+// Copies row i's lower and upper blocks into lower / upper (double or float); false when V is
+// float and a value is beyond float's range (check_factors_fit_float's test).
+template <class V>
+struct RowCopy {
+  SparseMatrix::Values values;
+  RowSpans spans;
+  Kokkos::View<V*, DeviceType> lower;
+  Kokkos::View<V*, DeviceType> upper;
+  Offset bb;
+
+  KOKKOS_INLINE_FUNCTION bool copy(Offset from, V* to, Offset count) const {
+    bool fits = true;
+    for (Offset e = 0; e < count; ++e) {
+      const Scalar v = values(from + e);
+      if constexpr (std::is_same_v<V, float>) fits = fits && !(detail::fabs(v) > Scalar(FLT_MAX));
+      to[e] = V(v);
+    }
+    return fits;
+  }
+  KOKKOS_INLINE_FUNCTION bool operator()(Ordinal i) const {
+    const bool lower_fits = copy(spans.row_map(i) * bb, lower.data() + spans.lower_ptr(i) * bb,
+                                 spans.lower_count(i) * bb);
+    const bool upper_fits = copy((spans.diag(i) + 1) * bb, upper.data() + spans.upper_begin(i) * bb,
+                                 spans.upper_count(i) * bb);
+    return lower_fits && upper_fits;
+  }
+};
+
+// Copies each row's blocks (RowCopy). Returns the smallest block row with a value beyond
+// float's range (the test made here, as the values are rounded, rather than in a pass of its
+// own), or n: always n for double, which needs no reduction (and on a GPU no fence).
 template <class V>
 Ordinal gather_values(const ExecSpace& space, const SparseMatrix& factors, const RowSpans& spans,
                       const Kokkos::View<V*, DeviceType>& lower,
                       const Kokkos::View<V*, DeviceType>& upper) {
   const Offset bb = Offset(factors.block_size()) * factors.block_size();
-  const auto values = factors.values();
+  const RowCopy<V> copy_row{factors.values(), spans, lower, upper, bb};
+  if constexpr (!std::is_same_v<V, float>) {
+    Kokkos::parallel_for(
+        "fgdd::trsv::split_values", Policy(space, 0, spans.n),
+        KOKKOS_LAMBDA(const Ordinal i) { copy_row(i); });
+    return spans.n;
+  }
   Ordinal first = spans.n;
   Kokkos::parallel_reduce(
       "fgdd::trsv::split_values", Policy(space, 0, spans.n),
       KOKKOS_LAMBDA(const Ordinal i, Ordinal& beyond) {
-        bool fits = true;
-        const auto copy = [&](Offset from, V* to, Offset count) {
-          for (Offset e = 0; e < count; ++e) {
-            const Scalar v = values(from + e);
-            if constexpr (std::is_same_v<V, float>)
-              fits = fits && !(detail::fabs(v) > Scalar(FLT_MAX));
-            to[e] = V(v);
-          }
-        };
-        copy(spans.row_map(i) * bb, lower.data() + spans.lower_ptr(i) * bb,
-             spans.lower_count(i) * bb);
-        copy((spans.diag(i) + 1) * bb, upper.data() + spans.upper_begin(i) * bb,
-             spans.upper_count(i) * bb);
-        if (!fits && i < beyond) beyond = i;
+        if (!copy_row(i) && i < beyond) beyond = i;
       },
       Kokkos::Min<Ordinal>(first));
   return first < spans.n ? first : spans.n;  // Min starts at the largest Ordinal

@@ -269,12 +269,13 @@ Solves A x = b with a preconditioned Krylov method on the Kokkos default executi
   --team-size N               threads per subdomain team in the DD apply; default: chosen
                               from the level widths on GPUs, by Kokkos on CPUs (tuning knob)
   --factor-precision {factor_precision}
-                              what ildu0-dd / ilu0-dd / ic0-dd apply from: double (default),
-                              a float copy of the factors (half the bytes per apply; the
-                              factorization, SpMV and Krylov vectors stay double), or auto:
-                              float for 3x3 and larger blocks, double for scalar and 2x2,
-                              double where the factors leave float's range (the JSON's
-                              precond says which and why)
+                              what ildu0-dd / ilu0-dd / ic0-dd apply from: double, a float
+                              copy of the factors (half the bytes per apply; the
+                              factorization, SpMV and Krylov vectors stay double), or auto
+                              (default): float on CPU backends; on GPUs float for 3x3 and
+                              larger blocks, double for scalar and 2x2; double where the
+                              factors leave float's range (the JSON's precond says which
+                              and why)
   --fill K                    ILU(K) inside each subdomain (0..8): more fill, fewer
                               iterations; default 0
   --shift-pivots              shift tiny pivots instead of failing (the count is reported);

@@ -61,13 +61,22 @@ TEST_CASE("DD preconditioner applies the refactored values", "[trsv][dd]") {
   }
 }
 
-TEST_CASE("factor_precision auto: float for 3x3 blocks and up, double otherwise",
+TEST_CASE("factor_precision auto: float on CPUs; on GPUs float for 3x3 blocks and up",
           "[dd][float]") {
-  CHECK(resolve_factor_precision(FactorPrecision::Auto, 1).precision == FactorPrecision::Double);
-  CHECK(resolve_factor_precision(FactorPrecision::Auto, 2).precision == FactorPrecision::Double);
-  CHECK(resolve_factor_precision(FactorPrecision::Auto, 3).precision == FactorPrecision::Float);
-  CHECK(resolve_factor_precision(FactorPrecision::Auto, 4).reason.find("4x4") !=
+  for (const int b : {1, 2, 3, 4}) {
+    CAPTURE(b);
+    const FactorPrecisionChoice cpu = resolve_factor_precision(FactorPrecision::Auto, b, true);
+    CHECK(cpu.precision == FactorPrecision::Float);
+    CHECK(cpu.reason.find("CPU backend") != std::string::npos);
+    const FactorPrecisionChoice gpu = resolve_factor_precision(FactorPrecision::Auto, b, false);
+    CHECK(gpu.precision == (b >= 3 ? FactorPrecision::Float : FactorPrecision::Double));
+  }
+  CHECK(resolve_factor_precision(FactorPrecision::Auto, 4, false).reason.find("4x4") !=
         std::string::npos);
+  // The build's own backend decides by default, and auto is the default.
+  CHECK(resolve_factor_precision(FactorPrecision::Auto, 1).precision ==
+        resolve_factor_precision(FactorPrecision::Auto, 1, host_backend).precision);
+  CHECK(DdIluOptions().factor_precision == FactorPrecision::Auto);
   // A precision the user names is kept, without a reason.
   const FactorPrecisionChoice named = resolve_factor_precision(FactorPrecision::Float, 1);
   CHECK(named.precision == FactorPrecision::Float);
@@ -95,7 +104,7 @@ TEST_CASE("factor_precision auto applies what the precision it picked applies, a
   };
   const auto automatic = preconditioner(FactorPrecision::Auto);
   const FactorPrecision picked =
-      block_size >= 3 ? FactorPrecision::Float : FactorPrecision::Double;
+      resolve_factor_precision(FactorPrecision::Auto, block_size).precision;
   CHECK(automatic->factor_precision().precision == picked);
   CHECK(automatic->name().find("auto") != std::string::npos);
   // The default apply kernel is deterministic: the same bits as the named precision.
@@ -110,9 +119,9 @@ TEST_CASE("factor_precision auto applies what the precision it picked applies, a
   const auto twice = apply(*preconditioner(FactorPrecision::Double));
   for (const DdIluPreconditioner* M : {automatic.get(), fresh.get()}) {
     CHECK(M->factor_precision().precision == FactorPrecision::Double);
-    if (block_size >= 3) CHECK(M->name().find("do not fit float") != std::string::npos);
+    if (picked == FactorPrecision::Float)
+      CHECK(M->name().find("do not fit float") != std::string::npos);
     CHECK(apply(*M) == twice);
   }
-  if (block_size >= 3)
-    CHECK_THROWS_AS(preconditioner(FactorPrecision::Float), ZeroPivot);
+  CHECK_THROWS_AS(preconditioner(FactorPrecision::Float), ZeroPivot);
 }

@@ -3,6 +3,7 @@
 #include "core/generators.hpp"
 #include "core/matrix_market.hpp"
 #include "core/types.hpp"
+#include "precond/dd_ilu_preconditioner.hpp"
 #include "scratch_dir.hpp"
 #include "solve_options.hpp"
 
@@ -141,27 +142,30 @@ TEST_CASE("parse_solve_command names the bad argument", "[tools][cli]") {
 
 TEST_CASE("fgdd-solve --factor-precision", "[tools][cli][float]") {
   CHECK(cli::parse_solve_command({"--matrix", "a.mtx"}).options.dd.factor_precision ==
-        FactorPrecision::Double);
+        FactorPrecision::Auto);
   CHECK(cli::parse_solve_command({"--matrix", "a.mtx", "--factor-precision", "float"})
             .options.dd.factor_precision == FactorPrecision::Float);
-  CHECK_THROWS_WITH(
-      cli::parse_solve_command({"--matrix", "a.mtx", "--factor-precision", "half"}),
-      FGDD_CONTAINS("double|float|auto"));
+  CHECK_THROWS_WITH(cli::parse_solve_command({"--matrix", "a.mtx", "--factor-precision", "half"}),
+                    FGDD_CONTAINS("double|float|auto"));
   ScratchDir dir;
   const Run run = run_solve("--matrix gen:bsr3:5 --tol 1e-10 --factor-precision float", dir);
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   CHECK(run.output.find("float factors") != std::string::npos);
   CHECK(run.output.find("status:        converged") != std::string::npos);
-  // auto: float for BSR3, double for a scalar grid, each saying why.
-  const Run bsr = run_solve("--matrix gen:bsr3:5 --tol 1e-10 --factor-precision auto", dir);
+  // auto, the default: on a CPU backend float for both; on a GPU float for BSR3 and double for
+  // a scalar grid; each saying why.
+  const Run bsr = run_solve("--matrix gen:bsr3:5 --tol 1e-10", dir);
   INFO(bsr.output);
   REQUIRE(bsr.exit_code == 0);
-  CHECK(bsr.output.find("float factors (auto: 3x3 blocks") != std::string::npos);
+  CHECK(bsr.output.find(host_backend ? "float factors (auto: a CPU backend"
+                                     : "float factors (auto: 3x3 blocks") != std::string::npos);
   const Run scalar = run_solve("--matrix gen:lap7:8 --tol 1e-10 --factor-precision auto", dir);
   INFO(scalar.output);
   REQUIRE(scalar.exit_code == 0);
-  CHECK(scalar.output.find("double factors (auto: scalar entries") != std::string::npos);
+  CHECK(scalar.output.find(host_backend
+                               ? "float factors (auto: a CPU backend"
+                               : "double factors (auto: scalar entries") != std::string::npos);
 }
 
 TEST_CASE("fgdd-solve --precond multilevel-ilu reports its levels", "[tools][cli][mlilu]") {

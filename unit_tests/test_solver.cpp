@@ -246,8 +246,9 @@ TEST_CASE("Solver::apply_preconditioner applies M⁻¹ and M⁻ᵀ in the caller
   const std::string preconditioner = GENERATE(as<std::string>(), "ildu0", "ildu0-dd");
   CAPTURE(preconditioner);
   SolverOptions options;
+  // Double factors: exact to double's rounding (the CPU default reads float ones).
   options.set_all({"preconditioner=" + preconditioner, "partitioner=rcm",
-                   "subdomain_rows=" + std::to_string(n)});
+                   "subdomain_rows=" + std::to_string(n), "factor_precision=double"});
   Solver solver(options);
   Vector z("z", n);
   CHECK_THROWS_WITH(solver.apply_preconditioner(ExecSpace(), reference::to_device(r), z),

@@ -4,8 +4,11 @@
 
 namespace fgdd {
 
-FactorPrecisionChoice resolve_factor_precision(FactorPrecision requested, int block_size) {
+FactorPrecisionChoice resolve_factor_precision(FactorPrecision requested, int block_size,
+                                               bool on_host) {
   if (requested != FactorPrecision::Auto) return {requested, ""};
+  if (on_host)
+    return {FactorPrecision::Float, "auto: a CPU backend, float halves what the sweeps read"};
   const std::string b = std::to_string(block_size);
   if (block_size >= 3)
     return {FactorPrecision::Float, "auto: " + b + "x" + b + " blocks, float halves their bytes"};

@@ -16,8 +16,9 @@ struct DdIluOptions {
   FactorOptions factor;
   ApplyKernel apply = ApplyKernel::Auto;
   int team_size = 0;  // threads per subdomain team in the apply; 0: chosen (SubdomainTrsv)
-  // What the apply reads the factors in; factorization and Krylov vectors stay double.
-  FactorPrecision factor_precision = FactorPrecision::Double;
+  // What the apply reads the factors in; factorization and Krylov vectors stay double. Auto:
+  // resolve_factor_precision.
+  FactorPrecision factor_precision = FactorPrecision::Auto;
 };
 
 // The precision a DD apply reads its factors in, and why.
@@ -26,14 +27,21 @@ struct FactorPrecisionChoice {
   std::string reason;  // empty when the user named the precision
 };
 
-// FactorPrecision::Auto for factors of this block size: Float for blocks of 3×3 and larger,
-// whose values are most of what the apply reads (BSR3 96³: the apply 1.19× faster with float
-// factors on an H100, the BiCGSTAB solve 1.05-1.13×, the same iterations), Double for scalar
-// and 2×2 blocks, where the apply gained at most 1.03× and the reservoir took 6 % more
-// iterations (docs/PERFORMANCE.md, "Level-kernel team size and float factors on the GPU").
-// Double or Float come back as given. Float is then still subject to the range check: see
+// FactorPrecision::Auto for factors of this block size on a CPU backend (host_backend) or a GPU.
+// CPUs: Float for every block size. Their row-order sweeps stream the factors' values, and
+// float ones made BiCGSTAB 5-20 % faster on two threads (the DOLFINx SUPG and P2 Poisson
+// systems, lap7, convdiff, lap27 and the reservoir) with iterations equal or within 5 %
+// (docs/PERFORMANCE.md, "Float factors by default on CPU threads"). GPUs: Float for blocks of
+// 3×3 and larger, whose values are most of what the apply reads (BSR3 96³: the apply 1.19×
+// faster with float factors on an H100, the BiCGSTAB solve 1.05-1.13×, the same iterations),
+// Double for scalar and 2×2 blocks, where the apply gained at most 1.03× and the reservoir
+// took 6 % more iterations ("Level-kernel team size and float factors on the GPU"). Double or
+// Float come back as given. Float is then still subject to the range check: see
 // DdIluPreconditioner.
-FactorPrecisionChoice resolve_factor_precision(FactorPrecision requested, int block_size);
+inline constexpr bool host_backend =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceType::memory_space>::accessible;
+FactorPrecisionChoice resolve_factor_precision(FactorPrecision requested, int block_size,
+                                               bool on_host = host_backend);
 
 class DdIluPreconditioner final : public Preconditioner {
  public:

@@ -42,7 +42,8 @@ class Solver {
   // New values of the pattern given to setup: one gather into the reordered matrices and a
   // numeric refactor; partition, levels and work vectors are reused. Throws InvalidInput for
   // another pattern (or before setup), ZeroPivot as setup. Where the partition keeps the
-  // caller's order, the operator is the caller's matrix itself (setup's A, then A here), never
+  // caller's order (natural chunks in the partitioner's row order: not the GPUs' default level
+  // order), the operator is the caller's matrix itself (setup's A, then A here), never
   // written: values changed in place are what the next solve multiplies with.
   void update_values(const ExecSpace& space, const SparseMatrix& A);
 

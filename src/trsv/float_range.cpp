@@ -62,14 +62,22 @@ Ordinal first_row_beyond_float(const ExecSpace& space, const SubdomainIlu0& fact
   return first < n ? first : n;  // Min starts at the largest Ordinal, not at n
 }
 
-void throw_beyond_float(const ExecSpace& space, const SubdomainIlu0& factorization,
-                        Ordinal block_row) {
+// The value block_row cannot hold in float. (Not inside throw_beyond_float: nvcc mangles a
+// device lambda in a [[noreturn]] function into a stub it cannot compile.)
+Scalar offending_value(const ExecSpace& space, const SubdomainIlu0& factorization,
+                       Ordinal block_row) {
   const FloatOffender offender = offender_of(factorization, true);
   Scalar value = 0;
   Kokkos::parallel_reduce(
       "fgdd::trsv::float_range_value",
       Kokkos::RangePolicy<ExecSpace>(space, block_row, block_row + 1),
       KOKKOS_LAMBDA(const Ordinal i, Scalar& v) { v += offender(i); }, value);
+  return value;
+}
+
+void throw_beyond_float(const ExecSpace& space, const SubdomainIlu0& factorization,
+                        Ordinal block_row) {
+  const Scalar value = offending_value(space, factorization, block_row);
   Ordinal original = 0;
   Kokkos::deep_copy(original, Kokkos::subview(factorization.partition().iperm, block_row));
   const std::int64_t row = std::int64_t(original) * factorization.factors().block_size();

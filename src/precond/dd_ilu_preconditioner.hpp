@@ -29,7 +29,7 @@ struct FactorPrecisionChoice {
 
 // FactorPrecision::Auto for factors of this block size on a CPU backend (host_backend) or a GPU.
 // CPUs: Float for every block size. Their row-order sweeps stream the factors' values, and
-// float ones made BiCGSTAB 5-20 % faster on two threads (the DOLFINx SUPG and P2 Poisson
+// float ones made BiCGSTAB 2-20 % faster on two threads (the DOLFINx SUPG and P2 Poisson
 // systems, lap7, convdiff, lap27 and the reservoir) with iterations equal or within 5 %
 // (docs/PERFORMANCE.md, "Float factors by default on CPU threads"). GPUs: Float for blocks of
 // 3×3 and larger, whose values are most of what the apply reads (BSR3 96³: the apply 1.19×

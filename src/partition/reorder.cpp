@@ -193,7 +193,7 @@ void update_values(const ExecSpace& space, const SparseMatrix& A_new, ReorderedS
   }
   const bool dropped_is_permuted =
       system.dropped.values().data() == system.permuted.values().data();
-  if (system.position_in_row.extent(0) == 0) {  // the identity: A_p is A_new, not a copy of it
+  if (system.keeps_callers_order()) {  // A_p is A_new, not a copy of it
     system.permuted = SparseMatrix(SparseMatrix::ValidatedTag{}, n, b, system.permuted.row_map(),
                                    system.permuted.col_ind(), A_new.values());
     if (dropped_is_permuted) system.dropped = system.permuted;

@@ -28,6 +28,9 @@ struct ReorderedSystem {
   // A's pattern, kept (not copied) so update_values can refuse a different one.
   SparseMatrix::RowMap original_row_map;
   SparseMatrix::ColumnIndices original_col_ind;
+
+  // The partition keeps A's order: permuted is A itself and has no source map.
+  bool keeps_callers_order() const noexcept { return position_in_row.extent(0) == 0; }
 };
 
 // Throws InvalidInput when partition does not cover A's block rows.

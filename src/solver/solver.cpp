@@ -73,23 +73,22 @@ SolveResult Solver::solve(const ExecSpace& space, ConstVector b, Vector x) {
   check_vector_size(A_p, x.extent(0), "x");
   const Partition& partition = partitioned_->partition;
   const int block_size = A_p.block_size();
-  // In the caller's order (no source map) the method works on b and x themselves, unless they
-  // are one array: the same arithmetic without the copies in and out.
-  const bool callers_order = !partitioned_->system.source_rows.is_allocated();
-  const bool in_place = callers_order && b.data() != x.data();
+  // In the caller's order the method works on b and x themselves, unless they are one array:
+  // the same arithmetic without the copies in and out.
+  const bool in_place = partitioned_->system.keeps_callers_order() && b.data() != x.data();
   if (!in_place) {
     permute_vector(space, partition, block_size, b, b_p_);
     permute_vector(space, partition, block_size, x, x_p_);
   }
+  const ConstVector b_used = in_place ? b : ConstVector(b_p_);
+  const Vector x_used = in_place ? x : x_p_;
   const MatrixOperator A_op(A_p);
   const Preconditioner& M = *preconditioner_;
   const Offset n = A_p.num_rows();
   const KrylovOptions krylov = detail::krylov_for_problem(options_.krylov, n);
   SolveResult result;
   detail::with_memory_named(solve_memory_text(options_.method, krylov, n), [&] {
-    result = in_place
-                 ? solve_with(options_.method, space, A_op, M, b, x, krylov, &workspace_)
-                 : solve_with(options_.method, space, A_op, M, b_p_, x_p_, krylov, &workspace_);
+    result = solve_with(options_.method, space, A_op, M, b_used, x_used, krylov, &workspace_);
   });
   if (!in_place) unpermute_vector(space, partition, block_size, x_p_, x);
   return result;

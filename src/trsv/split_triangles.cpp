@@ -77,15 +77,16 @@ Ordinal gather_values(const ExecSpace& space, const SparseMatrix& factors, const
         "fgdd::trsv::split_values", Policy(space, 0, spans.n),
         KOKKOS_LAMBDA(const Ordinal i) { copy_row(i); });
     return spans.n;
+  } else {
+    Ordinal first = spans.n;
+    Kokkos::parallel_reduce(
+        "fgdd::trsv::split_values", Policy(space, 0, spans.n),
+        KOKKOS_LAMBDA(const Ordinal i, Ordinal& beyond) {
+          if (!copy_row(i) && i < beyond) beyond = i;
+        },
+        Kokkos::Min<Ordinal>(first));
+    return first < spans.n ? first : spans.n;  // Min starts at the largest Ordinal
   }
-  Ordinal first = spans.n;
-  Kokkos::parallel_reduce(
-      "fgdd::trsv::split_values", Policy(space, 0, spans.n),
-      KOKKOS_LAMBDA(const Ordinal i, Ordinal& beyond) {
-        if (!copy_row(i) && i < beyond) beyond = i;
-      },
-      Kokkos::Min<Ordinal>(first));
-  return first < spans.n ? first : spans.n;  // Min starts at the largest Ordinal
 }
 
 }  // namespace

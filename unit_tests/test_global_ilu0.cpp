@@ -6,17 +6,18 @@
 #include "catch_compat.hpp"
 #include "core/generators.hpp"
 #include "factor/global_ilu0.hpp"
-#include "schedule/global_levels.hpp"
 #include "krylov/bicgstab.hpp"
+#include "partition/partition_matrix.hpp"
 #include "precond/dd_ilu_preconditioner.hpp"
 #include "precond/global_ilu_preconditioner.hpp"
-#include "partition/partition_matrix.hpp"
 #include "reference/dense.hpp"
 #include "reference/factor_bounds.hpp"
 #include "reference/ic0_breakdown.hpp"
 #include "reference/random_matrix.hpp"
 #include "reference/reference_ilu0.hpp"
+#include "schedule/global_levels.hpp"
 #include "trsv/global_trsv.hpp"
+#include "trsv/split_triangles.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -397,6 +398,39 @@ TEST_CASE("global trsv: apply and solves meet the backward-error bound; Ildu0 an
     difference = std::max(difference, std::fabs(z_of[0][e] - z_of[1][e]));
   CAPTURE(difference, allowed);
   CHECK(difference <= allowed);
+}
+
+// The row-order sweeps store a row's columns as 16-bit distances j − i up to 32,767 and as 32-bit
+// columns beyond (split_triangles.hpp): tridiagonal, the last row coupled to the row `distance`
+// before it, both ways.
+TEST_CASE("global trsv: row order with couplings at and beyond 16-bit distances", "[global]") {
+  for (const Ordinal distance : {max_short_distance, max_short_distance + 1}) {
+    CAPTURE(distance);
+    const Ordinal n = distance + 2;
+    HostMatrixArrays m;
+    m.num_block_rows = m.num_block_cols = n;
+    m.row_map.push_back(0);
+    const auto add = [&](Ordinal j, double value) {
+      m.col_ind.push_back(j);
+      m.values.push_back(value);
+    };
+    for (Ordinal i = 0; i < n; ++i) {
+      if (i == n - 1) add(i - distance, -0.75);
+      for (Ordinal j = std::max(i - 1, 0); j <= std::min(i + 1, n - 1); ++j)
+        add(j, i == j ? 4.0 : -1.0 - 1e-5 * i);
+      if (i == n - 1 - distance) add(n - 1, -0.5);
+      m.row_map.push_back(m.col_ind.size());
+    }
+    const SparseMatrix A = make_matrix(m);
+    const auto r = reference::random_vector(A.num_rows(), 9u);
+    const GlobalIlu0 ilu = factor(A, IluForm::Ildu0);
+    const GlobalTrsv trsv(ExecSpace(), ilu, GlobalRowKernel::RowOrder);
+    Vector z("z", A.num_rows());
+    trsv.apply(ExecSpace(), reference::to_device(r), z);
+    const auto F = reference::to_host_csr(ilu.factors());
+    const double gamma = reference::substitution_gamma(F, reference::host_vector(ilu.inv_diag()));
+    CHECK(reference::apply_ratio(F, IluForm::Ildu0, gamma, r, reference::to_host(z)) <= 1);
+  }
 }
 
 TEST_CASE("global ILU0: numeric refactor equals a fresh factorization; levels are reused",

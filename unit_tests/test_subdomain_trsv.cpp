@@ -14,6 +14,7 @@
 #include "reference/random_matrix.hpp"
 #include "reference/reference_ilu0.hpp"
 #include "reference/reference_trsv.hpp"
+#include "trsv/split_triangles.hpp"
 #include "trsv/subdomain_trsv.hpp"
 
 #include <algorithm>
@@ -731,6 +732,59 @@ TEST_CASE("subdomain trsv: apply_transpose applies M⁻ᵀ", "[trsv]") {
                     name_of(form) + " transpose " + to_string(kernel));
     }
   }
+}
+
+// One subdomain, block tridiagonal, with the last block row also coupled to the block row
+// `distance` before it (both ways): the row-order sweeps store scalar columns as 16-bit
+// distances j − i up to 32,767 and as 32-bit columns beyond, block columns always as columns.
+Problem far_coupling(Ordinal distance, int b) {
+  const Ordinal n = distance + 2;
+  HostMatrixArrays m;
+  m.num_block_rows = m.num_block_cols = n;
+  m.block_size = b;
+  m.row_map.push_back(0);
+  const auto add_block = [&](Ordinal i, Ordinal j) {
+    m.col_ind.push_back(j);
+    for (int e = 0; e < b * b; ++e)
+      m.values.push_back(i == j ? (e / b == e % b ? 4.0 : 0.125 * ((e + i) % 3))
+                                : -0.5 + 0.0625 * ((e + i + j) % 5));
+  };
+  for (Ordinal i = 0; i < n; ++i) {
+    if (i == n - 1) add_block(i, i - distance);
+    for (Ordinal j = std::max(i - 1, 0); j <= std::min(i + 1, n - 1); ++j) add_block(i, j);
+    if (i == n - 1 - distance) add_block(i, n - 1);
+    m.row_map.push_back(m.col_ind.size());
+  }
+  const Partition partition = partition_of(std::vector<Ordinal>(n, 0), 1);
+  return {"block tridiagonal, b = " + std::to_string(b) + ", a coupling " +
+              std::to_string(distance) + " block rows apart",
+          reorder_and_drop(ExecSpace(), make_matrix(m), partition).dropped, partition, 0};
+}
+
+TEST_CASE(
+    "subdomain trsv: row-order sweeps read 16-bit distances up to 32767 rows and columns beyond",
+    "[trsv]") {
+  for (const int b : {1, 2})
+    for (const Ordinal distance : {max_short_distance, max_short_distance + 1}) {
+      const Problem problem = far_coupling(distance, b);
+      INFO(problem.name);
+      const SubdomainIlu0 ilu = factorize(problem, IluForm::Ildu0);
+      const SplitTriangles split = split_triangles(ExecSpace(), ilu.factors(), ilu.diag_position());
+      CHECK(split.short_distances == (b == 1 && distance <= max_short_distance));
+      CHECK(split.lower_cols.is_allocated() == !split.short_distances);
+      const auto h = reference::host_factors(ilu);
+      const auto r_host = reference::random_vector(problem.dropped.num_rows(), 31u);
+      const Vector r = reference::to_device(r_host);
+      const SubdomainTrsv trsv(ExecSpace(), ilu);
+      check_apply(h, r_host, run_apply(trsv, ApplyKernel::RowOrderFused, r), false, "apply");
+      check_apply(h, r_host, run_apply_transpose(trsv, ApplyKernel::RowOrderFused, r), true,
+                  "transposed apply");
+      for (const Triangle triangle : triangles)
+        for (const Diagonal diagonal : diagonals)
+          check_solve(h, triangle, diagonal, r_host,
+                      run_solve(trsv, triangle, diagonal, TriangularKernel::RowOrder, r),
+                      name_of(triangle, diagonal));
+    }
 }
 
 TEST_CASE("subdomain trsv: a subdomain beyond level-0 scratch runs from level 1", "[trsv]") {

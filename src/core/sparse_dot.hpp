@@ -8,9 +8,10 @@ namespace fgdd::detail {
 
 // Four partial sums, added in a fixed order (deterministic): one running sum would chain every
 // add of the row behind the previous one, and a triangular sweep's next row waits for this one.
-// values may be stored in float (T); the products and sums are in Scalar.
-template <class T>
-KOKKOS_INLINE_FUNCTION Scalar sparse_dot(const T* values, const Ordinal* cols, const Scalar* x,
+// values may be stored in float (T); the products and sums are in Scalar. cols (of type I) are
+// positions in x: columns, or 16-bit distances from the row when x points at the row's own entry.
+template <class T, class I = Ordinal>
+KOKKOS_INLINE_FUNCTION Scalar sparse_dot(const T* values, const I* cols, const Scalar* x,
                                          Offset begin, Offset end) {
   Scalar s0 = 0, s1 = 0, s2 = 0, s3 = 0;
   Offset k = begin;
@@ -29,8 +30,8 @@ KOKKOS_INLINE_FUNCTION Scalar sparse_dot(const T* values, const Ordinal* cols, c
 // resp. descending) subtracted last, after the partial sums are combined: that entry is the one
 // whose x the sweep has just written, so the chain from one row to the next is one multiply and
 // one subtraction instead of also the three adds that combine the partial sums.
-template <class T>
-KOKKOS_INLINE_FUNCTION Scalar subtract_sweep_row(Scalar rhs, const T* values, const Ordinal* cols,
+template <class T, class I = Ordinal>
+KOKKOS_INLINE_FUNCTION Scalar subtract_sweep_row(Scalar rhs, const T* values, const I* cols,
                                                  const Scalar* x, Offset begin, Offset end,
                                                  bool lower) {
   if (begin == end) return rhs;

@@ -89,6 +89,44 @@ Ordinal gather_values(const ExecSpace& space, const SparseMatrix& factors, const
   }
 }
 
+// Writes each row's block columns j as j − i in 16 bits (wrapped where they do not fit) and
+// returns the largest |j − i|: the caller keeps them when that fits, else copies the columns.
+Ordinal copy_distances(const ExecSpace& space, const SparseMatrix::ColumnIndices& col_ind,
+                       const RowSpans& spans, const SplitTriangles& out) {
+  Ordinal farthest = 0;
+  Kokkos::parallel_reduce(
+      "fgdd::trsv::split_distances", Policy(space, 0, spans.n),
+      KOKKOS_LAMBDA(const Ordinal i, Ordinal& far) {
+        const Offset first = spans.row_map(i), lower_at = spans.lower_ptr(i);
+        for (Offset k = 0; k < spans.lower_count(i); ++k) {
+          const Ordinal d = i - col_ind(first + k);
+          far = d > far ? d : far;
+          out.lower_distances(lower_at + k) = std::int16_t(-d);
+        }
+        const Offset after = spans.diag(i) + 1, upper_at = spans.upper_begin(i);
+        for (Offset k = 0; k < spans.upper_count(i); ++k) {
+          const Ordinal d = col_ind(after + k) - i;
+          far = d > far ? d : far;
+          out.upper_distances(upper_at + k) = std::int16_t(d);
+        }
+      },
+      Kokkos::Max<Ordinal>(farthest));
+  return farthest;
+}
+
+void copy_columns(const ExecSpace& space, const SparseMatrix::ColumnIndices& col_ind,
+                  const RowSpans& spans, const SplitTriangles& out) {
+  Kokkos::parallel_for(
+      "fgdd::trsv::split_columns", Policy(space, 0, spans.n), KOKKOS_LAMBDA(const Ordinal i) {
+        const Offset first = spans.row_map(i), lower_at = spans.lower_ptr(i);
+        for (Offset k = 0; k < spans.lower_count(i); ++k)
+          out.lower_cols(lower_at + k) = col_ind(first + k);
+        const Offset after = spans.diag(i) + 1, upper_at = spans.upper_begin(i);
+        for (Offset k = 0; k < spans.upper_count(i); ++k)
+          out.upper_cols(upper_at + k) = col_ind(after + k);
+      });
+}
+
 }  // namespace
 
 SplitTriangles split_triangles(const ExecSpace& space, const SparseMatrix& factors,
@@ -109,8 +147,6 @@ SplitTriangles split_triangles(const ExecSpace& space, const SparseMatrix& facto
   const Offset upper = detail::exclusive_scan_in_place(space, "fgdd::trsv::upper_ptr_scan",
                                                        split.upper_ptr);
   const Offset bb = Offset(factors.block_size()) * factors.block_size();
-  split.lower_cols = detail::uninitialized_view<Ordinal>("fgdd::trsv::lower_cols", lower);
-  split.upper_cols = detail::uninitialized_view<Ordinal>("fgdd::trsv::upper_cols", upper);
   if (precision == FactorPrecision::Float) {
     split.lower_values_single =
         detail::uninitialized_view<float>("fgdd::trsv::lower_values_single", lower * bb);
@@ -120,17 +156,23 @@ SplitTriangles split_triangles(const ExecSpace& space, const SparseMatrix& facto
     split.lower_values = detail::uninitialized_view<Scalar>("fgdd::trsv::lower_values", lower * bb);
     split.upper_values = detail::uninitialized_view<Scalar>("fgdd::trsv::upper_values", upper * bb);
   }
-  const auto col_ind = factors.col_ind();
-  const SplitTriangles out = split;
-  Kokkos::parallel_for(
-      "fgdd::trsv::split_columns", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal i) {
-        const Offset first = spans.row_map(i), lower_at = spans.lower_ptr(i);
-        for (Offset k = 0; k < spans.lower_count(i); ++k)
-          out.lower_cols(lower_at + k) = col_ind(first + k);
-        const Offset after = spans.diag(i) + 1, upper_at = spans.upper_begin(i);
-        for (Offset k = 0; k < spans.upper_count(i); ++k)
-          out.upper_cols(upper_at + k) = col_ind(after + k);
-      });
+  // Scalar rows only: with b × b blocks the column is a small part of what a sweep reads, and
+  // the 3×3 elasticity sweeps ran 2-4 % slower with distances (docs/PERFORMANCE.md).
+  if (factors.block_size() == 1) {
+    split.lower_distances =
+        detail::uninitialized_view<std::int16_t>("fgdd::trsv::lower_distances", lower);
+    split.upper_distances =
+        detail::uninitialized_view<std::int16_t>("fgdd::trsv::upper_distances", upper);
+    if (copy_distances(space, factors.col_ind(), spans, split) <= max_short_distance) {
+      split.short_distances = true;
+      return split;
+    }
+    split.lower_distances = {};
+    split.upper_distances = {};
+  }
+  split.lower_cols = detail::uninitialized_view<Ordinal>("fgdd::trsv::lower_cols", lower);
+  split.upper_cols = detail::uninitialized_view<Ordinal>("fgdd::trsv::upper_cols", upper);
+  copy_columns(space, factors.col_ind(), spans, split);
   return split;
 }
 

@@ -24,10 +24,19 @@ struct SplitTriangles {
   // FactorPrecision::Float keeps the values here instead (and the two above stay empty).
   Kokkos::View<float*, DeviceType> lower_values_single;
   Kokkos::View<float*, DeviceType> upper_values_single;
+  // Scalar factors whose every column j of row i lies within max_short_distance of i (any
+  // ordering that keeps neighbours near) keep j − i in 16 bits instead of lower_cols /
+  // upper_cols, which stay empty: a sweep then reads 6 bytes a float entry instead of 8.
+  Kokkos::View<std::int16_t*, DeviceType> lower_distances;
+  Kokkos::View<std::int16_t*, DeviceType> upper_distances;
+  bool short_distances = false;
 };
 
-// The pattern (pointers and columns) of factors with diagonal blocks at diag_position; the
-// values arrays of the given precision are allocated, not filled.
+// The largest |j − i| that lower_distances / upper_distances hold.
+inline constexpr Ordinal max_short_distance = 32767;
+
+// The pattern (pointers and columns or distances) of factors with diagonal blocks at diag_position;
+// the values arrays of the given precision are allocated, not filled.
 SplitTriangles split_triangles(const ExecSpace& space, const SparseMatrix& factors,
                                const Kokkos::View<Offset*, DeviceType>& diag_position,
                                FactorPrecision precision = FactorPrecision::Double);

@@ -271,7 +271,8 @@ void launch(const ExecSpace& space, const Operands& o, const StepList& steps, Co
 }
 
 // One thread per subdomain, dynamically scheduled: subdomains differ in size. The values are
-// split's and inv_diag's, in float where split keeps float values.
+// split's and inv_diag's, in float where split keeps float values; the columns split's 16-bit
+// distances where it has them.
 template <class V>
 void launch_row_order_in(const ExecSpace& space, const SubdomainIlu0& f,
                          const SplitTriangles& split, Kokkos::View<const V*, DeviceType> lower,
@@ -281,11 +282,14 @@ void launch_row_order_in(const ExecSpace& space, const SubdomainIlu0& f,
   const Ordinal league = f.partition().num_subdomains;
   if (league == 0) return;
   const SparseMatrix& factors = f.factors();
-  detail::with_block_size(factors.block_size(), [&](auto block_size) {
-    const detail::RowOrderSolveKernel<decltype(block_size)::value, V> kernel{
+  const auto go = [&](auto block_size, const auto& lower_cols, const auto& upper_cols) {
+    using I = typename std::decay_t<decltype(lower_cols)>::value_type;
+    const detail::RowOrderSolveKernel<decltype(block_size)::value, V, I> kernel{
         split,
         lower,
         upper,
+        lower_cols,
+        upper_cols,
         inv_diag,
         f.partition().subdomain_offsets,
         r,
@@ -296,6 +300,12 @@ void launch_row_order_in(const ExecSpace& space, const SubdomainIlu0& f,
     Kokkos::parallel_for(
         label, Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>(space, 0, league),
         kernel);
+  };
+  detail::with_block_size(factors.block_size(), [&](auto block_size) {
+    if constexpr (decltype(block_size)::value == 1)
+      if (split.short_distances)
+        return go(block_size, split.lower_distances, split.upper_distances);
+    go(block_size, split.lower_cols, split.upper_cols);
   });
 }
 

@@ -252,29 +252,25 @@ void row_order_sweep(const ExecSpace& space, const GlobalFactors& f, const Split
                      const Kokkos::View<Ordinal*, DeviceType>& whole_range, const StepList& steps,
                      ConstVector r, Vector x) {
   const SparseMatrix& factors = f.factors();
-  const auto go = [&](auto block_size, const auto& lower_cols, const auto& upper_cols) {
-    using I = typename std::decay_t<decltype(lower_cols)>::value_type;
-    const RowOrderSolveKernel<decltype(block_size)::value, Scalar, I> kernel{
-        split,
-        split.lower_values,
-        split.upper_values,
-        lower_cols,
-        upper_cols,
-        f.inv_diag(),
-        whole_range,
-        r,
-        x,
-        steps,
-        factors.block_size(),
-        factors.num_block_rows()};
-    Kokkos::parallel_for("fgdd::trsv::global_row_order",
-                         Kokkos::RangePolicy<ExecSpace>(space, 0, 1), kernel);
-  };
   with_block_size(factors.block_size(), [&](auto block_size) {
-    if constexpr (decltype(block_size)::value == 1)
-      if (split.short_distances)
-        return go(block_size, split.lower_distances, split.upper_distances);
-    go(block_size, split.lower_cols, split.upper_cols);
+    constexpr int B = decltype(block_size)::value;
+    with_split_columns<B>(split, [&](const auto& lower_cols, const auto& upper_cols) {
+      using I = typename std::decay_t<decltype(lower_cols)>::value_type;
+      const RowOrderSolveKernel<B, Scalar, I> kernel{split,
+                                                     split.lower_values,
+                                                     split.upper_values,
+                                                     lower_cols,
+                                                     upper_cols,
+                                                     f.inv_diag(),
+                                                     whole_range,
+                                                     r,
+                                                     x,
+                                                     steps,
+                                                     factors.block_size(),
+                                                     factors.num_block_rows()};
+      Kokkos::parallel_for("fgdd::trsv::global_row_order",
+                           Kokkos::RangePolicy<ExecSpace>(space, 0, 1), kernel);
+    });
   });
 }
 

@@ -118,4 +118,13 @@ struct RowOrderSolveKernel {
   }
 };
 
+// Calls go(lower_cols, upper_cols) with split's 16-bit distances where it keeps them (scalar
+// factors only, so the kernel is instantiated with them for B = 1 alone), else its columns.
+template <int B, class Go>
+void with_split_columns(const SplitTriangles& split, Go&& go) {
+  if constexpr (B == 1)
+    if (split.short_distances) return go(split.lower_distances, split.upper_distances);
+  go(split.lower_cols, split.upper_cols);
+}
+
 }  // namespace fgdd::detail

@@ -89,7 +89,7 @@ Ordinal gather_values(const ExecSpace& space, const SparseMatrix& factors, const
   }
 }
 
-// Writes each row's block columns j as j − i in 16 bits (wrapped where they do not fit) and
+// Writes each row's columns j as j − i in 16 bits (wrapped where they do not fit) and
 // returns the largest |j − i|: the caller keeps them when that fits, else copies the columns.
 Ordinal copy_distances(const ExecSpace& space, const SparseMatrix::ColumnIndices& col_ind,
                        const RowSpans& spans, const SplitTriangles& out) {
@@ -157,7 +157,7 @@ SplitTriangles split_triangles(const ExecSpace& space, const SparseMatrix& facto
     split.upper_values = detail::uninitialized_view<Scalar>("fgdd::trsv::upper_values", upper * bb);
   }
   // Scalar rows only: with b × b blocks the column is a small part of what a sweep reads, and
-  // the 3×3 elasticity sweeps ran 2-4 % slower with distances (docs/PERFORMANCE.md).
+  // the 3×3 elasticity sweeps ran 1.5-4 % slower with distances (docs/PERFORMANCE.md).
   if (factors.block_size() == 1) {
     split.lower_distances =
         detail::uninitialized_view<std::int16_t>("fgdd::trsv::lower_distances", lower);

@@ -282,30 +282,27 @@ void launch_row_order_in(const ExecSpace& space, const SubdomainIlu0& f,
   const Ordinal league = f.partition().num_subdomains;
   if (league == 0) return;
   const SparseMatrix& factors = f.factors();
-  const auto go = [&](auto block_size, const auto& lower_cols, const auto& upper_cols) {
-    using I = typename std::decay_t<decltype(lower_cols)>::value_type;
-    const detail::RowOrderSolveKernel<decltype(block_size)::value, V, I> kernel{
-        split,
-        lower,
-        upper,
-        lower_cols,
-        upper_cols,
-        inv_diag,
-        f.partition().subdomain_offsets,
-        r,
-        z,
-        steps,
-        factors.block_size(),
-        factors.num_block_rows()};
-    Kokkos::parallel_for(
-        label, Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>(space, 0, league),
-        kernel);
-  };
   detail::with_block_size(factors.block_size(), [&](auto block_size) {
-    if constexpr (decltype(block_size)::value == 1)
-      if (split.short_distances)
-        return go(block_size, split.lower_distances, split.upper_distances);
-    go(block_size, split.lower_cols, split.upper_cols);
+    constexpr int B = decltype(block_size)::value;
+    detail::with_split_columns<B>(split, [&](const auto& lower_cols, const auto& upper_cols) {
+      using I = typename std::decay_t<decltype(lower_cols)>::value_type;
+      const detail::RowOrderSolveKernel<B, V, I> kernel{split,
+                                                        lower,
+                                                        upper,
+                                                        lower_cols,
+                                                        upper_cols,
+                                                        inv_diag,
+                                                        f.partition().subdomain_offsets,
+                                                        r,
+                                                        z,
+                                                        steps,
+                                                        factors.block_size(),
+                                                        factors.num_block_rows()};
+      Kokkos::parallel_for(
+          label,
+          Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>(space, 0, league),
+          kernel);
+    });
   });
 }
 

@@ -101,6 +101,31 @@ HostMatrixArrays symmetric_part(const HostMatrixArrays& S) {
   return out;
 }
 
+// S twice on the diagonal, the last block row of the first copy and the first of the second
+// coupled by a small symmetric block (a natural split at S's size drops it).
+HostMatrixArrays two_copies(const HostMatrixArrays& S) {
+  const Ordinal n = S.num_block_rows;
+  const int bb = S.block_size * S.block_size;
+  HostMatrixArrays out;
+  out.num_block_rows = out.num_block_cols = 2 * n;
+  out.block_size = S.block_size;
+  out.row_map.push_back(0);
+  const auto add = [&](Ordinal column, const Scalar* block) {
+    out.col_ind.push_back(column);
+    out.values.insert(out.values.end(), block, block + bb);
+  };
+  const std::vector<Scalar> coupling(bb, 1e-3);
+  for (Ordinal copy = 0; copy < 2; ++copy)
+    for (Ordinal i = 0; i < n; ++i) {
+      if (copy == 1 && i == 0) add(n - 1, coupling.data());
+      for (Offset k = S.row_map[i]; k < S.row_map[i + 1]; ++k)
+        add(copy * n + S.col_ind[k], &S.values[k * bb]);
+      if (copy == 0 && i == n - 1) add(n, coupling.data());
+      out.row_map.push_back(out.col_ind.size());
+    }
+  return out;
+}
+
 PartitionedMatrix split(const SparseMatrix& A, const GridInfo& grid, Offset rows) {
   PartitionOptions options;
   options.partitioner = grid.nx > 0 ? Partitioner::Geometric : Partitioner::Natural;
@@ -428,18 +453,30 @@ TEST_CASE("Ildlt factored in place in the dropped values: the same factors, refu
   CHECK(message_in_place == message);
 
   // The positive-definite shift on Kershaw's noisy matrix: every retry restores what the first
-  // attempt started from, so the attempts and the bits are the copy's.
-  if (b == 3) return;  // kershaw() is built for b = 1 and 2
-  const HostMatrixArrays noisy = with_rounding_noise(reference::kershaw(1));
+  // attempt started from (in place: L from its upper mirrors, D from a copy of the diagonal
+  // blocks), so the attempts and the bits are the copy's; CSR and 2×2 blocks, one subdomain and
+  // two (kershaw() is built for b = 1 and 2; both copies of it shifted).
+  if (b == 3) return;
   options.shift = in_place.shift = PivotShift::PositiveDefinite;
-  const PartitionedMatrix k_copied = split(make_matrix(noisy), GridInfo{}, 4);
-  const PartitionedMatrix k_dd = split(make_matrix(noisy), GridInfo{}, 4);
-  const SubdomainIlu0 shifted(ExecSpace(), k_copied.system.dropped, k_copied.partition, options);
-  const SubdomainIlu0 shifted_in_place(ExecSpace(), k_dd.system.dropped, k_dd.partition, in_place);
-  CHECK(shifted.report().shift_attempts == 8);
-  CHECK(shifted_in_place.report().shift_attempts == shifted.report().shift_attempts);
-  CHECK(shifted_in_place.report().shift == shifted.report().shift);
-  same_factors(shifted_in_place, shifted);
+  for (const int kb : {1, 2})
+    for (const int copies : {1, 2}) {
+      CAPTURE(kb, copies);
+      const HostMatrixArrays noisy = with_rounding_noise(
+          copies == 1 ? reference::kershaw(kb) : two_copies(reference::kershaw(kb)));
+      const PartitionedMatrix k_copied = split(make_matrix(noisy), GridInfo{}, 4 * kb);
+      const PartitionedMatrix k_dd = split(make_matrix(noisy), GridInfo{}, 4 * kb);
+      REQUIRE(k_dd.partition.num_subdomains == copies);
+      const SubdomainIlu0 shifted(ExecSpace(), k_copied.system.dropped, k_copied.partition,
+                                  options);
+      const SubdomainIlu0 shifted_in_place(ExecSpace(), k_dd.system.dropped, k_dd.partition,
+                                           in_place);
+      if (kb == 1) CHECK(shifted.report().shift_attempts == 8);
+      CHECK(shifted.report().shift_attempts > 1);
+      CHECK(shifted.report().shifted_subdomains == Ordinal(copies));
+      CHECK(shifted_in_place.report().shift_attempts == shifted.report().shift_attempts);
+      CHECK(shifted_in_place.report().shift == shifted.report().shift);
+      same_factors(shifted_in_place, shifted);
+    }
 }
 
 TEST_CASE("mirror positions of block-diagonal factors: the merge per block finds the search's",

@@ -56,6 +56,9 @@ struct SubdomainIlu0Kernel {
   Scalar first_shift;
   SparseMatrix::Values initial;
   bool symmetrize_initial;
+  // Ildlt in place: each block row's diagonal block as the first attempt found it (then L's
+  // first values are their upper mirrors'), instead of initial.
+  Kokkos::View<Scalar*, DeviceType> initial_diagonal;
   Kokkos::View<Scalar*, DeviceType> subdomain_shift;
   Kokkos::View<int*, DeviceType> subdomain_attempts;
 
@@ -267,10 +270,24 @@ struct SubdomainIlu0Kernel {
   }
 
   // The values of rows [first, last) as the first attempt found them: initial's, or its
-  // symmetric part formed as symmetric_part forms it (symmetric_block: the same bits).
+  // symmetric part formed as symmetric_part forms it (symmetric_block: the same bits), or (with
+  // initial_diagonal) L's blocks transposed back from their untouched upper mirrors, which the
+  // symmetric part gave the same bits.
   KOKKOS_INLINE_FUNCTION void restore_values(const Member& team, const Ordinal first,
                                              const Ordinal last) const {
     const int bb = b() * b();
+    if (initial_diagonal.extent(0) > 0) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const Ordinal i) {
+        const int n = b();
+        for (Offset k = row_map(i); k < diag(i); ++k) {
+          const Offset m = mirror(k);
+          for (int r = 0; r < n; ++r)
+            for (int c = 0; c < n; ++c) block(k)[r * n + c] = block(m)[c * n + r];
+        }
+        for (int e = 0; e < bb; ++e) block(diag(i))[e] = initial_diagonal(Offset(i) * bb + e);
+      });
+      return;
+    }
     if (!symmetrize_initial) {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, row_map(first) * bb, row_map(last) * bb),
                            [&](const Offset e) { lu(e) = initial(e); });
@@ -353,6 +370,18 @@ struct SubdomainIlu0Kernel {
   }
 };
 
+// to(i·b² + e) = block e of row i's diagonal block in values.
+void copy_diagonal_blocks(const ExecSpace& space, const SparseMatrix::Values& values,
+                          const Kokkos::View<Offset*, DeviceType>& diag, int b,
+                          const Kokkos::View<Scalar*, DeviceType>& to) {
+  const Offset bb = Offset(b) * b;
+  Kokkos::parallel_for(
+      "fgdd::factor::initial_diagonal", Kokkos::RangePolicy<ExecSpace>(space, 0, diag.extent(0)),
+      KOKKOS_LAMBDA(const Offset i) {
+        for (Offset e = 0; e < bb; ++e) to(i * bb + e) = values(diag(i) * bb + e);
+      });
+}
+
 template <int B>
 void launch_subdomain_ilu0(const ExecSpace& space, const SubdomainIlu0Kernel<0>& settings,
                            Ordinal num_subdomains) {
@@ -378,6 +407,7 @@ void launch_subdomain_ilu0(const ExecSpace& space, const SubdomainIlu0Kernel<0>&
                                 settings.first_shift,
                                 settings.initial,
                                 settings.symmetrize_initial,
+                                settings.initial_diagonal,
                                 settings.subdomain_shift,
                                 settings.subdomain_attempts};
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
@@ -474,7 +504,10 @@ SubdomainIlu0::SubdomainIlu0(const ExecSpace& space, const SparseMatrix& dropped
   if (options_.shift == PivotShift::PositiveDefinite) {
     // A retry restarts from the dropped matrix (or, with fill, its scattered values) where they
     // survive the factorization; a copy is kept only where the factors overwrite them.
-    if (in_place || (options_.level_of_fill > 0 && options_.form != IluForm::Ildlt))
+    if (in_place && options_.form == IluForm::Ildlt)
+      initial_diagonal_ =
+          detail::uninitialized_view<Scalar>("fgdd::factor::initial_diagonal", Offset(n) * b * b);
+    else if (in_place || (options_.level_of_fill > 0 && options_.form != IluForm::Ildlt))
       initial_values_ = detail::uninitialized_view<Scalar>("fgdd::factor::initial_values",
                                                            factors_.values().extent(0));
     shift_scale_ = Kokkos::View<Scalar*, DeviceType>("fgdd::factor::shift_scale", Offset(n) * b);
@@ -521,6 +554,8 @@ const FactorReport& SubdomainIlu0::numeric(const ExecSpace& space, const SparseM
   const bool positive_definite = options_.shift == PivotShift::PositiveDefinite;
   if (positive_definite) {
     if (initial_values_.extent(0) > 0) Kokkos::deep_copy(space, initial_values_, factors_.values());
+    if (initial_diagonal_.extent(0) > 0)
+      detail::copy_diagonal_blocks(space, factors_.values(), diag_position_, b, initial_diagonal_);
     detail::compute_shift_scale(space, factors_.row_map(), factors_.values(), diag_position_, b,
                                 ildlt, shift_scale_);
   }
@@ -551,7 +586,8 @@ const FactorReport& SubdomainIlu0::numeric(const ExecSpace& space, const SparseM
   kernel.first_shift = Scalar(options_.shift_amount);
   kernel.initial = initial_values_;
   kernel.symmetrize_initial = false;
-  if (positive_definite && initial_values_.extent(0) == 0) {
+  kernel.initial_diagonal = initial_diagonal_;
+  if (positive_definite && initial_values_.extent(0) == 0 && initial_diagonal_.extent(0) == 0) {
     kernel.initial = ildlt && options_.level_of_fill > 0 ? unsymmetric_values_ : dropped.values();
     kernel.symmetrize_initial = ildlt;
   }

@@ -75,7 +75,7 @@ TEST_CASE("factor_precision auto: float on CPUs; on GPUs float for 3x3 blocks an
         std::string::npos);
   // The build's own backend decides by default, and auto is the default.
   CHECK(resolve_factor_precision(FactorPrecision::Auto, 1).precision ==
-        resolve_factor_precision(FactorPrecision::Auto, 1, host_backend).precision);
+        resolve_factor_precision(FactorPrecision::Auto, 1, host_memory).precision);
   CHECK(DdIluOptions().factor_precision == FactorPrecision::Auto);
   // A precision the user names is kept, without a reason.
   const FactorPrecisionChoice named = resolve_factor_precision(FactorPrecision::Float, 1);

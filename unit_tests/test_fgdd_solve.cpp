@@ -158,12 +158,12 @@ TEST_CASE("fgdd-solve --factor-precision", "[tools][cli][float]") {
   const Run bsr = run_solve("--matrix gen:bsr3:5 --tol 1e-10", dir);
   INFO(bsr.output);
   REQUIRE(bsr.exit_code == 0);
-  CHECK(bsr.output.find(host_backend ? "float factors (auto: a CPU backend"
-                                     : "float factors (auto: 3x3 blocks") != std::string::npos);
+  CHECK(bsr.output.find(host_memory ? "float factors (auto: a CPU backend"
+                                    : "float factors (auto: 3x3 blocks") != std::string::npos);
   const Run scalar = run_solve("--matrix gen:lap7:8 --tol 1e-10 --factor-precision auto", dir);
   INFO(scalar.output);
   REQUIRE(scalar.exit_code == 0);
-  CHECK(scalar.output.find(host_backend
+  CHECK(scalar.output.find(host_memory
                                ? "float factors (auto: a CPU backend"
                                : "double factors (auto: scalar entries") != std::string::npos);
 }

@@ -75,6 +75,14 @@ struct SubdomainIlu0Kernel {
     for (int e = 0; e < bb; ++e) t[e] -= product[e];
   }
 
+  // Block k ← its mirror block transposed (Ildlt; present: the pattern is symmetric).
+  KOKKOS_INLINE_FUNCTION void copy_mirror_transposed(const Offset k) const {
+    const int n = b();
+    const Scalar* from = block(mirror(k));
+    for (int r = 0; r < n; ++r)
+      for (int c = 0; c < n; ++c) block(k)[r * n + c] = from[c * n + r];
+  }
+
   // The largest |entry| of row i before elimination (the scale of the relative tiny rule).
   KOKKOS_INLINE_FUNCTION Scalar row_max_of(const Ordinal i) const {
     const int bb = b() * b();
@@ -278,12 +286,7 @@ struct SubdomainIlu0Kernel {
     const int bb = b() * b();
     if (initial_diagonal.extent(0) > 0) {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const Ordinal i) {
-        const int n = b();
-        for (Offset k = row_map(i); k < diag(i); ++k) {
-          const Offset m = mirror(k);
-          for (int r = 0; r < n; ++r)
-            for (int c = 0; c < n; ++c) block(k)[r * n + c] = block(m)[c * n + r];
-        }
+        for (Offset k = row_map(i); k < diag(i); ++k) copy_mirror_transposed(k);
         for (int e = 0; e < bb; ++e) block(diag(i))[e] = initial_diagonal(Offset(i) * bb + e);
       });
       return;
@@ -355,10 +358,7 @@ struct SubdomainIlu0Kernel {
       const int n = b(), bb = n * n;
       for (Offset k = diag(i) + 1; k < row_map(i + 1); ++k) {
         if (symmetric) {
-          // Ildlt: U_ij = L_jiᵀ, the mirror entry (present: the pattern is symmetric).
-          const Offset m = mirror(k);
-          for (int r = 0; r < n; ++r)
-            for (int c = 0; c < n; ++c) block(k)[r * n + c] = block(m)[c * n + r];
+          copy_mirror_transposed(k);  // Ildlt: U_ij = L_jiᵀ
         } else {
           // Ildu0: U_ik ← D_i⁻¹ U_ik.
           Scalar u[capacity];

@@ -27,7 +27,7 @@ struct FactorPrecisionChoice {
   std::string reason;  // empty when the user named the precision
 };
 
-// FactorPrecision::Auto for factors of this block size on a CPU backend (host_backend) or a GPU.
+// FactorPrecision::Auto for factors of this block size on a CPU backend (host_memory) or a GPU.
 // CPUs: Float for every block size. Their row-order sweeps stream the factors' values, and
 // float ones made BiCGSTAB 2-20 % faster on two threads (the DOLFINx SUPG and P2 Poisson
 // systems, lap7, convdiff, lap27 and the reservoir) with iterations equal or within 5 %
@@ -38,10 +38,8 @@ struct FactorPrecisionChoice {
 // took 6 % more iterations ("Level-kernel team size and float factors on the GPU"). Double or
 // Float come back as given. Float is then still subject to the range check: see
 // DdIluPreconditioner.
-inline constexpr bool host_backend =
-    Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceType::memory_space>::accessible;
 FactorPrecisionChoice resolve_factor_precision(FactorPrecision requested, int block_size,
-                                               bool on_host = host_backend);
+                                               bool on_host = host_memory);
 
 class DdIluPreconditioner final : public Preconditioner {
  public:

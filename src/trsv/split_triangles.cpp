@@ -25,6 +25,15 @@ struct RowSpans {
     return row_map(i + 1) - diag(i) - 1;
   }
   KOKKOS_INLINE_FUNCTION Offset upper_begin(Ordinal i) const { return upper_ptr(n - 1 - i); }
+  // f(k, at, lower) for row i's strictly triangular blocks: k in the factors, at in split's
+  // lower (lower = true) or upper arrays.
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void for_each_block(Ordinal i, const F& f) const {
+    const Offset first = row_map(i), lower_at = lower_ptr(i);
+    for (Offset k = 0; k < lower_count(i); ++k) f(first + k, lower_at + k, true);
+    const Offset after = diag(i) + 1, upper_at = upper_begin(i);
+    for (Offset k = 0; k < upper_count(i); ++k) f(after + k, upper_at + k, false);
+  }
 };
 
 // Copies row i's lower and upper blocks into lower / upper (double or float); false when V is
@@ -97,18 +106,13 @@ Ordinal copy_distances(const ExecSpace& space, const SparseMatrix::ColumnIndices
   Kokkos::parallel_reduce(
       "fgdd::trsv::split_distances", Policy(space, 0, spans.n),
       KOKKOS_LAMBDA(const Ordinal i, Ordinal& far) {
-        const Offset first = spans.row_map(i), lower_at = spans.lower_ptr(i);
-        for (Offset k = 0; k < spans.lower_count(i); ++k) {
-          const Ordinal d = i - col_ind(first + k);
-          far = d > far ? d : far;
-          out.lower_distances(lower_at + k) = std::int16_t(-d);
-        }
-        const Offset after = spans.diag(i) + 1, upper_at = spans.upper_begin(i);
-        for (Offset k = 0; k < spans.upper_count(i); ++k) {
-          const Ordinal d = col_ind(after + k) - i;
-          far = d > far ? d : far;
-          out.upper_distances(upper_at + k) = std::int16_t(d);
-        }
+        std::int16_t *const lo = out.lower_distances.data(), *const up = out.upper_distances.data();
+        spans.for_each_block(i, [&](Offset k, Offset at, bool lower) {
+          const Ordinal d = col_ind(k) - i;
+          const Ordinal magnitude = lower ? -d : d;
+          far = magnitude > far ? magnitude : far;
+          (lower ? lo : up)[at] = std::int16_t(d);
+        });
       },
       Kokkos::Max<Ordinal>(farthest));
   return farthest;
@@ -118,12 +122,9 @@ void copy_columns(const ExecSpace& space, const SparseMatrix::ColumnIndices& col
                   const RowSpans& spans, const SplitTriangles& out) {
   Kokkos::parallel_for(
       "fgdd::trsv::split_columns", Policy(space, 0, spans.n), KOKKOS_LAMBDA(const Ordinal i) {
-        const Offset first = spans.row_map(i), lower_at = spans.lower_ptr(i);
-        for (Offset k = 0; k < spans.lower_count(i); ++k)
-          out.lower_cols(lower_at + k) = col_ind(first + k);
-        const Offset after = spans.diag(i) + 1, upper_at = spans.upper_begin(i);
-        for (Offset k = 0; k < spans.upper_count(i); ++k)
-          out.upper_cols(upper_at + k) = col_ind(after + k);
+        Ordinal *const lo = out.lower_cols.data(), *const up = out.upper_cols.data();
+        spans.for_each_block(
+            i, [&](Offset k, Offset at, bool lower) { (lower ? lo : up)[at] = col_ind(k); });
       });
 }
 

@@ -114,3 +114,14 @@ TEST_CASE("fused Krylov updates equal their unfused host steps", "[krylov][vecto
     }
   }
 }
+
+TEST_CASE("max_abs is the largest magnitude, 0 for an empty vector", "[krylov][vector_ops]") {
+  // An empty reduction leaves Kokkos::Max's identity (the lowest double) unless max_abs guards
+  // it; the solve's scaling of b reads this value.
+  CHECK(detail::max_abs(ExecSpace(), Vector("test::empty", 0)) == 0.0);
+  const Offset n = GENERATE(Offset(1), Offset(7), Offset(1000));
+  CAPTURE(n);
+  std::vector<double> x = pattern(n, 2);
+  x[n / 2] = -3.5;  // the largest magnitude, negative
+  CHECK(detail::max_abs(ExecSpace(), to_device(x)) == 3.5);
+}

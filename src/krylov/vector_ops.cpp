@@ -98,7 +98,8 @@ double max_abs(const ExecSpace& space, ConstVector x) {
         if (value > largest) largest = value;
       },
       Kokkos::Max<double>(result));
-  return result;
+  // An empty range leaves Max's identity, the lowest double, in result.
+  return x.extent(0) > 0 ? result : 0.0;
 }
 
 double scaled_norm2_squared(const ExecSpace& space, ConstVector x, double scale) {

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <iomanip>
 #include <sstream>
+#include <string>
 
 namespace fgdd::cli {
 
@@ -85,8 +86,12 @@ void print_multilevel(std::ostream& out, const MultilevelReport& m) {
         << " pivots accepted, " << level.deferred << " deferred; " << level.factor_entries
         << " factor and " << level.coupling_entries << " coupling entries"
         << (level.shifted > 0 ? ", " + std::to_string(level.shifted) + " pivots shifted" : "")
-        << "; " << level.lower_levels << "/" << level.upper_levels << " level sets; "
-        << level.seconds << " s on the host\n";
+        << "; "
+        << (level.lower_levels + level.upper_levels > 0
+                ? std::to_string(level.lower_levels) + "/" + std::to_string(level.upper_levels) +
+                      " level sets"
+                : std::string("row-order sweeps"))
+        << "; " << level.seconds << " s on the host\n";
   }
   if (m.dense_rows > 0)
     out << "dense level:   " << m.dense_rows << " rows inverted densely"

@@ -276,6 +276,20 @@ TEST_CASE("multilevel: converges where ILU(0) needs many iterations; reports its
   CHECK(multilevel.iterations * 3 <= ilu0.iterations);
 }
 
+// Row-order sweeps (CPU backends) build no level sets, so the report counts none there; the
+// level kernels (GPUs) count each triangle's.
+TEST_CASE("multilevel: level sets are counted where the sweeps launch by level", "[mlilu]") {
+  MultilevelIluOptions options;
+  options.coarsest_size = 20;  // two levels or more on 512 rows
+  const MultilevelIlu multilevel(ExecSpace(), convection(8, 500.0), options);
+  REQUIRE(multilevel.report().levels.size() >= 2);
+  for (const MultilevelLevelReport& level : multilevel.report().levels) {
+    CAPTURE(level.rows);
+    CHECK((level.lower_levels > 0) == !host_memory);
+    CHECK((level.upper_levels > 0) == !host_memory);
+  }
+}
+
 TEST_CASE("multilevel: options are validated; new values set up again", "[mlilu]") {
   const SparseMatrix A = convection(5, 50.0);
   MultilevelIluOptions bad;

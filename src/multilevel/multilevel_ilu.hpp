@@ -27,8 +27,8 @@ struct MultilevelLevelReport {
   Offset factor_entries = 0;    // nnz of L_B + D_B + U_B
   Offset coupling_entries = 0;  // nnz of L_C + U_F (Original couplings: of A_CB + A_BC)
   Offset shifted = 0;      // tiny pivots shifted (the last level, which accepts every pivot)
-  Ordinal lower_levels = 0;  // level sets of L_B and U_B (launches per solve on GPUs)
-  Ordinal upper_levels = 0;
+  Ordinal lower_levels = 0;  // level sets of L_B and U_B (launches per solve on GPUs); 0 where
+  Ordinal upper_levels = 0;  // the sweeps run in row order (CPU backends) and build none
   double seconds = 0;      // host setup time of the level
 };
 

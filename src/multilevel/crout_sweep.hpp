@@ -274,12 +274,16 @@ struct CroutSweep {
                     std::vector<Scalar>& sums) {
     const double tau = options.drop_tolerance;
     const Scalar nu = 1 + std::fabs(sums[k]), x = estimator_entry(sums[k]);
-    std::sort(acc.touched.begin(), acc.touched.end());
-    for (const Ordinal i : acc.touched) {
-      const Scalar v = acc.value[i] / pivot;
-      if (!(std::fabs(v) * nu > tau)) continue;
-      at_k.push(i, v);
-      sums[i] += v * x;
+    // The kept entries first, then only they are sorted (clear() takes touched in any order):
+    // the same entries in the same order as sorting all, a shorter sort.
+    const auto kept_end = std::partition(acc.touched.begin(), acc.touched.end(), [&](Ordinal i) {
+      return std::fabs(acc.value[i] / pivot) * nu > tau;
+    });
+    std::sort(acc.touched.begin(), kept_end);
+    for (auto it = acc.touched.begin(); it != kept_end; ++it) {
+      const Scalar v = acc.value[*it] / pivot;
+      at_k.push(*it, v);
+      sums[*it] += v * x;
     }
   }
 

@@ -6,6 +6,7 @@
 #include "multilevel/crout_ildu.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cmath>
 #include <utility>
 #include <vector>
@@ -16,25 +17,29 @@ using CroutEntries = std::vector<std::pair<Ordinal, Scalar>>;
 
 // Dense values with the list of indices touched since the last clear (a sparse accumulator).
 struct Accumulator {
+  // A byte per index that is not a char: a char store may alias any object, so after each one
+  // the compiler reloaded the sweep's array pointers inside its innermost loops.
+  enum class Mark : std::uint8_t { unused, used };
+
   std::vector<Scalar> value;
-  std::vector<char> used;
+  std::vector<Mark> used;
   std::vector<Ordinal> touched;
 
-  explicit Accumulator(Ordinal n) : value(n, 0), used(n, 0) {}
+  explicit Accumulator(Ordinal n) : value(n, 0), used(n, Mark::unused) {}
   // Returns whether i was new.
   bool add(Ordinal i, Scalar v) {
-    if (used[i]) {
+    if (used[i] == Mark::used) {
       value[i] += v;
       return false;
     }
-    used[i] = 1;
+    used[i] = Mark::used;
     value[i] = v;
     touched.push_back(i);
     return true;
   }
   void clear() {
     for (const Ordinal i : touched) {
-      used[i] = 0;
+      used[i] = Mark::unused;
       value[i] = 0;
     }
     touched.clear();

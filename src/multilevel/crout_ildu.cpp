@@ -113,11 +113,9 @@ void schur_complement(const CroutSweep& sweep, const std::vector<Ordinal>& posit
     }
     Scalar largest = 0;
     for (const Ordinal j : s.touched) largest = std::max(largest, std::fabs(s.value[j]));
-    // The kept entries first, then only they are sorted, as in CroutSweep::store_scaled.
-    const auto kept_end = std::partition(s.touched.begin(), s.touched.end(), [&](Ordinal j) {
+    const auto kept_end = s.sort_kept([&](Ordinal j) {
       return j == r || std::fabs(s.value[j]) > sweep.options.schur_drop * largest;
     });
-    std::sort(s.touched.begin(), kept_end);
     for (auto it = s.touched.begin(); it != kept_end; ++it) S.push(*it, s.value[*it]);
     S.end_row();
     s.clear();

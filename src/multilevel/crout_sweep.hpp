@@ -44,6 +44,15 @@ struct Accumulator {
     }
     touched.clear();
   }
+  // The touched indices for which keep(i) holds, moved to the front of touched and sorted there;
+  // returns their end. Only the kept are sorted (clear() takes touched in any order): the same
+  // indices in the same order as sorting all, a shorter sort where most are dropped.
+  template <class Keep>
+  std::vector<Ordinal>::iterator sort_kept(const Keep& keep) {
+    const auto kept_end = std::partition(touched.begin(), touched.end(), keep);
+    std::sort(touched.begin(), kept_end);
+    return kept_end;
+  }
 };
 
 // An append-only CSR read by columns (Saad's ILUC lists): once row p is complete it waits in
@@ -279,12 +288,8 @@ struct CroutSweep {
                     std::vector<Scalar>& sums) {
     const double tau = options.drop_tolerance;
     const Scalar nu = 1 + std::fabs(sums[k]), x = estimator_entry(sums[k]);
-    // The kept entries first, then only they are sorted (clear() takes touched in any order):
-    // the same entries in the same order as sorting all, a shorter sort.
-    const auto kept_end = std::partition(acc.touched.begin(), acc.touched.end(), [&](Ordinal i) {
-      return std::fabs(acc.value[i] / pivot) * nu > tau;
-    });
-    std::sort(acc.touched.begin(), kept_end);
+    const auto kept_end =
+        acc.sort_kept([&](Ordinal i) { return std::fabs(acc.value[i] / pivot) * nu > tau; });
     for (auto it = acc.touched.begin(); it != kept_end; ++it) {
       const Scalar v = acc.value[*it] / pivot;
       at_k.push(*it, v);

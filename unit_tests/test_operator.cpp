@@ -8,6 +8,9 @@
 #include "krylov/gmres.hpp"
 #include "reference/dense.hpp"
 
+#include <cfloat>
+#include <cmath>
+
 using namespace fgdd;
 
 namespace {
@@ -73,9 +76,42 @@ TEST_CASE("Krylov methods run on a matrix-free operator", "[krylov][operator]") 
     const SolveResult free_result = solve(free_form, x_free);
     const SolveResult matrix_result = solve(assembled, x_matrix);
     REQUIRE(free_result.converged());
-    // Same operator, same arithmetic order per row: the same iterates.
+    // Same operator, same arithmetic order per row (CG's <p, A p> summed in another order, fused
+    // into the matrix's product on CPUs): the same iteration count.
     CHECK(free_result.iterations == matrix_result.iterations);
     CHECK(reference::relative_residual(assembled.matrix(), reference::to_host(x_free), b) <= 1e-9);
+  }
+}
+
+TEST_CASE("apply_dots: the product with <w, y> and <y, y>, fused or not", "[krylov][operator]") {
+  // MatrixOperator fuses the sums into its product on CPU backends; the matrix-free operator
+  // takes the default (apply, then the dot products). Same y, sums equal to rounding.
+  const Ordinal n = 301;
+  const Laplacian1d free_form(n);
+  const MatrixOperator assembled(laplacian_matrix(n));
+  const auto x = reference::to_device(reference::random_vector(n, 21u));
+  const auto w = reference::random_vector(n, 22u);
+  Vector y_free("y_free", n), y_matrix("y_matrix", n);
+  const auto free_dots = free_form.apply_dots(ExecSpace(), x, y_free, reference::to_device(w));
+  const auto matrix_dots = assembled.apply_dots(ExecSpace(), x, y_matrix, reference::to_device(w));
+  const auto y = reference::to_host(y_free), y_of_matrix = reference::to_host(y_matrix);
+  for (Ordinal i = 0; i < n; ++i) {
+    CAPTURE(i);
+    if constexpr (host_memory)  // three terms a row, summed in the same order
+      CHECK(y[i] == y_of_matrix[i]);
+    else  // Kokkos-Kernels' product on GPUs
+      CHECK(y[i] == FGDD_CATCH_APPROX(y_of_matrix[i]).margin(1e-14));
+  }
+  double w_y = 0, y_y = 0, magnitude = 0;
+  for (Ordinal i = 0; i < n; ++i) {
+    w_y += w[i] * y[i];
+    y_y += y[i] * y[i];
+    magnitude += std::fabs(w[i] * y[i]);
+  }
+  const double bound = 2.0 * n * DBL_EPSILON;  // two orders of n additions each
+  for (const auto& dots : {free_dots, matrix_dots}) {
+    CHECK(std::fabs(dots[0] - w_y) <= bound * magnitude);
+    CHECK(std::fabs(dots[1] - y_y) <= bound * y_y);
   }
 }
 

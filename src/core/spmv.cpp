@@ -64,6 +64,43 @@ struct HostRowsSpmv {
   }
 };
 
+// HostRowsSpmv over chunks of block rows, summing <w, y> and <y, y> of each chunk's rows in
+// locals: a sum kept in the reduction's array would be reloaded after every store to y (both are
+// doubles that may alias), and a chunk's rows are still in cache when their y is read back. The
+// order of the additions is fixed by the chunk size and the thread count.
+template <int B>
+struct HostRowsSpmvDots {
+  using value_type = double[];
+  using size_type = Ordinal;
+  static constexpr Ordinal chunk_rows = 256;
+  HostRowsSpmv<B> spmv;
+  ConstVector w;
+  Ordinal num_block_rows;
+  unsigned value_count = 2;  // Kokkos' array-reduction length; last, for brace init
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal chunk, value_type sums) const {
+    const Ordinal begin = chunk * chunk_rows;
+    const Ordinal end = begin + chunk_rows < num_block_rows ? begin + chunk_rows : num_block_rows;
+    const Offset b = B > 0 ? B : spmv.runtime_b;
+    double w_y = 0, y_y = 0;
+    for (Ordinal i = begin; i < end; ++i) {
+      spmv(i);
+      for (Offset e = Offset(i) * b; e < Offset(i + 1) * b; ++e) {
+        const double y = spmv.y(e);
+        w_y += w(e) * y;
+        y_y += y * y;
+      }
+    }
+    sums[0] += w_y;
+    sums[1] += y_y;
+  }
+  KOKKOS_INLINE_FUNCTION void init(value_type sums) const { sums[0] = sums[1] = 0; }
+  KOKKOS_INLINE_FUNCTION void join(value_type dst, const value_type src) const {
+    dst[0] += src[0];
+    dst[1] += src[1];
+  }
+};
+
 // Called only where host_memory holds; [[maybe_unused]] for the GPU builds, where clang would
 // warn that it is never emitted.
 [[maybe_unused]] void host_spmv(const ExecSpace& space, const SparseMatrix& A, ConstVector x,
@@ -93,6 +130,27 @@ void spmv(const ExecSpace& space, const SparseMatrix& A, ConstVector x, Vector y
   const KokkosCrs kk_matrix("fgdd::core::A", A.num_block_rows(), A.num_block_rows(),
                             A.num_block_entries(), A.values(), A.row_map(), A.col_ind());
   detail::kk_spmv(space, 1.0, kk_matrix, x, 0.0, y);
+}
+
+std::array<double, 2> host_spmv_dots(const ExecSpace& space, const SparseMatrix& A, ConstVector x,
+                                     Vector y, ConstVector w) {
+  check_vector_size(A, x.extent(0), "x");
+  check_vector_size(A, y.extent(0), "y");
+  check_vector_size(A, w.extent(0), "w");
+  std::array<double, 2> result{};
+  Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> sums(
+      result.data(), 2);
+  const Ordinal n = A.num_block_rows();
+  detail::with_block_size(A.block_size(), [&](auto block_size) {
+    using Kernel = HostRowsSpmvDots<decltype(block_size)::value>;
+    const Kernel kernel{{A.row_map(), A.col_ind(), A.values(), x, y, A.block_size()}, w, n};
+    Kokkos::parallel_reduce(
+        "fgdd::core::host_spmv_dots",
+        Kokkos::RangePolicy<ExecSpace>(space, 0, (n + Kernel::chunk_rows - 1) / Kernel::chunk_rows),
+        kernel, sums);
+  });
+  space.fence();  // the host view is filled asynchronously on some backends
+  return result;
 }
 
 void spmv_transpose(const ExecSpace& space, const SparseMatrix& A, ConstVector x, Vector y) {

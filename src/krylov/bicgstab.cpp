@@ -3,6 +3,7 @@
 #include "krylov/solve_tracker.hpp"
 #include "krylov/vector_ops.hpp"
 
+#include <array>
 #include <cmath>
 #include <string>
 
@@ -49,19 +50,19 @@ SolveResult bicgstab(const ExecSpace& space, const Operator& A, const Preconditi
     rho = rho_new;
     detail::bicgstab_direction(space, r, beta, omega, v, p);
     M.apply(space, p, p_hat);
-    A.apply(space, p_hat, v);
-    const auto [r_hat_v, v_v] = A.global_sum(detail::dots(space, r_hat, v, v, v));
+    const auto [r_hat_v, v_v] = A.global_sum(A.apply_dots(space, p_hat, v, r_hat));
     if (!std::isfinite(r_hat_v))
       return finish(SolveStatus::NanOrInf, "preconditioned direction holds NaN or Inf");
     if (detail::negligible(r_hat_v, r_hat_norm * std::sqrt(v_v)))
       return finish(SolveStatus::Breakdown, "<r_hat, v> vanished");
     alpha = rho / r_hat_v;
-    detail::xpay_into(space, r, -alpha, v, s);
+    const double s_s_local = detail::xpay_into_norm2(space, r, -alpha, v, s);
     // ‖s‖ travels with the t dots: three global sums an iteration instead of four, for one
     // apply and product too many in the iteration that converges at its half step.
     M.apply(space, s, s_hat);
-    A.apply(space, s_hat, t);
-    const auto [t_s, t_t, s_s] = A.global_sum(detail::dots(space, t, s, t, t, s, s));
+    const auto [t_s_local, t_t_local] = A.apply_dots(space, s_hat, t, s);
+    const auto [t_s, t_t, s_s] =
+        A.global_sum(std::array<double, 3>{t_s_local, t_t_local, s_s_local});
     const double s_norm = tracker.norm(s, s_s);
     if (tracker.below_target(s_norm)) {
       // Half a step suffices; r receives b − A x to confirm it.

@@ -36,8 +36,7 @@ SolveResult cg(const ExecSpace& space, const Operator& A, const Preconditioner& 
     if (!std::isfinite(rho)) return finish(SolveStatus::NanOrInf, "<r, M⁻¹ r> is NaN or Inf");
     if (rho <= 0)
       return finish(SolveStatus::Breakdown, "<r, M⁻¹ r> <= 0: M is not positive definite");
-    A.apply(space, p, q);
-    const double p_q = A.global_sum(detail::dot(space, p, q));
+    const double p_q = A.global_sum(A.apply_dots(space, p, q, p)[0]);
     if (!std::isfinite(p_q)) return finish(SolveStatus::NanOrInf, "<p, A p> is NaN or Inf");
     if (p_q <= 0)
       return finish(SolveStatus::Breakdown, "<p, A p> <= 0: A is not positive definite");

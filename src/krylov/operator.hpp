@@ -16,6 +16,11 @@ class Operator {
   virtual Offset num_rows() const = 0;
   // y = A x. x and y have num_rows() entries and do not alias.
   virtual void apply(const ExecSpace& space, ConstVector x, Vector y) const = 0;
+  // y = A x, returning this process's {<w, y>, <y, y>} (callers pass them through global_sum).
+  // The default applies and then reads both vectors once more; an operator may fuse the sums
+  // into its product.
+  virtual std::array<double, 2> apply_dots(const ExecSpace& space, ConstVector x, Vector y,
+                                           ConstVector w) const;
   // y = Aᵀ x, for solvers that need it (BiCG). The default throws InvalidInput.
   virtual bool has_transpose() const noexcept { return false; }
   virtual void apply_transpose(const ExecSpace& space, ConstVector x, Vector y) const;
@@ -48,6 +53,9 @@ class MatrixOperator final : public Operator {
   explicit MatrixOperator(const SparseMatrix& A) : A_(A) {}
   Offset num_rows() const override { return A_.num_rows(); }
   void apply(const ExecSpace& space, ConstVector x, Vector y) const override;
+  // CPU backends: the sums inside the product's pass (host_spmv_dots).
+  std::array<double, 2> apply_dots(const ExecSpace& space, ConstVector x, Vector y,
+                                   ConstVector w) const override;
   bool has_transpose() const noexcept override { return true; }
   void apply_transpose(const ExecSpace& space, ConstVector x, Vector y) const override;
   std::string name() const override { return "matrix"; }

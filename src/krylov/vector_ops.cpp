@@ -139,6 +139,15 @@ void xpay_into(const ExecSpace& space, ConstVector x, double a, ConstVector y, V
       KOKKOS_LAMBDA(const Offset i) { z(i) = x(i) + a * y(i); });
 }
 
+double xpay_into_norm2(const ExecSpace& space, ConstVector x, double a, ConstVector y, Vector z) {
+  return run_reduction<1>(
+      space, "fgdd::krylov::xpay_norm2", x.extent(0), KOKKOS_LAMBDA(const Offset i, double* sum) {
+        const double value = x(i) + a * y(i);
+        z(i) = value;
+        sum[0] += value * value;
+      })[0];
+}
+
 std::array<double, 2> xpay_into_norm2_dot(const ExecSpace& space, ConstVector x, double a,
                                           ConstVector y, Vector z, ConstVector w) {
   return run_reduction<2>(

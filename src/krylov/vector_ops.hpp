@@ -44,6 +44,9 @@ double axpby_norm2(const ExecSpace& space, double a, ConstVector x, double b, Ve
 // z = x + a y
 void xpay_into(const ExecSpace& space, ConstVector x, double a, ConstVector y, Vector z);
 
+// z = x + a y; returns ‖z‖².
+double xpay_into_norm2(const ExecSpace& space, ConstVector x, double a, ConstVector y, Vector z);
+
 // z = x + a y; returns {‖z‖², <w, z>} (BiCGSTAB's new residual with the next rho).
 std::array<double, 2> xpay_into_norm2_dot(const ExecSpace& space, ConstVector x, double a,
                                           ConstVector y, Vector z, ConstVector w);

@@ -20,6 +20,21 @@ KOKKOS_INLINE_FUNCTION Offset first_not_below(const Cols& cols, Offset begin, Of
   return begin;
 }
 
+// The part [first, last) of [begin, end) whose columns lie in [low, high) (cols ascending there).
+// Most rows of a partition that keeps neighbours together lie inside whole: their two end
+// columns say so, and only the others are searched (a binary search is a chain of dependent
+// loads; two a row set the pace of the passes that drop couplings).
+template <class Cols>
+KOKKOS_INLINE_FUNCTION void run_within(const Cols& cols, Offset begin, Offset end, Ordinal low,
+                                       Ordinal high, Offset& first, Offset& last) {
+  if (begin == end) {
+    first = last = begin;
+    return;
+  }
+  first = cols(begin) >= low ? begin : first_not_below(cols, begin, end, low);
+  last = cols(end - 1) < high ? end : first_not_below(cols, first, end, high);
+}
+
 // The k in [begin, end) with cols(k) == value (cols ascending there), else end.
 template <class Cols>
 KOKKOS_INLINE_FUNCTION Offset find_sorted(const Cols& cols, Offset begin, Offset end,

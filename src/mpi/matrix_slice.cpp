@@ -85,9 +85,11 @@ SplitSlice split_columns(const ExecSpace& space, const Slice& rows, Ordinal firs
   Kokkos::parallel_for(
       "fgdd::mpi::own_columns", RowPolicy(space, 0, n), KOKKOS_LAMBDA(const Ordinal i) {
         const Offset begin = row_map(i), end = row_map(i + 1);
-        own_begin(i) = first_not_below(cols, begin, end, first);
-        own_end(i) = first_not_below(cols, own_begin(i), end, last);
-        diagonal_rows(i) = own_end(i) - own_begin(i);
+        Offset own_first = 0, own_last = 0;
+        run_within(cols, begin, end, first, last, own_first, own_last);
+        own_begin(i) = own_first;
+        own_end(i) = own_last;
+        diagonal_rows(i) = own_last - own_first;
         ghost_rows(i) = (end - begin) - diagonal_rows(i);
       });
   const Offset own = exclusive_scan_in_place(space, "fgdd::mpi::diagonal_scan", diagonal_rows);

@@ -44,8 +44,8 @@ struct NaturalChunkSums {
     const std::int64_t own = std::int64_t(i) * parts / n;
     const Ordinal first = chunk_start(own), last = chunk_start(own + 1);
     const Offset begin = row_map(i), end = row_map(i + 1);
-    const Offset inside_begin = first_not_below(col_ind, begin, end, first);
-    const Offset inside_end = first_not_below(col_ind, inside_begin, end, last);
+    Offset inside_begin = 0, inside_end = 0;
+    run_within(col_ind, begin, end, first, last, inside_begin, inside_end);
     const double between = abs_sum(begin * block_entries, inside_begin * block_entries) +
                            abs_sum(inside_end * block_entries, end * block_entries);
     sums[0] += between;

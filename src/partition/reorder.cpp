@@ -120,13 +120,12 @@ ReorderedSystem reorder_and_drop(const ExecSpace& space, const SparseMatrix& A,
   Kokkos::parallel_for(
       "fgdd::partition::kept_runs", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal r) {
         const Ordinal subdomain = part_of_row(iperm(r));
-        const Offset end = p_row_map(r + 1);
-        const Offset begin = detail::first_not_below(permuted_cols, p_row_map(r), end,
-                                                     subdomain_offsets(subdomain));
+        Offset begin = 0, end = 0;
+        detail::run_within(permuted_cols, p_row_map(r), p_row_map(r + 1),
+                           subdomain_offsets(subdomain), subdomain_offsets(subdomain + 1), begin,
+                           end);
         dropped_start(r) = begin;
-        dropped_row_map(r) = detail::first_not_below(permuted_cols, begin, end,
-                                                     subdomain_offsets(subdomain + 1)) -
-                             begin;
+        dropped_row_map(r) = end - begin;
       });
   const Offset dropped_nnzb = detail::exclusive_scan_in_place(
       space, "fgdd::partition::dropped_row_map_scan", dropped_row_map);

@@ -1085,6 +1085,103 @@ TEST_CASE("subdomain trsv: float factors follow numeric()", "[trsv][float]") {
                 "after numeric " + to_string(kernel));
 }
 
+namespace {
+
+// Split's values in its precision, as doubles on the host.
+std::vector<double> split_values(const SplitTriangles& split, bool lower) {
+  if (split.lower_values_single.is_allocated()) {
+    const auto v =
+        reference::host_vector(lower ? split.lower_values_single : split.upper_values_single);
+    return std::vector<double>(v.begin(), v.end());
+  }
+  return reference::host_vector(lower ? split.lower_values : split.upper_values);
+}
+
+}  // namespace
+
+TEST_CASE(
+    "subdomain trsv: a rows-order refactorization writes the split triangles the gather "
+    "would",
+    "[trsv][factor]") {
+  // copy_rows_into: the factorization writes each finished row into the row-order sweeps'
+  // arrays, in float or double, U scaled for Ildu0; the bits are the gather's on every CSR
+  // problem (fill included), and blocks, which the rows order does not scatter densely, are
+  // left to the gather.
+  for (const Problem& problem : problems())
+    for (const IluForm form : {IluForm::Ilu0, IluForm::Ildu0})
+      for (const FactorPrecision precision : {FactorPrecision::Float, FactorPrecision::Double}) {
+        INFO(problem.name << ", " << name_of(form) << ", " << to_string(precision));
+        FactorOptions options;
+        options.form = form;
+        options.level_of_fill = problem.level_of_fill;
+        options.order = FactorOrder::Rows;
+        SubdomainIlu0 ilu(ExecSpace(), problem.dropped, problem.partition, options);
+        const Ordinal n = ilu.factors().num_block_rows();
+        const SplitTriangles written =
+            split_triangles(ExecSpace(), ilu.factors(), ilu.diag_position(), precision);
+        ilu.copy_rows_into(copies_of(written));
+        CHECK_FALSE(ilu.wrote_copies(written.lower_ptr));  // not before a numeric()
+        ilu.numeric(ExecSpace(), problem.dropped);
+        const bool scalar = problem.dropped.block_size() == 1;
+        REQUIRE(ilu.wrote_copies(written.lower_ptr) == scalar);
+        if (!scalar) continue;
+        CHECK(ilu.copies_beyond_float() == n);
+        const SplitTriangles gathered =
+            split_triangles(ExecSpace(), ilu.factors(), ilu.diag_position(), precision);
+        CHECK(gather_split_values(ExecSpace(), ilu.factors(), ilu.diag_position(), gathered) == n);
+        CHECK(split_values(written, true) == split_values(gathered, true));
+        CHECK(split_values(written, false) == split_values(gathered, false));
+        CHECK_FALSE(ilu.wrote_copies(gathered.lower_ptr));  // other arrays
+        ilu.copy_rows_into({});
+        ilu.numeric(ExecSpace(), problem.dropped);
+        CHECK_FALSE(ilu.wrote_copies(written.lower_ptr));
+      }
+}
+
+TEST_CASE(
+    "subdomain trsv: rows written into float copies name the first row beyond float's "
+    "range as the gather does",
+    "[trsv][factor][float]") {
+  // Pivots 2, a_55 = 1e-30 and row 6 = (a_65, a_66) = (1e9, 1e9): L_65 = 1e39, beyond float's
+  // 3.4e38. Or a_44 = 1e-30 and row 5 = (a_54, a_55) = (1e9, 1e9) instead: L_54 = 1e39 (and
+  // L_65 = 1). Rows 4..7 are the first subdomain, in order (factor rows 0..3), so the offender
+  // is factor row 2 or 1.
+  for (const bool both : {false, true}) {
+    const Ordinal n = 8;
+    HostMatrixArrays m;
+    m.num_block_rows = m.num_block_cols = n;
+    m.block_size = 1;
+    m.row_map.push_back(0);
+    for (Ordinal i = 0; i < n; ++i) {
+      const Ordinal tiny = both ? 4 : 5;  // the pivot that makes the next row's L huge
+      if (i == tiny + 1 || i == 6) {
+        m.col_ind.push_back(i - 1);
+        m.values.push_back(1e9);
+      }
+      m.col_ind.push_back(i);
+      m.values.push_back(i == tiny ? 1e-30 : i == tiny + 1 || i == 6 ? 1e9 : 2.0);
+      m.row_map.push_back(Offset(m.col_ind.size()));
+    }
+    const Partition partition = partition_of({1, 1, 1, 1, 0, 0, 0, 0}, 2);
+    const SparseMatrix dropped = reorder_and_drop(ExecSpace(), make_matrix(m), partition).dropped;
+    FactorOptions options;
+    options.form = IluForm::Ildu0;
+    options.order = FactorOrder::Rows;
+    SubdomainIlu0 ilu(ExecSpace(), dropped, partition, options);
+    const SplitTriangles written =
+        split_triangles(ExecSpace(), ilu.factors(), ilu.diag_position(), FactorPrecision::Float);
+    ilu.copy_rows_into(copies_of(written));
+    ilu.numeric(ExecSpace(), dropped);
+    const SplitTriangles gathered =
+        split_triangles(ExecSpace(), ilu.factors(), ilu.diag_position(), FactorPrecision::Float);
+    const Ordinal expected =
+        gather_split_values(ExecSpace(), ilu.factors(), ilu.diag_position(), gathered);
+    CHECK(expected == (both ? 1 : 2));
+    CHECK(ilu.wrote_copies(written.lower_ptr));
+    CHECK(ilu.copies_beyond_float() == expected);
+  }
+}
+
 TEST_CASE("subdomain trsv: float factors beyond float's range throw ZeroPivot naming the row",
           "[trsv][float]") {
   // A diagonal matrix, rows reversed into two subdomains, so the factor row differs from the

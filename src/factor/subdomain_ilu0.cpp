@@ -10,7 +10,6 @@
 #include "factor/symmetry.hpp"
 #include "schedule/subdomain_levels.hpp"
 
-#include <cfloat>
 #include <sstream>
 #include <string>
 
@@ -66,12 +65,6 @@ struct SubdomainIlu0Kernel {
   // positions, when numeric() did not copy it into lu first; each row's elimination reads its
   // values here and writes the whole row of lu. Empty: lu holds them.
   SparseMatrix::Values source;
-  // Rows order on CSR, without retries: copy_rows_into's arrays (empty: none), each row written
-  // as it finishes, the smallest row with a float copy beyond float's range in copies_beyond, and
-  // the number of block rows (the upper copies run descending).
-  detail::TriangleCopies copies;
-  Kokkos::View<Ordinal, DeviceType> copies_beyond;
-  Ordinal num_rows;
 
   static constexpr int capacity = B > 0 ? B* B : max_block_size* max_block_size;
   KOKKOS_INLINE_FUNCTION int b() const { return B > 0 ? B : runtime_b; }
@@ -159,9 +152,7 @@ struct SubdomainIlu0Kernel {
         }
       }
       for (Offset k = begin; k < end; ++k) lu(k) = row[col_ind(k) - first];
-      const bool pivot_ok = invert_pivot(i, row_max, alpha, record);
-      if (copies.lower_ptr.extent(0) > 0) copy_row(i);
-      return pivot_ok;
+      return invert_pivot(i, row_max, alpha, record);
     }
     if (dense_ldlt_rows()) {
       factor_row_ldlt_dense(i, first, static_cast<Scalar*>(scratch));
@@ -181,37 +172,6 @@ struct SubdomainIlu0Kernel {
     if (symmetric) factor_row_ldlt(i, first, position_of);
     for (Offset k = begin; k < end; ++k) position_of[col_ind(k) - first] = -1;
     return invert_pivot(i, row_max, alpha, record);
-  }
-
-  // Row i's strict triangles, final once its pivot is inverted, into copies: what the final
-  // scaling pass makes of U for Ildu0 (the same product) and what split_triangles' gather
-  // makes of both (the same rounding and range test), without reading the factors again.
-  KOKKOS_INLINE_FUNCTION void copy_row(const Ordinal i) const {
-    const Offset begin = row_map(i), end = row_map(i + 1), d = diag(i);
-    const Offset lower_at = copies.lower_ptr(i), upper_at = copies.upper_ptr(num_rows - 1 - i);
-    const bool single = copies.lower_single.extent(0) + copies.upper_single.extent(0) > 0;
-    float *const lower_single = copies.lower_single.data(), *const upper_single =
-                                                                copies.upper_single.data();
-    Scalar *const lower_double = copies.lower_double.data(), *const upper_double =
-                                                                 copies.upper_double.data();
-    Scalar largest = 0;
-    const auto put = [&](const bool lower, const Offset at, const Scalar v) {
-      largest = fabs(v) > largest ? fabs(v) : largest;
-      if (single)
-        (lower ? lower_single : upper_single)[at] = float(v);
-      else
-        (lower ? lower_double : upper_double)[at] = v;
-    };
-    for (Offset k = begin; k < d; ++k) put(true, lower_at + (k - begin), lu(k));
-    for (Offset k = d + 1; k < end; ++k) {
-      Scalar v = lu(k);
-      if (scale_upper) {
-        const Scalar u = v;
-        multiply_blocks(&inv_diag(i), &u, &v, 1);
-      }
-      put(false, upper_at + (k - d - 1), v);
-    }
-    if (single && !(largest <= Scalar(FLT_MAX))) Kokkos::atomic_fetch_min(&copies_beyond(), i);
   }
 
   // The same for the row at position p of the level sets (FactorOrder::Levels): its updates come
@@ -456,10 +416,7 @@ void launch_subdomain_ilu0(const ExecSpace& space, const SubdomainIlu0Kernel<0>&
                                 settings.initial_diagonal,
                                 settings.subdomain_shift,
                                 settings.subdomain_attempts,
-                                settings.source,
-                                settings.copies,
-                                settings.copies_beyond,
-                                settings.num_rows};
+                                settings.source};
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   Policy policy = kernel.row_order ? Policy(space, num_subdomains, 1)
                                    : Policy(space, num_subdomains, Kokkos::AUTO);
@@ -650,18 +607,6 @@ const FactorReport& SubdomainIlu0::numeric(const ExecSpace& space, const SparseM
   kernel.subdomain_shift = subdomain_shift_;
   kernel.subdomain_attempts = subdomain_attempts_;
   if (reads_dropped) kernel.source = dropped.values();
-  // Rows order on CSR without retries writes copy_rows_into's arrays as each row finishes.
-  const bool writes_copies =
-      !copies_.empty() && !ildlt && b == 1 && lower_levels() == nullptr && !positive_definite;
-  copies_count_ = 0;  // until this numeric() has written them
-  if (writes_copies) {
-    if (!copies_beyond_row_.is_allocated())
-      copies_beyond_row_ = Kokkos::View<Ordinal, DeviceType>("fgdd::factor::copies_beyond");
-    Kokkos::deep_copy(space, copies_beyond_row_, n);
-    kernel.copies = copies_;
-    kernel.copies_beyond = copies_beyond_row_;
-  }
-  kernel.num_rows = n;
   const Ordinal subdomains = partition_.num_subdomains;
   if (subdomains > 0) {
     detail::with_block_size(b, [&](auto fast) {
@@ -678,17 +623,8 @@ const FactorReport& SubdomainIlu0::numeric(const ExecSpace& space, const SparseM
                                 report_.shift);
   }
   report_.shifted_pivots = pivots.shifted;
-  if (writes_copies) {
-    Kokkos::deep_copy(copies_beyond_, copies_beyond_row_);
-    copies_count_ = numeric_count_;
-  }
   report_.numeric_seconds = timer.seconds();
   return report_;
-}
-
-void SubdomainIlu0::copy_rows_into(const detail::TriangleCopies& copies) {
-  copies_ = copies;
-  copies_count_ = 0;
 }
 
 void SubdomainIlu0::refuse_asymmetric(const detail::SymmetryCheck& check) const {

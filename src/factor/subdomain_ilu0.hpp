@@ -7,13 +7,12 @@
 #pragma once
 
 #include "core/sparse_matrix.hpp"
-#include "factor/elimination_streams.hpp"
 #include "factor/factor_options.hpp"
+#include "factor/elimination_streams.hpp"
 #include "factor/factor_report.hpp"
 #include "factor/fill_pattern.hpp"
 #include "factor/pivot_status.hpp"
 #include "factor/symmetry.hpp"
-#include "factor/triangle_copies.hpp"
 #include "partition/partition.hpp"
 #include "schedule/subdomain_levels.hpp"
 
@@ -60,19 +59,6 @@ class SubdomainIlu0 {
   }
   const Partition& partition() const noexcept { return partition_; }
 
-  // From the next numeric() on, rows order on CSR without the positive-definite shift (the
-  // CPU default) also writes each finished row into copies, which must follow factors()'
-  // pattern; elsewhere copies are ignored. An empty copies stops it.
-  void copy_rows_into(const detail::TriangleCopies& copies);
-  // Whether the last numeric() wrote the copies whose lower_ptr is given, and then the first
-  // block row with a strictly triangular value beyond float's range in them (float copies),
-  // else num_block_rows.
-  bool wrote_copies(const Kokkos::View<Offset*, DeviceType>& lower_ptr) const noexcept {
-    return !copies_.empty() && copies_count_ == numeric_count_ &&
-           copies_.lower_ptr.data() == lower_ptr.data();
-  }
-  Ordinal copies_beyond_float() const noexcept { return copies_beyond_; }
-
  private:
   // Ildlt: throws InvalidInput naming the caller's row, column and the measured asymmetry
   // where check (of the dropped matrix) found the matrix not symmetric.
@@ -105,10 +91,6 @@ class SubdomainIlu0 {
   Kokkos::View<Scalar*, DeviceType> subdomain_shift_;
   Kokkos::View<int*, DeviceType> subdomain_attempts_;
   SparseMatrix::Values unsymmetric_values_;
-  detail::TriangleCopies copies_;   // copy_rows_into's
-  std::uint64_t copies_count_ = 0;  // the numeric_count_ whose rows copies_ holds (0: none)
-  Ordinal copies_beyond_ = 0;
-  Kokkos::View<Ordinal, DeviceType> copies_beyond_row_;
   detail::MirrorPositions mirror_;  // Ildlt: block (j, i)'s position for each block (i, j)
 };
 

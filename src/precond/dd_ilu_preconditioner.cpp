@@ -26,13 +26,10 @@ DdIluPreconditioner::DdIluPreconditioner(const ExecSpace& space, const SparseMat
 }
 
 void DdIluPreconditioner::build_trsv(const ExecSpace& space) {
-  factorization_->copy_rows_into({});  // the old trsv's arrays, if any, are not this one's
   trsv_ = std::make_unique<SubdomainTrsv>(space, *factorization_, options_.team_size,
                                           precision_.precision);
   try {
     trsv_->prepare(space, options_.apply);
-    // Row-order sweeps: later refactorizations write their split triangles directly.
-    factorization_->copy_rows_into(trsv_->row_copies());
   } catch (const ZeroPivot& error) {
     const bool automatic = options_.factor_precision == FactorPrecision::Auto;
     if (!automatic || precision_.precision != FactorPrecision::Float) throw;

@@ -188,11 +188,6 @@ Ordinal gather_split_values(const ExecSpace& space, const SparseMatrix& factors,
   return gather_values(space, factors, spans, split.lower_values, split.upper_values);
 }
 
-detail::TriangleCopies copies_of(const SplitTriangles& split) {
-  return {split.lower_ptr,           split.upper_ptr,    split.lower_values_single,
-          split.upper_values_single, split.lower_values, split.upper_values};
-}
-
 Ordinal refresh_split(const ExecSpace& space, const SparseMatrix& factors,
                       const Kokkos::View<Offset*, DeviceType>& diag_position,
                       FactorPrecision precision, std::uint64_t numeric_count, SplitTriangles& split,

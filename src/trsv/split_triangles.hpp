@@ -6,7 +6,6 @@
 #pragma once
 
 #include "core/sparse_matrix.hpp"
-#include "factor/triangle_copies.hpp"
 #include "trsv/trsv_options.hpp"
 
 #include <cstdint>
@@ -48,10 +47,6 @@ SplitTriangles split_triangles(const ExecSpace& space, const SparseMatrix& facto
 Ordinal gather_split_values(const ExecSpace& space, const SparseMatrix& factors,
                             const Kokkos::View<Offset*, DeviceType>& diag_position,
                             const SplitTriangles& split);
-
-// split's pointers and value arrays as a factorization's copy target
-// (SubdomainIlu0::copy_rows_into): it then writes what gather_split_values would.
-detail::TriangleCopies copies_of(const SplitTriangles& split);
 
 // The row-order solves' cache: builds split on its first use and gathers the values again
 // whenever numeric_count (the factorization's count of numeric phases) differs from

@@ -497,20 +497,12 @@ const SplitTriangles& SubdomainTrsv::split(const ExecSpace& space) const {
   // the factors instead of two; the first row that does not fit, of either, is refused.
   const bool new_inv_diag = single && inv_diag_count_ != f.numeric_count();
   Ordinal beyond = new_inv_diag ? first_row_beyond_float(space, f, false) : n;
-  if (split_count_ != f.numeric_count() && f.wrote_copies(split_.lower_ptr)) {
-    // The factorization wrote them as its rows finished (copy_rows_into).
-    beyond = std::min(beyond, f.copies_beyond_float());
-    if (f.copies_beyond_float() == n) split_count_ = f.numeric_count();
-  } else {
-    beyond = std::min(beyond, refresh_split(space, f.factors(), f.diag_position(), precision_,
-                                            f.numeric_count(), split_, split_count_));
-  }
+  beyond = std::min(beyond, refresh_split(space, f.factors(), f.diag_position(), precision_,
+                                          f.numeric_count(), split_, split_count_));
   if (beyond < n) throw_beyond_float(space, f, beyond);
   if (new_inv_diag) round_inv_diag(space);
   return split_;
 }
-
-detail::TriangleCopies SubdomainTrsv::row_copies() const { return copies_of(split_); }
 
 void SubdomainTrsv::refresh_edge_values(const ExecSpace& space) const {
   build_levels(space);

@@ -84,10 +84,6 @@ class SubdomainTrsv {
   std::size_t slice_bytes() const noexcept { return slice_bytes_; }
   int scratch_level() const noexcept { return detail::team_scratch_for(slice_bytes_).level; }
   FactorPrecision precision() const noexcept { return precision_; }
-  // The row-order kernels' split triangles as the factorization's copy target
-  // (SubdomainIlu0::copy_rows_into), empty until they are built: handed over, a refactorization
-  // writes them as its rows finish and the next apply gathers nothing.
-  detail::TriangleCopies row_copies() const;
 
  private:
   const SubdomainIlu0* factorization_;

@@ -133,12 +133,6 @@ double axpby_norm2(const ExecSpace& space, double a, ConstVector x, double b, Ve
       })[0];
 }
 
-void xpay_into(const ExecSpace& space, ConstVector x, double a, ConstVector y, Vector z) {
-  Kokkos::parallel_for(
-      "fgdd::krylov::xpay_into", Kokkos::RangePolicy<ExecSpace>(space, 0, x.extent(0)),
-      KOKKOS_LAMBDA(const Offset i) { z(i) = x(i) + a * y(i); });
-}
-
 double xpay_into_norm2(const ExecSpace& space, ConstVector x, double a, ConstVector y, Vector z) {
   return run_reduction<1>(
       space, "fgdd::krylov::xpay_norm2", x.extent(0), KOKKOS_LAMBDA(const Offset i, double* sum) {

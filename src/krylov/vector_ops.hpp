@@ -41,9 +41,6 @@ void bicgstab_direction(const ExecSpace& space, ConstVector r, double beta, doub
 // y = a x + b y; returns ‖y‖² of the result.
 double axpby_norm2(const ExecSpace& space, double a, ConstVector x, double b, Vector y);
 
-// z = x + a y
-void xpay_into(const ExecSpace& space, ConstVector x, double a, ConstVector y, Vector z);
-
 // z = x + a y; returns ‖z‖².
 double xpay_into_norm2(const ExecSpace& space, ConstVector x, double a, ConstVector y, Vector z);
 

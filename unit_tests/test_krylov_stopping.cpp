@@ -321,3 +321,87 @@ TEST_CASE("norms neither overflow nor underflow", "[krylov][stopping]") {
     }
   }
 }
+
+namespace {
+
+// A MatrixOperator that counts its products (apply and apply_dots; BiCG's transposes apart).
+class CountingOperator final : public Operator {
+ public:
+  explicit CountingOperator(const SparseMatrix& A) : A_(A) {}
+  Offset num_rows() const override { return A_.num_rows(); }
+  void apply(const ExecSpace& space, ConstVector x, Vector y) const override {
+    ++products;
+    A_.apply(space, x, y);
+  }
+  std::array<double, 2> apply_dots(const ExecSpace& space, ConstVector x, Vector y,
+                                   ConstVector w) const override {
+    ++products;
+    return A_.apply_dots(space, x, y, w);
+  }
+  bool has_transpose() const noexcept override { return true; }
+  void apply_transpose(const ExecSpace& space, ConstVector x, Vector y) const override {
+    A_.apply_transpose(space, x, y);
+  }
+  std::string name() const override { return "counting"; }
+  mutable int products = 0;
+
+ private:
+  MatrixOperator A_;
+};
+
+}  // namespace
+
+TEST_CASE("x₀ = 0 starts from r₀ = b, and a judged stop is not recomputed", "[krylov][stopping]") {
+  // The start's product is skipped only for x₀ = 0 (NaN in x₀ still reported), and finish
+  // reuses the true residual its stop was judged on: products = the iterations' own, plus one
+  // for each convergence claim.
+  const SparseMatrix A = spd_with_condition(30, 1e3, 5u);
+  const Offset n = A.num_rows();
+  const std::vector<double> b = reference::random_vector(n, 3u);
+  const IdentityPreconditioner none;
+  for (const auto& [method, name, solve] : methods) {
+    CAPTURE(name);
+    KrylovOptions options;
+    options.relative_tolerance = 1e-10;
+    options.max_iterations = 500;
+    const CountingOperator counted(A);
+    Vector x("x", n);
+    const SolveResult from_zero =
+        solve_with(method, ExecSpace(), counted, none, reference::to_device(b), x, options);
+    CAPTURE(to_string(from_zero.status), from_zero.reason);
+    REQUIRE(from_zero.converged());
+    double b_b = 0;
+    for (const double value : b) b_b += value * value;
+    // ‖b − A·0‖ = ‖b‖: the norm of b itself, not of a product's result.
+    CHECK(from_zero.initial_residual == Approx(std::sqrt(b_b)).epsilon(1e-14));
+    CHECK(std::abs(true_relative_residual(A, x, b) - from_zero.relative_true_residual) <=
+          residual_rounding(A, x, b));
+    // Again from the solution: one product at the start, none more (already converged).
+    const int before = counted.products;
+    const SolveResult again =
+        solve_with(method, ExecSpace(), counted, none, reference::to_device(b), x, options);
+    CHECK(again.iterations == 0);
+    CHECK(counted.products - before == 1);
+    CHECK(std::abs(again.relative_true_residual - from_zero.relative_true_residual) <=
+          residual_rounding(A, x, b));
+
+    // The tracker alone: no product for x₀ = 0, one for any other x₀.
+    for (const bool zero : {true, false}) {
+      const CountingOperator fresh(A);
+      Vector start("start", n), r("r", n);
+      if (!zero) Kokkos::deep_copy(start, 1e-300);
+      KrylovWorkspace workspace;
+      const detail::SolveTracker tracker(ExecSpace(), fresh, reference::to_device(b), start,
+                                         options, r, workspace);
+      CHECK(fresh.products == (zero ? 0 : 1));
+      if (zero) CHECK(reference::to_host(r) == b);  // r₀ = b exactly
+    }
+
+    std::vector<double> bad(n, 0.0);
+    bad[n / 2] = std::nan("");
+    const Vector x_bad = reference::to_device(bad);
+    const SolveResult refused =
+        solve_with(method, ExecSpace(), counted, none, reference::to_device(b), x_bad, options);
+    CHECK(refused.status == SolveStatus::NanOrInf);
+  }
+}

@@ -125,3 +125,17 @@ TEST_CASE("max_abs is the largest magnitude, 0 for an empty vector", "[krylov][v
   x[n / 2] = -3.5;  // the largest magnitude, negative
   CHECK(detail::max_abs(ExecSpace(), to_device(x)) == 3.5);
 }
+
+TEST_CASE("count_nonzero counts entries that are not zero, NaN among them",
+          "[krylov][vector_ops]") {
+  CHECK(detail::count_nonzero(ExecSpace(), Vector("test::empty", 0)) == 0);
+  const Offset n = GENERATE(Offset(1), Offset(7), Offset(1000));
+  CAPTURE(n);
+  std::vector<double> x(n, 0.0);
+  CHECK(detail::count_nonzero(ExecSpace(), to_device(x)) == 0);
+  x[n - 1] = -0.0;  // still zero
+  CHECK(detail::count_nonzero(ExecSpace(), to_device(x)) == 0);
+  x[0] = std::nan("");
+  x[n / 2] = n > 2 ? 1e-300 : x[n / 2];
+  CHECK(detail::count_nonzero(ExecSpace(), to_device(x)) == (n > 2 ? 2 : 1));
+}

@@ -22,6 +22,23 @@ struct PivotRule {
 // nothing downstream turns into NaN). smallest_pivot receives the smallest |pivot| met.
 KOKKOS_INLINE_FUNCTION int invert_block(Scalar* a, Scalar* inv, int b, const PivotRule& rule,
                                         Scalar& smallest_pivot) {
+  if (b == 1) {  // the loops below for one entry, without them (a call per CSR row otherwise)
+    Scalar p = a[0];
+    smallest_pivot = fabs(p);
+    int shifted_one = 0;
+    if (!(smallest_pivot > rule.tiny) || !isfinite(p)) {
+      if (!rule.shift || !isfinite(p)) {
+        inv[0] = 0;
+        return -1;
+      }
+      p = (p < 0 ? -rule.absolute_shift : rule.absolute_shift) + rule.relative_shift * p;
+      shifted_one = 1;
+    }
+    const Scalar d = 1 / p;
+    a[0] = p * d;
+    inv[0] = d;
+    return shifted_one;
+  }
   int shifted = 0;
   for (int e = 0; e < b * b; ++e) inv[e] = (e / b == e % b) ? 1 : 0;
   smallest_pivot = 0;

@@ -76,6 +76,7 @@ class SubdomainIlu0 {
   Kokkos::View<Offset*, DeviceType> diag_position_;
   SubdomainLevels lower_levels_;  // built only for FactorOrder::Levels
   detail::EliminationStreams streams_;  // Levels, except Ildlt
+  Kokkos::View<Ordinal*, DeviceType> lower_reach_;  // Rows, Ildu0: detail::lower_reach
   FactorReport report_;
   std::uint64_t numeric_count_ = 0;
   detail::PivotStatus pivots_;

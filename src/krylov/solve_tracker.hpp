@@ -37,7 +37,7 @@ class SolveTracker {
   double initial_residual() const noexcept { return result_.initial_residual; }
   double residual() const noexcept { return residual_; }
   // The status the start already decides (NaN in b or x₀, or x₀ good enough), else nothing.
-  bool finished_at_start(SolveStatus& status, std::string& reason) const;
+  bool finished_at_start(SolveStatus& status, std::string& reason);
 
   // Records an iteration's recurrence residual, x being the iterate it belongs to. A residual
   // at the target is checked against b − A x, computed into r: Stop (Converged or Inaccurate)
@@ -57,7 +57,8 @@ class SolveTracker {
   // when that sum overflowed or may have underflowed (entries beyond 1e154 or below 1e-154).
   double norm(ConstVector v, double fast_squared) const;
 
-  // Ends the solve: recomputes ‖b − A x‖ with scratch as work space and fills the result. A
+  // Ends the solve: ‖b − A x‖ (computed with scratch as work space unless the stop was judged on
+  // it) and the result. A
   // solve that did not converge leaves in x the iterate with the smallest true residual among
   // the last one, the best kept one and x₀, and says which.
   SolveResult finish(SolveStatus status, std::string reason, Vector x, Vector scratch);
@@ -86,6 +87,9 @@ class SolveTracker {
   double last_replaced_true_ = 0;  // ‖b − A x‖ at the last residual replacement
   int claimed_at_ = 0;             // last iteration whose recurrence claimed convergence
   double claimed_true_ = 0;        // and the true residual then
+  // ‖b − A x‖ of the x the solve stops with, where the stop was judged on it (judge_claim's
+  // Stop, or x₀ already converged): finish need not compute it again. −1: not known.
+  double final_true_ = -1;
   SolveResult result_;
 };
 

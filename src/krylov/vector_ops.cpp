@@ -102,6 +102,14 @@ double max_abs(const ExecSpace& space, ConstVector x) {
   return x.extent(0) > 0 ? result : 0.0;
 }
 
+Offset count_nonzero(const ExecSpace& space, ConstVector x) {
+  Offset count = 0;
+  Kokkos::parallel_reduce(
+      "fgdd::krylov::count_nonzero", Kokkos::RangePolicy<ExecSpace>(space, 0, x.extent(0)),
+      KOKKOS_LAMBDA(const Offset i, Offset& sum) { sum += x(i) != 0 ? 1 : 0; }, count);
+  return count;
+}
+
 double scaled_norm2_squared(const ExecSpace& space, ConstVector x, double scale) {
   const double inverse = 1.0 / scale;
   return run_reduction<1>(

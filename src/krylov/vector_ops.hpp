@@ -22,6 +22,8 @@ inline double norm2_squared(const ExecSpace& space, ConstVector x) { return dot(
 
 // max_i |x_i| (0 for an empty x; NaN entries are skipped, so callers check finiteness apart).
 double max_abs(const ExecSpace& space, ConstVector x);
+// The number of entries of x that are not zero (NaN counts).
+Offset count_nonzero(const ExecSpace& space, ConstVector x);
 
 // Σ (x_i / scale)², for norms whose plain sum of squares would overflow or underflow.
 double scaled_norm2_squared(const ExecSpace& space, ConstVector x, double scale);

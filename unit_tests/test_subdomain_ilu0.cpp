@@ -9,6 +9,7 @@
 #include "partition/partition_matrix.hpp"
 #include "reference/dense.hpp"
 #include "reference/ic0_breakdown.hpp"
+#include "reference/labeling_checks.hpp"
 #include "reference/random_matrix.hpp"
 #include "reference/reference_ilu0.hpp"
 
@@ -496,4 +497,57 @@ TEST_CASE("subdomain ILU0: a zero pivot that no shift cures names the shift; ove
     CHECK(std::isnan(pivot.value()));
     CHECK_THAT(std::string(pivot.what()), FGDD_CONTAINS("pivot of row 1 (0-based) is NaN"));
   }
+}
+
+TEST_CASE("subdomain ILU0 / ILDU0 / IC0 from deferred dropped values: the copy's bits",
+          "[factor]") {
+  // DroppedValues::Deferred leaves dropped's values unfilled; the factorization reads each row's
+  // run of A_p (rows order on CSR) or copies the runs first (every other form), in place as the
+  // solver factors, at setup and after new values.
+  const GeneratedProblem problem =
+      GENERATE(laplace7(9, 7, 5), multicomponent_bsr3(5), reservoir_pressure(6, 5, 4));
+  const Offset rows_per_part = GENERATE(Offset(1), Offset(37), Offset(1000));
+  const IluForm form = GENERATE(IluForm::Ilu0, IluForm::Ildu0, IluForm::Ildlt);
+  const FactorOrder order = GENERATE(FactorOrder::Rows, FactorOrder::Levels);
+  const PivotShift shift = GENERATE(PivotShift::None, PivotShift::PositiveDefinite);
+  CAPTURE(problem.description, rows_per_part, int(form), factor_order_names.name(order),
+          to_string(shift));
+  if (form == IluForm::Ildlt && problem.matrix.block_size() != 1) return;  // bsr3: not symmetric
+  PartitionOptions partition_options;
+  partition_options.partitioner = Partitioner::Natural;
+  partition_options.subdomain_rows = rows_per_part * problem.matrix.block_size();
+  PartitionedMatrix copied =
+      partition_matrix(ExecSpace(), problem.matrix, problem.grid, partition_options);
+  PartitionedMatrix deferred =
+      partition_matrix(ExecSpace(), problem.matrix, problem.grid, Coordinates(), partition_options,
+                       DroppedValues::Deferred);
+  CHECK(copied.system.dropped_runs().empty());
+  // Only where something is dropped (a single subdomain has dropped = A_p, nothing to defer).
+  REQUIRE(deferred.system.dropped_runs().empty() == (deferred.partition.num_subdomains == 1));
+  FactorOptions options;
+  options.form = form;
+  options.order = order;
+  options.shift = shift;
+  // In place as the solver factors, where dropped is not A_p (the caller's matrix) itself.
+  options.factor_in_place = !deferred.system.dropped_runs().empty();
+  SubdomainIlu0 from_copy(ExecSpace(), copied.system.dropped, copied.partition, options);
+  SubdomainIlu0 from_runs(ExecSpace(), deferred.system.dropped, deferred.partition, options,
+                          deferred.system.dropped_runs());
+  CHECK(reference::host_vector(from_runs.factors().values()) ==
+        reference::host_vector(from_copy.factors().values()));
+  CHECK(reference::host_vector(from_runs.inv_diag()) ==
+        reference::host_vector(from_copy.inv_diag()));
+
+  // New values of the pattern: the copy refilled, the deferred system's permuted values only.
+  HostMatrixArrays arrays = reference::to_host_arrays(problem.matrix);
+  for (double& v : arrays.values) v = 0.75 * v;  // keeps IC0's symmetry
+  const SparseMatrix changed = make_matrix(arrays);
+  update_values(ExecSpace(), changed, copied.system);
+  update_values(ExecSpace(), changed, deferred.system);
+  from_copy.numeric(ExecSpace(), copied.system.dropped);
+  from_runs.numeric(ExecSpace(), deferred.system.dropped, deferred.system.dropped_runs());
+  CHECK(reference::host_vector(from_runs.factors().values()) ==
+        reference::host_vector(from_copy.factors().values()));
+  CHECK(reference::host_vector(from_runs.inv_diag()) ==
+        reference::host_vector(from_copy.inv_diag()));
 }

@@ -67,10 +67,12 @@ struct SubdomainIlu0Kernel {
   Kokkos::View<Scalar*, DeviceType> initial_diagonal;
   Kokkos::View<Scalar*, DeviceType> subdomain_shift;
   Kokkos::View<int*, DeviceType> subdomain_attempts;
-  // Rows order on CSR (dense_rows), without fill or retries: the matrix to factor, at lu's
-  // positions, when numeric() did not copy it into lu first; each row's elimination reads its
-  // values here and writes the whole row of lu. Empty: lu holds them.
+  // Rows order on CSR (dense_rows), without fill or retries: the matrix to factor when numeric()
+  // did not copy it into lu first, at lu's positions or, with source_start, block row i's from
+  // source_start(i) on (KeptRuns); each row's elimination reads its values there and writes the
+  // whole row of lu. Empty: lu holds them.
   SparseMatrix::Values source;
+  Kokkos::View<Offset*, DeviceType> source_start;
 
   static constexpr int capacity = B > 0 ? B* B : max_block_size* max_block_size;
   KOKKOS_INLINE_FUNCTION int b() const { return B > 0 ? B : runtime_b; }
@@ -178,7 +180,10 @@ struct SubdomainIlu0Kernel {
                                             const bool record, const Ordinal first,
                                             void* scratch) const {
     const Offset begin = row_map(i), end = row_map(i + 1);
-    const Scalar* const initial = source.extent(0) > 0 ? source.data() : lu.data();
+    const Scalar* initial = lu.data();  // row i's values at initial[k], k in [begin, end)
+    if (source.extent(0) > 0)
+      initial = source.data() +
+                (source_start.extent(0) > 0 ? (source_start(i) - begin) * b() * b() : Offset(0));
     if (dense_rows()) return eliminate_dense_row(i, alpha, record, first, initial, scratch);
     const Scalar row_max = row_max_of(i, initial);
     if (dense_ldlt_rows()) {
@@ -454,7 +459,8 @@ void launch_subdomain_ilu0(const ExecSpace& space, const SubdomainIlu0Kernel<0>&
                                 settings.initial_diagonal,
                                 settings.subdomain_shift,
                                 settings.subdomain_attempts,
-                                settings.source};
+                                settings.source,
+                                settings.source_start};
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   Policy policy = kernel.row_order ? Policy(space, num_subdomains, 1)
                                    : Policy(space, num_subdomains, Kokkos::AUTO);
@@ -524,7 +530,8 @@ Kokkos::View<Ordinal*, DeviceType> lower_reach(const ExecSpace& space, const Spa
 }  // namespace detail
 
 SubdomainIlu0::SubdomainIlu0(const ExecSpace& space, const SparseMatrix& dropped,
-                             const Partition& partition, const FactorOptions& options)
+                             const Partition& partition, const FactorOptions& options,
+                             const KeptRuns& runs)
     : options_(options), partition_(partition) {
   options_.validate();
   Kokkos::Timer timer;
@@ -597,11 +604,12 @@ SubdomainIlu0::SubdomainIlu0(const ExecSpace& space, const SparseMatrix& dropped
                                                              factors_.values().extent(0));
   space.fence();
   const double symbolic = timer.seconds();
-  numeric(space, dropped);
+  numeric(space, dropped, runs);
   report_.symbolic_seconds = symbolic;
 }
 
-const FactorReport& SubdomainIlu0::numeric(const ExecSpace& space, const SparseMatrix& dropped) {
+const FactorReport& SubdomainIlu0::numeric(const ExecSpace& space, const SparseMatrix& dropped,
+                                           const KeptRuns& runs) {
   const Ordinal n = factors_.num_block_rows();
   const int b = factors_.block_size();
   if (dropped.num_block_rows() != n || dropped.block_size() != b ||
@@ -617,8 +625,13 @@ const FactorReport& SubdomainIlu0::numeric(const ExecSpace& space, const SparseM
   // every value first (a pass over the matrix: SUPG's 1.6M entries, 1.5 ms on one core). Not
   // where retries restore rows or the shift's scale reads lu's first values.
   const bool separate = factors_.values().data() != dropped.values().data();  // else in place
-  const bool reads_dropped = separate && !ildlt && options_.level_of_fill == 0 && b == 1 &&
-                             lower_levels() == nullptr && !positive_definite;
+  const bool reads_rows = !ildlt && options_.level_of_fill == 0 && b == 1 &&
+                          lower_levels() == nullptr && !positive_definite;
+  const bool reads_runs = !runs.empty() && reads_rows;
+  const bool reads_dropped = runs.empty() && separate && reads_rows;
+  // Values left in runs that this form does not read there: into dropped's first.
+  if (!runs.empty() && !reads_runs)
+    copy_kept_runs(space, runs, dropped.row_map(), b, dropped.values());
   if (ildlt && options_.level_of_fill > 0) {
     refuse_asymmetric(detail::check_symmetry(space, dropped));
     detail::scatter_into_pattern(space, dropped, fill_, unsymmetric_values_);
@@ -628,7 +641,7 @@ const FactorReport& SubdomainIlu0::numeric(const ExecSpace& space, const SparseM
     refuse_asymmetric(detail::checked_symmetric_part(space, dropped, mirror_, factors_.values()));
   } else if (options_.level_of_fill > 0) {
     detail::scatter_into_pattern(space, dropped, fill_, factors_.values());
-  } else if (separate && !reads_dropped) {
+  } else if (separate && !reads_dropped && !reads_runs) {
     Kokkos::deep_copy(space, factors_.values(), dropped.values());
   }
   if (positive_definite) {
@@ -674,6 +687,10 @@ const FactorReport& SubdomainIlu0::numeric(const ExecSpace& space, const SparseM
   kernel.subdomain_shift = subdomain_shift_;
   kernel.subdomain_attempts = subdomain_attempts_;
   if (reads_dropped) kernel.source = dropped.values();
+  if (reads_runs) {
+    kernel.source = runs.values;
+    kernel.source_start = runs.start;
+  }
   const Ordinal subdomains = partition_.num_subdomains;
   if (subdomains > 0) {
     detail::with_block_size(b, [&](auto fast) {

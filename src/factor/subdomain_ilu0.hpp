@@ -6,9 +6,10 @@
 // numeric() refactors new values of the same pattern on the device.
 #pragma once
 
+#include "core/kept_runs.hpp"
 #include "core/sparse_matrix.hpp"
-#include "factor/factor_options.hpp"
 #include "factor/elimination_streams.hpp"
+#include "factor/factor_options.hpp"
 #include "factor/factor_report.hpp"
 #include "factor/fill_pattern.hpp"
 #include "factor/pivot_status.hpp"
@@ -27,9 +28,9 @@ class SubdomainIlu0 {
   // options are invalid, or (Ildlt) the matrix is not symmetric up to rounding
   // (detail::check_symmetry), naming the caller's block row and the measured asymmetry. Ildlt
   // factors the symmetric part ½(A + Aᵀ) of dropped (what it reads of it: the lower triangle and
-  // the diagonal blocks). Runs numeric() once.
+  // the diagonal blocks). Runs numeric() once, with runs.
   SubdomainIlu0(const ExecSpace& space, const SparseMatrix& dropped, const Partition& partition,
-                const FactorOptions& options);
+                const FactorOptions& options, const KeptRuns& runs = {});
 
   // Refactors with new values of the same pattern (e.g. after update_values). Throws
   // InvalidInput for another pattern or (Ildlt) values not symmetric up to rounding, ZeroPivot
@@ -37,8 +38,11 @@ class SubdomainIlu0 {
   // and shifting is off, or fails at every shift (PivotOverflow for a pivot that overflowed).
   // After a throw for values, factors() holds no usable values until a numeric() succeeds.
   // Shift positive_definite refactors each failing subdomain alone, inside its team, with a
-  // growing shift.
-  const FactorReport& numeric(const ExecSpace& space, const SparseMatrix& dropped);
+  // growing shift. runs, when given: dropped's values were not filled (DroppedValues::Deferred)
+  // and lie in runs, read there (the rows-order CSR factorization reads each row as it
+  // eliminates it; the other forms copy them into dropped's values first).
+  const FactorReport& numeric(const ExecSpace& space, const SparseMatrix& dropped,
+                              const KeptRuns& runs = {});
 
   // The factors in the dropped pattern (plus fill for ILU(k)): blocks left of the diagonal hold L
   // (unit lower, its diagonal implicit); the diagonal blocks hold the pivots D; blocks right of it

@@ -131,7 +131,7 @@ PartitionedMatrix partition_matrix(const ExecSpace& space, const SparseMatrix& A
 
 PartitionedMatrix partition_matrix(const ExecSpace& space, const SparseMatrix& A,
                                    const GridInfo& grid, const Coordinates& coordinates,
-                                   const PartitionOptions& options) {
+                                   const PartitionOptions& options, DroppedValues dropped_values) {
   const int b = A.block_size();
   const Ordinal cap = options.subdomain_block_rows(b, A.num_rows());
   // Checked even when another partitioner is used: bad coordinates are a caller's bug.
@@ -201,7 +201,7 @@ PartitionedMatrix partition_matrix(const ExecSpace& space, const SparseMatrix& A
   report.partition_seconds = timer.seconds();
 
   timer.reset();
-  result.system = reorder_and_drop(space, A, result.partition);
+  result.system = reorder_and_drop(space, A, result.partition, dropped_values);
   space.fence();
   report.reorder_seconds = timer.seconds();
 

@@ -46,10 +46,12 @@ struct PartitionedMatrix {
 // order (Solver and DistributedSolver resolve Auto beforehand, solver_steps.hpp).
 // Throws InvalidInput for bad options, a grid that does not match A, rcb without coordinates,
 // or coordinates that Coordinates::validate refuses (checked whenever they are given);
-// NotCompiled when METIS is asked for but not built, Error when METIS fails.
+// NotCompiled when METIS is asked for but not built, Error when METIS fails. dropped_values:
+// reorder_and_drop's.
 PartitionedMatrix partition_matrix(const ExecSpace& space, const SparseMatrix& A,
                                    const GridInfo& grid, const Coordinates& coordinates,
-                                   const PartitionOptions& options);
+                                   const PartitionOptions& options,
+                                   DroppedValues dropped_values = DroppedValues::Copied);
 
 // The same without coordinates.
 PartitionedMatrix partition_matrix(const ExecSpace& space, const SparseMatrix& A,

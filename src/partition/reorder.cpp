@@ -60,7 +60,7 @@ SparseMatrix::Values allocate_values(const char* label, Offset blocks, int b) {
 }  // namespace
 
 ReorderedSystem reorder_and_drop(const ExecSpace& space, const SparseMatrix& A,
-                                 const Partition& partition) {
+                                 const Partition& partition, DroppedValues dropped_values) {
   const Ordinal n = A.num_block_rows();
   const int b = A.block_size();
   if (partition.num_block_rows() != n)
@@ -159,6 +159,7 @@ ReorderedSystem reorder_and_drop(const ExecSpace& space, const SparseMatrix& A,
   system.dropped = SparseMatrix(SparseMatrix::ValidatedTag{}, n, b, dropped_row_map, dropped_cols,
                                 allocate_values("fgdd::partition::dropped_values", dropped_nnzb, b));
   system.dropped_start = dropped_start;
+  system.dropped_values_deferred = dropped_values == DroppedValues::Deferred;
   update_values(space, A, system);
   return system;
 }
@@ -199,20 +200,10 @@ void update_values(const ExecSpace& space, const SparseMatrix& A_new, ReorderedS
   } else {
     gather_permuted(space, system, A_new.values());
   }
-  if (dropped_is_permuted) return;
+  if (dropped_is_permuted || system.dropped_values_deferred) return;
   // Each dropped row copies its run of the permuted row's values.
-  const Offset block_entries = Offset(b) * Offset(b);
-  const auto dropped_row_map = system.dropped.row_map();
-  const auto dropped_start = system.dropped_start;
-  const auto from = system.permuted.values();
-  const auto to = system.dropped.values();
-  Kokkos::parallel_for(
-      "fgdd::partition::copy_kept_values", Policy(space, 0, n), KOKKOS_LAMBDA(const Ordinal r) {
-        const Offset count = (dropped_row_map(r + 1) - dropped_row_map(r)) * block_entries;
-        const Offset source = dropped_start(r) * block_entries;
-        const Offset target = dropped_row_map(r) * block_entries;
-        for (Offset e = 0; e < count; ++e) to(target + e) = from(source + e);
-      });
+  copy_kept_runs(space, KeptRuns{system.permuted.values(), system.dropped_start},
+                 system.dropped.row_map(), b, system.dropped.values());
 }
 
 Kokkos::View<Offset*, DeviceType> dropped_positions(const ExecSpace& space,

@@ -18,10 +18,13 @@ FactorPrecisionChoice resolve_factor_precision(FactorPrecision requested, int bl
 }
 
 DdIluPreconditioner::DdIluPreconditioner(const ExecSpace& space, const SparseMatrix& dropped,
-                                         const Partition& partition, const DdIluOptions& options)
+                                         const Partition& partition, const DdIluOptions& options,
+                                         const KeptRuns& runs)
     : options_(options),
+      runs_start_(runs.start),
       precision_(resolve_factor_precision(options.factor_precision, dropped.block_size())),
-      factorization_(std::make_unique<SubdomainIlu0>(space, dropped, partition, options.factor)) {
+      factorization_(
+          std::make_unique<SubdomainIlu0>(space, dropped, partition, options.factor, runs)) {
   build_trsv(space);
 }
 
@@ -40,7 +43,22 @@ void DdIluPreconditioner::build_trsv(const ExecSpace& space) {
 }
 
 void DdIluPreconditioner::update_values(const ExecSpace& space, const SparseMatrix& dropped) {
-  factorization_->numeric(space, dropped);
+  if (runs_start_.extent(0) > 0)
+    throw InvalidInput(
+        "update_values: this preconditioner reads its values from A_p (deferred dropped values): "
+        "pass the permuted matrix too");
+  refactor(space, dropped, {});
+}
+
+void DdIluPreconditioner::update_values(const ExecSpace& space, const SparseMatrix& permuted,
+                                        const SparseMatrix& dropped) {
+  refactor(space, dropped,
+           runs_start_.extent(0) > 0 ? KeptRuns{permuted.values(), runs_start_} : KeptRuns{});
+}
+
+void DdIluPreconditioner::refactor(const ExecSpace& space, const SparseMatrix& dropped,
+                                   const KeptRuns& runs) {
+  factorization_->numeric(space, dropped, runs);
   try {
     trsv_->prepare(space, options_.apply);
   } catch (const ZeroPivot&) {

@@ -48,16 +48,19 @@ class DdIluPreconditioner final : public Preconditioner {
   // Throws ZeroPivot naming the caller's row, InvalidInput for bad options. With
   // factor_precision auto, factors that Float would read beyond float's range make the apply
   // read double instead (here and after any update_values), and name() says why.
+  // runs: dropped's values were deferred (ReorderedSystem::dropped_runs) and are read from A_p,
+  // here and by every update_values, which must then be handed A_p.
   DdIluPreconditioner(const ExecSpace& space, const SparseMatrix& dropped,
-                      const Partition& partition, const DdIluOptions& options);
+                      const Partition& partition, const DdIluOptions& options,
+                      const KeptRuns& runs = {});
 
   // New values, same pattern (after update_values): refactors on the device and refreshes the
-  // apply kernel's copy of the values; the pattern work is reused.
+  // apply kernel's copy of the values; the pattern work is reused. The first form needs
+  // dropped's values filled (InvalidInput for a preconditioner built on deferred ones); the
+  // second reads them from permuted where they were deferred.
   void update_values(const ExecSpace& space, const SparseMatrix& dropped);
-  void update_values(const ExecSpace& space, const SparseMatrix&,
-                     const SparseMatrix& dropped) override {
-    update_values(space, dropped);
-  }
+  void update_values(const ExecSpace& space, const SparseMatrix& permuted,
+                     const SparseMatrix& dropped) override;
 
   void apply(const ExecSpace& space, ConstVector r, Vector z) const override;
   bool has_transpose() const noexcept override { return true; }
@@ -75,7 +78,11 @@ class DdIluPreconditioner final : public Preconditioner {
   // range falls back to Double (ZeroPivot otherwise propagates).
   void build_trsv(const ExecSpace& space);
 
+  // Refactors (from runs when given) and prepares the apply again.
+  void refactor(const ExecSpace& space, const SparseMatrix& dropped, const KeptRuns& runs);
+
   DdIluOptions options_;
+  Kokkos::View<Offset*, DeviceType> runs_start_;  // the deferred runs' starts; empty: none
   FactorPrecisionChoice precision_;
   std::unique_ptr<SubdomainIlu0> factorization_;  // stable address: trsv_ points to it
   std::unique_ptr<SubdomainTrsv> trsv_;

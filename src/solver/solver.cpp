@@ -40,15 +40,16 @@ void Solver::setup(const ExecSpace& space, const SparseMatrix& A, const GridInfo
   detail::check_options_for_problem(options_, A.num_rows());
   detail::with_memory_named("setup of " + std::to_string(A.num_rows()) + " rows", [&] {
     const PartitionOptions partition = detail::partition_options_for(options_);
-    partitioned_ = std::make_unique<PartitionedMatrix>(
-        partition_matrix(space, A, grid, coordinates, partition));
+    partitioned_ = std::make_unique<PartitionedMatrix>(partition_matrix(
+        space, A, grid, coordinates, partition, detail::dropped_values_for(options_)));
     if (partition.partitioner != options_.partition.partitioner)
       partitioned_->report.reason = "auto: the global factorization keeps the caller's order";
     // The partition stays (and its report readable) if the factorization throws; solve and
     // update_values then refuse until a setup completes.
+    const ReorderedSystem& system = partitioned_->system;
     preconditioner_ =
-        detail::make_preconditioner(space, options_, partitioned_->system.permuted,
-                                    partitioned_->system.dropped, partitioned_->partition, grid);
+        detail::make_preconditioner(space, options_, system.permuted, system.dropped,
+                                    partitioned_->partition, grid, system.dropped_runs());
     b_p_ = workspace_.vector("fgdd::solver::b_p", A.num_rows());
     x_p_ = workspace_.vector("fgdd::solver::x_p", A.num_rows());
   });

@@ -62,9 +62,17 @@ SubdomainRowOrder resolved_row_order(const SolverOptions& options) {
                                                                       : SubdomainRowOrder::Auto;
 }
 
+DroppedValues dropped_values_for(const SolverOptions& options) {
+  const bool dd = options.preconditioner == PreconditionerKind::Ildu0Dd ||
+                  options.preconditioner == PreconditionerKind::Ilu0Dd ||
+                  options.preconditioner == PreconditionerKind::Ic0Dd;
+  return dd && options.trsv != TrsvMethod::Jacobi ? DroppedValues::Deferred : DroppedValues::Copied;
+}
+
 std::unique_ptr<Preconditioner> make_preconditioner(
     const ExecSpace& space, const SolverOptions& options, const SparseMatrix& permuted,
-    const SparseMatrix& dropped, const Partition& partition, const GridInfo& grid) {
+    const SparseMatrix& dropped, const Partition& partition, const GridInfo& grid,
+    const KeptRuns& dropped_runs) {
   DdIluOptions dd = options.dd;
   dd.factor.form = form_of(options.preconditioner);
   if (options.trsv == TrsvMethod::Jacobi) {
@@ -82,7 +90,7 @@ std::unique_ptr<Preconditioner> make_preconditioner(
       // The caller refills dropped before every refactor; when nothing was dropped it is the
       // operator's matrix itself and must stay.
       dd.factor.factor_in_place = dropped.values().data() != permuted.values().data();
-      return std::make_unique<DdIluPreconditioner>(space, dropped, partition, dd);
+      return std::make_unique<DdIluPreconditioner>(space, dropped, partition, dd, dropped_runs);
     case PreconditionerKind::Ilu0:
     case PreconditionerKind::Ildu0: {
       GlobalIluOptions global;

@@ -6,6 +6,7 @@
 #include "krylov/preconditioner.hpp"
 #include "krylov/solve_result.hpp"
 #include "partition/partition.hpp"
+#include "partition/reorder.hpp"
 #include "solver/solver_options.hpp"
 
 #include <memory>
@@ -31,11 +32,18 @@ bool orders_subdomain_rows_by_level(const SolverOptions& options);
 // DistributedSolver uses it for its own partition options.
 SubdomainRowOrder resolved_row_order(const SolverOptions& options);
 
+// Deferred for the DD factorizations with exact subdomain solves (ilu0-dd, ildu0-dd, ic0-dd):
+// their factors overwrite dropped's values, which they read from A_p instead of a copy
+// (reorder.hpp). Copied for the rest (the Jacobi sweeps keep dropped's values).
+DroppedValues dropped_values_for(const SolverOptions& options);
+
 // permuted: the operator's matrix (global ILU and Jacobi factor it); dropped and partition:
-// the subdomain blocks the DD preconditioners factor. grid: the caller's grid, which the
-// structured ILU needs (it throws InvalidInput when grid is empty).
+// the subdomain blocks the DD preconditioners factor, dropped_runs where its values were
+// deferred (dropped_values_for). grid: the caller's grid, which the structured ILU needs (it
+// throws InvalidInput when grid is empty).
 std::unique_ptr<Preconditioner> make_preconditioner(
     const ExecSpace& space, const SolverOptions& options, const SparseMatrix& permuted,
-    const SparseMatrix& dropped, const Partition& partition, const GridInfo& grid = {});
+    const SparseMatrix& dropped, const Partition& partition, const GridInfo& grid = {},
+    const KeptRuns& dropped_runs = {});
 
 }  // namespace fgdd::detail

@@ -111,6 +111,24 @@ ReorderedSystem reorder_and_drop(const ExecSpace& space, const SparseMatrix& A,
   }
   const Offset permuted_nnzb = permuted_cols.extent(0);
 
+  ReorderedSystem system;
+  system.permuted = SparseMatrix(
+      SparseMatrix::ValidatedTag{}, n, b, p_row_map, permuted_cols,
+      identity ? A.values()
+               : allocate_values("fgdd::partition::permuted_values", permuted_nnzb, b));
+  system.position_in_row = position_in_row;
+  if (!identity) system.source_rows = iperm;
+  system.original_row_map = A.row_map();
+  system.original_col_ind = A.col_ind();
+  // Nothing dropped (one subdomain, or no coupling between them): the dropped matrix is the
+  // permuted one, not a second copy of the matrix. One subdomain is known without looking.
+  const auto nothing_dropped = [&] {
+    system.dropped = system.permuted;
+    update_values(space, A, system);
+    return system;
+  };
+  if (partition.num_subdomains <= 1) return nothing_dropped();
+
   // Drop (§3.2): keep the entries whose column lies in the row's own subdomain. Its rows are
   // consecutive in A_p and A_p's columns sorted, so a row keeps one run, found by halving.
   const MutableRowMap dropped_row_map("fgdd::partition::dropped_row_map", n + 1);
@@ -130,22 +148,7 @@ ReorderedSystem reorder_and_drop(const ExecSpace& space, const SparseMatrix& A,
   const Offset dropped_nnzb = detail::exclusive_scan_in_place(
       space, "fgdd::partition::dropped_row_map_scan", dropped_row_map);
 
-  ReorderedSystem system;
-  system.permuted = SparseMatrix(
-      SparseMatrix::ValidatedTag{}, n, b, p_row_map, permuted_cols,
-      identity ? A.values()
-               : allocate_values("fgdd::partition::permuted_values", permuted_nnzb, b));
-  system.position_in_row = position_in_row;
-  if (!identity) system.source_rows = iperm;
-  system.original_row_map = A.row_map();
-  system.original_col_ind = A.col_ind();
-  if (dropped_nnzb == permuted_nnzb) {
-    // Nothing dropped (one subdomain, or no coupling between them): the dropped matrix is the
-    // permuted one, not a second copy of the matrix.
-    system.dropped = system.permuted;
-    update_values(space, A, system);
-    return system;
-  }
+  if (dropped_nnzb == permuted_nnzb) return nothing_dropped();
 
   const SparseMatrix::ColumnIndices dropped_cols =
       detail::uninitialized_view<Ordinal>("fgdd::partition::dropped_col_ind", dropped_nnzb);

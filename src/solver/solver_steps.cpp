@@ -63,9 +63,7 @@ SubdomainRowOrder resolved_row_order(const SolverOptions& options) {
 }
 
 DroppedValues dropped_values_for(const SolverOptions& options) {
-  const bool dd = options.preconditioner == PreconditionerKind::Ildu0Dd ||
-                  options.preconditioner == PreconditionerKind::Ilu0Dd ||
-                  options.preconditioner == PreconditionerKind::Ic0Dd;
+  const bool dd = preconditioner_names.has(options.preconditioner, subdomain_factors);
   return dd && options.trsv != TrsvMethod::Jacobi ? DroppedValues::Deferred : DroppedValues::Copied;
 }
 
